@@ -1,0 +1,95 @@
+//! The crate's configuration and contract error: an opaque [`Error`] with a
+//! `#[non_exhaustive]` [`ErrorKind`].
+//!
+//! Owns how configuration, checkpoint and extension failures are reported: each
+//! names the field at fault and says what to do. It must never echo secrets or
+//! a model's raw output.
+
+use std::fmt;
+
+/// What kind of failure an [`Error`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// A builder rejected its configuration in `build()`.
+    Config,
+    /// A checkpoint could not be restored (or saved).
+    Checkpoint,
+    /// An extension factory failed to begin a run, or extensions clash.
+    Extension,
+    /// The model behind a run failed.
+    Model,
+}
+
+/// An error from configuring or running the advisor's contract.
+///
+/// ```
+/// let err = advisor::AdvisorPlugin::builder().max_rounds(0).build().unwrap_err();
+/// assert_eq!(err.kind(), advisor::ErrorKind::Config);
+/// assert_eq!(err.field(), Some("max_rounds"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    kind: ErrorKind,
+    field: Option<String>,
+    message: String,
+}
+
+impl Error {
+    /// An error of `kind` with an actionable `message`.
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
+        Error {
+            kind,
+            field: None,
+            message: message.into(),
+        }
+    }
+
+    /// A configuration error about `field`.
+    pub fn config(field: impl Into<String>, message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::Config, message).with_field(field)
+    }
+
+    /// A checkpoint error about `field`.
+    pub fn checkpoint(field: impl Into<String>, message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::Checkpoint, message).with_field(field)
+    }
+
+    /// Names the field (configuration key, checkpoint path) at fault.
+    pub fn with_field(mut self, field: impl Into<String>) -> Error {
+        self.field = Some(field.into());
+        self
+    }
+
+    /// What kind of failure this is.
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// The field at fault, when there is one.
+    pub fn field(&self) -> Option<&str> {
+        self.field.as_deref()
+    }
+
+    /// The message, without the field prefix.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = match self.kind {
+            ErrorKind::Config => "invalid advisor configuration",
+            ErrorKind::Checkpoint => "invalid advisor checkpoint",
+            ErrorKind::Extension => "extension error",
+            ErrorKind::Model => "model error",
+        };
+        match &self.field {
+            Some(field) => write!(f, "{what}: {field}: {}", self.message),
+            None => write!(f, "{what}: {}", self.message),
+        }
+    }
+}
+
+impl std::error::Error for Error {}

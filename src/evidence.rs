@@ -1,0 +1,246 @@
+//! Bounded evidence: the window of a run a reviewer is allowed to read.
+//!
+//! Owns [`EvidenceBounds`], the rolling message [`Window`] and the bounding of
+//! tool traces and the final answer. Observation costs O(window), never
+//! O(history): a `request` with 100 000 messages only looks at the newest
+//! ones. It must not render evidence for a model (reviewers do that) and must
+//! never split a UTF-8 code point.
+//!
+//! # Token effect
+//!
+//! Caps what a reviewer reads at roughly `max_bytes` of transcript plus
+//! `max_tools` tool traces and `max_final_bytes` of answer, however long the
+//! run is.
+
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+
+use crate::host::{Message, ToolTrace};
+use crate::text::{truncate_bytes, truncate_middle};
+
+/// Limits on what a reviewer reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EvidenceBounds {
+    /// Newest messages kept (32).
+    pub max_messages: usize,
+    /// Total bytes of message content kept, newest first (32 000).
+    pub max_bytes: usize,
+    /// Bytes kept of any one message (4 000).
+    pub max_message_bytes: usize,
+    /// Tool calls of one assistant message projected into its text (8).
+    pub max_tool_calls_per_message: usize,
+    /// Newest tool traces kept (32).
+    pub max_tools: usize,
+    /// Bytes kept of a tool trace's arguments, output and error each (1 000).
+    pub max_tool_field_bytes: usize,
+    /// Bytes kept of the final answer (8 000).
+    pub max_final_bytes: usize,
+}
+
+impl Default for EvidenceBounds {
+    fn default() -> Self {
+        EvidenceBounds {
+            max_messages: 32,
+            max_bytes: 32_000,
+            max_message_bytes: 4_000,
+            max_tool_calls_per_message: 8,
+            max_tools: 32,
+            max_tool_field_bytes: 1_000,
+            max_final_bytes: 8_000,
+        }
+    }
+}
+
+const MAX_NAME_BYTES: usize = 64;
+const MAX_CALL_ID_BYTES: usize = 128;
+const MAX_CALL_ARGS_BYTES: usize = 1_024;
+
+/// The reviewer's detached view of one message: role, bounded name and call
+/// id, and content with its tool calls projected as text.
+fn bound_message(m: &Message, bounds: &EvidenceBounds, budget: usize) -> Message {
+    let limit = bounds.max_message_bytes.min(budget);
+    let content = if m.tool_calls.is_empty() {
+        truncate_middle(&m.content, limit)
+    } else {
+        let mut text = truncate_middle(&m.content, limit);
+        for call in m.tool_calls.iter().take(bounds.max_tool_calls_per_message) {
+            let _ = write!(
+                text,
+                "\nTool call {}: {}",
+                truncate_bytes(&call.name, MAX_NAME_BYTES),
+                truncate_middle(&call.arguments, MAX_CALL_ARGS_BYTES)
+            );
+        }
+        truncate_middle(&text, limit)
+    };
+    Message {
+        role: m.role,
+        content,
+        tool_calls: Vec::new(),
+        tool_call_id: m.tool_call_id.as_deref().map(|s| truncate_bytes(s, MAX_CALL_ID_BYTES)),
+        name: m.name.as_deref().map(|s| truncate_bytes(s, MAX_NAME_BYTES)),
+    }
+}
+
+/// Bounds `msgs`: the newest `max_messages`, walked newest first against the
+/// byte budget; a message that exhausts the budget is the oldest kept.
+/// Returns the kept messages, oldest first.
+fn bound_tail<'a, I>(newest_first: I, bounds: &EvidenceBounds) -> Vec<Message>
+where
+    I: Iterator<Item = &'a Message>,
+{
+    let mut kept = Vec::new();
+    let mut budget = bounds.max_bytes;
+    for m in newest_first.take(bounds.max_messages) {
+        if budget == 0 {
+            break;
+        }
+        let b = bound_message(m, bounds, budget);
+        budget = budget.saturating_sub(b.content.len());
+        kept.push(b);
+    }
+    kept.reverse();
+    kept
+}
+
+/// A rolling, bounded window on a run's messages, with a count of how many
+/// older messages it left out.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Window {
+    bounds: EvidenceBounds,
+    messages: Vec<Message>,
+    omitted: usize,
+}
+
+impl Window {
+    /// An empty window with these bounds.
+    pub fn new(bounds: EvidenceBounds) -> Window {
+        Window {
+            bounds,
+            messages: Vec::new(),
+            omitted: 0,
+        }
+    }
+
+    /// Replaces the window with the newest part of `history`. Looks at no more
+    /// than `max_messages` of it.
+    pub fn replace(&mut self, history: &[Message]) {
+        self.messages = bound_tail(history.iter().rev(), &self.bounds);
+        self.omitted = history.len() - self.messages.len();
+    }
+
+    /// Appends `msgs` to the window, dropping the oldest as the bounds require.
+    pub fn extend(&mut self, msgs: &[Message]) {
+        let before = self.messages.len() + msgs.len();
+        let kept = bound_tail(msgs.iter().rev().chain(self.messages.iter().rev()), &self.bounds);
+        self.omitted += before - kept.len();
+        self.messages = kept;
+    }
+
+    /// Empties the window.
+    pub fn clear(&mut self) {
+        self.messages.clear();
+        self.omitted = 0;
+    }
+
+    /// The kept messages, oldest first.
+    pub fn messages(&self) -> &[Message] {
+        &self.messages
+    }
+
+    /// How many older messages were left out.
+    pub fn omitted(&self) -> usize {
+        self.omitted
+    }
+
+    /// Bytes of content in the window.
+    pub fn bytes(&self) -> usize {
+        self.messages.iter().map(|m| m.content.len()).sum()
+    }
+}
+
+/// The newest `max_tools` traces, each field cut to `max_tool_field_bytes`.
+/// Returns the kept traces (oldest first) and how many were left out.
+pub fn bound_tools(tools: &[ToolTrace], bounds: &EvidenceBounds) -> (Vec<ToolTrace>, usize) {
+    let start = tools.len().saturating_sub(bounds.max_tools);
+    let n = bounds.max_tool_field_bytes;
+    let kept = tools[start..]
+        .iter()
+        .map(|t| ToolTrace {
+            name: truncate_bytes(&t.name, MAX_NAME_BYTES),
+            args: truncate_middle(&t.args, n),
+            output: truncate_middle(&t.output, n),
+            error: t.error.as_deref().map(|e| truncate_middle(e, n)),
+        })
+        .collect();
+    (kept, start)
+}
+
+/// The final answer cut to `max_final_bytes` (head and tail kept).
+pub fn bound_final(answer: &str, bounds: &EvidenceBounds) -> String {
+    truncate_middle(answer, bounds.max_final_bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::host::ToolCall;
+
+    #[test]
+    fn window_keeps_the_newest_32() {
+        let history: Vec<Message> = (0..100).map(|i| Message::user(format!("m{i}"))).collect();
+        let mut w = Window::new(EvidenceBounds::default());
+        w.replace(&history);
+        assert_eq!(w.messages().len(), 32);
+        assert_eq!(w.messages()[0].content, "m68");
+        assert_eq!(w.omitted(), 68);
+        w.extend(&[Message::assistant("new")]);
+        assert_eq!(w.messages().len(), 32);
+        assert_eq!(w.messages()[31].content, "new");
+        assert_eq!(w.omitted(), 69);
+    }
+
+    #[test]
+    fn per_message_and_total_budgets_hold() {
+        let big = "x".repeat(10_000);
+        let history: Vec<Message> = (0..20).map(|_| Message::user(big.clone())).collect();
+        let mut w = Window::new(EvidenceBounds::default());
+        w.replace(&history);
+        assert!(w.messages().iter().all(|m| m.content.len() <= 4_000));
+        // eight full messages fit, then older ones only as slivers of what is left
+        assert!((8..20).contains(&w.messages().len()), "{}", w.messages().len());
+        assert!(w.bytes() <= 32_000);
+        assert!(w.messages().iter().rev().take(8).all(|m| m.content.len() > 3_900));
+        assert_eq!(w.omitted(), 20 - w.messages().len());
+    }
+
+    #[test]
+    fn tool_calls_are_projected_as_text() {
+        let call = ToolCall {
+            id: "c1".into(),
+            name: "run_sql".into(),
+            arguments: "{\"q\":1}".into(),
+        };
+        let mut w = Window::new(EvidenceBounds::default());
+        w.replace(&[Message::assistant_with_tools("checking", vec![call])]);
+        assert_eq!(w.messages()[0].content, "checking\nTool call run_sql: {\"q\":1}");
+        assert!(w.messages()[0].tool_calls.is_empty());
+    }
+
+    #[test]
+    fn tools_and_final_are_bounded() {
+        let tools: Vec<ToolTrace> = (0..40)
+            .map(|i| ToolTrace {
+                name: format!("t{i}"),
+                args: "a".repeat(5000),
+                ..ToolTrace::default()
+            })
+            .collect();
+        let (kept, omitted) = bound_tools(&tools, &EvidenceBounds::default());
+        assert_eq!((kept.len(), omitted), (32, 8));
+        assert_eq!(kept[0].name, "t8");
+        assert!(kept.iter().all(|t| t.args.len() <= 1000));
+        assert!(bound_final(&"é".repeat(9000), &EvidenceBounds::default()).len() <= 8000);
+    }
+}

@@ -1,0 +1,99 @@
+//! `FinishGuard`: a rule-based stop interceptor — the same seam as the advisor,
+//! with a rule instead of a reviewer.
+//!
+//! Owns a small, free, deterministic gate a host registers *before* the
+//! advisor (a goal gate requiring `STATUS: DONE`, a check that tests ran…), so
+//! that what a rule can catch is never rediscovered by a paid review. It must
+//! not call models.
+//!
+//! # What the model sees
+//!
+//! When the rule objects: its message, as one user message, and the run goes
+//! on; at most `max_nudges` times per run. Otherwise nothing.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+
+use crate::error::Error;
+use crate::host::{Extension, ExtensionFactory, Message, RunInfo, StopDecision, StopInfo, StopInterceptor};
+
+type Rule = Arc<dyn Fn(&StopInfo) -> Option<String> + Send + Sync>;
+
+/// A named rule consulted at each finish; `Some(message)` re-opens the run.
+#[derive(Clone)]
+pub struct FinishGuard {
+    name: String,
+    rule: Rule,
+    max_nudges: u32,
+    note: Option<String>,
+}
+
+impl std::fmt::Debug for FinishGuard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FinishGuard")
+            .field("name", &self.name)
+            .field("max_nudges", &self.max_nudges)
+            .finish_non_exhaustive()
+    }
+}
+
+impl FinishGuard {
+    /// A guard named `name` (unique within a run) applying `rule`; at most 2
+    /// nudges per run by default.
+    pub fn new(name: impl Into<String>, rule: impl Fn(&StopInfo) -> Option<String> + Send + Sync + 'static) -> Self {
+        FinishGuard {
+            name: name.into(),
+            rule: Arc::new(rule),
+            max_nudges: 2,
+            note: None,
+        }
+    }
+
+    /// Nudges per run before the guard gives up and accepts.
+    pub fn max_nudges(mut self, n: u32) -> Self {
+        self.max_nudges = n;
+        self
+    }
+
+    /// The progress line shown to the user when the guard re-opens the run.
+    pub fn note(mut self, note: impl Into<String>) -> Self {
+        self.note = Some(note.into());
+        self
+    }
+}
+
+impl ExtensionFactory for FinishGuard {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn begin_run(&self, _info: &RunInfo) -> Result<Option<Box<dyn Extension>>, Error> {
+        Ok(Some(Box::new(self.clone())))
+    }
+}
+
+#[async_trait]
+impl StopInterceptor for FinishGuard {
+    async fn turn_stopping(&mut self, info: &StopInfo) -> StopDecision {
+        if info.attempt >= self.max_nudges {
+            return StopDecision::accept();
+        }
+        match (self.rule)(info) {
+            Some(message) if !message.is_empty() => {
+                StopDecision::reopen(vec![Message::user(message)], self.note.clone())
+            }
+            _ => StopDecision::accept(),
+        }
+    }
+}
+
+impl Extension for FinishGuard {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn stop_interceptor(&mut self) -> Option<&mut dyn StopInterceptor> {
+        Some(self)
+    }
+}

@@ -1,0 +1,296 @@
+//! The emission guard: the executable policy between what a reviewer says and
+//! what the agent reads.
+//!
+//! Owns the per-note admission steps of DESIGN §5 and the dedupe history. It
+//! must not render (see [`crate::render`]) and must never tell the reviewer what
+//! it suppressed: feedback of that kind teaches a model to rephrase the same
+//! useless note to get past the filter.
+//!
+//! # Steps, in order
+//!
+//! 1. trim and clamp to [`MAX_NOTE_CHARS`] characters (never splitting a char);
+//! 2. strip control, bidi and zero-width characters from the delivered text;
+//! 3. key = [`normalize_note`]; an empty key is [`Reason::Empty`], a key in
+//!    [`CONTENT_FREE_PHRASES`] is [`Reason::ContentFree`];
+//! 4. dedupe: a repeat passes only if its severity strictly exceeds what was
+//!    delivered for that key ([`Reason::Duplicate`]);
+//! 5. breadth cap per review ([`Reason::OverBudget`]). Suppressed notes never
+//!    spend the cap, and within one review notes are admitted most-severe
+//!    first, so three nits cannot push a blocker out.
+//!
+//! # Token effect
+//!
+//! Bounds the injection: at most `max_per_review` notes of at most
+//! [`MAX_NOTE_CHARS`] characters each per review.
+
+mod normalize;
+
+use std::collections::{HashMap, VecDeque};
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::note::{Note, Severity};
+use crate::text::clamp_chars;
+
+pub use normalize::{CONTENT_FREE_PHRASES, is_content_free, normalize_note, strip_controls};
+
+/// Longest note text, in characters, that can reach the agent.
+pub const MAX_NOTE_CHARS: usize = 2000;
+/// How many dedupe keys the guard remembers; the oldest is forgotten first.
+pub const DEDUPE_CAPACITY: usize = 4096;
+/// Default breadth cap: notes admitted per review.
+pub const DEFAULT_MAX_NOTES_PER_REVIEW: usize = 3;
+
+/// Why the guard admitted or suppressed a note.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reason {
+    /// Admitted.
+    Accepted,
+    /// Nothing left once punctuation, whitespace and invisible characters are gone.
+    Empty,
+    /// A phrase that only expresses silence ("Stop.", "LGTM", "No issues").
+    ContentFree,
+    /// Already delivered at this severity or higher.
+    Duplicate,
+    /// The review already used its breadth cap.
+    OverBudget,
+}
+
+impl Reason {
+    /// The snake_case name used in traces and `advisor replay` output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::Accepted => "accepted",
+            Reason::Empty => "empty",
+            Reason::ContentFree => "content_free",
+            Reason::Duplicate => "duplicate",
+            Reason::OverBudget => "over_budget",
+        }
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The guard's decision on one note.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Admission {
+    /// Position of the note in the reviewer's list.
+    pub index: usize,
+    /// The note as it would be delivered: trimmed, clamped, cleaned; the
+    /// severity is the parsed one.
+    pub note: Note,
+    /// The dedupe key ([`normalize_note`] of the delivered text).
+    pub key: String,
+    /// Why it was admitted or suppressed.
+    pub reason: Reason,
+}
+
+impl Admission {
+    /// Whether the note was admitted.
+    pub fn accepted(&self) -> bool {
+        self.reason == Reason::Accepted
+    }
+}
+
+/// The guard's decisions on one review, in the reviewer's order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReviewOutcome {
+    /// One decision per note the reviewer returned, in the reviewer's order.
+    pub admissions: Vec<Admission>,
+}
+
+impl ReviewOutcome {
+    /// The admitted notes, in the reviewer's order.
+    pub fn accepted(&self) -> Vec<Note> {
+        self.admissions
+            .iter()
+            .filter(|a| a.accepted())
+            .map(|a| a.note.clone())
+            .collect()
+    }
+
+    /// Whether any admitted note interrupts (concern or blocker). The whole
+    /// review is then delivered, nits included.
+    pub fn interrupts(&self) -> bool {
+        self.admissions
+            .iter()
+            .any(|a| a.accepted() && a.note.severity.interrupts())
+    }
+}
+
+/// One remembered dedupe key and the highest severity delivered for it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeenKey {
+    /// The normalized key.
+    pub key: String,
+    /// The highest severity admitted for it.
+    pub severity: Severity,
+}
+
+/// The emission guard. One per reviewer; finish and periodic reviews of that
+/// reviewer share it.
+///
+/// ```
+/// use advisor::{EmissionGuard, Note, guard::Reason};
+/// let mut guard = EmissionGuard::new(3);
+/// let out = guard.review(&[Note::blocker("Stop."), Note::concern("the totals double-count refunds")]);
+/// assert_eq!(out.admissions[0].reason, Reason::ContentFree);
+/// assert!(out.interrupts());
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct EmissionGuard {
+    max_per_review: usize,
+    per_review: usize,
+    seen: HashMap<String, Severity>,
+    order: VecDeque<String>,
+}
+
+impl EmissionGuard {
+    /// A guard admitting at most `max_per_review` notes per review (`0` means
+    /// unbounded).
+    pub fn new(max_per_review: usize) -> EmissionGuard {
+        EmissionGuard {
+            max_per_review,
+            ..EmissionGuard::default()
+        }
+    }
+
+    /// Starts a new review: the breadth counter goes back to zero; the dedupe
+    /// history survives.
+    pub fn begin_review(&mut self) {
+        self.per_review = 0;
+    }
+
+    /// Forgets the dedupe history (a rebase replaced what earlier notes were
+    /// about, or a fresh user request began).
+    pub fn reset(&mut self) {
+        self.per_review = 0;
+        self.seen.clear();
+        self.order.clear();
+    }
+
+    /// Runs one whole review through the guard: [`begin_review`](Self::begin_review),
+    /// then every note, most severe first (stable), returning the decisions in
+    /// the reviewer's order.
+    pub fn review(&mut self, notes: &[Note]) -> ReviewOutcome {
+        self.begin_review();
+        let mut order: Vec<usize> = (0..notes.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(notes[i].severity));
+        let mut admissions: Vec<Option<Admission>> = vec![None; notes.len()];
+        for i in order {
+            let mut admission = self.accept(&notes[i]);
+            admission.index = i;
+            admissions[i] = Some(admission);
+        }
+        ReviewOutcome {
+            admissions: admissions.into_iter().flatten().collect(),
+        }
+    }
+
+    /// Decides on one note within the current review and records it when
+    /// admitted. The returned [`Admission::index`] is 0.
+    pub fn accept(&mut self, note: &Note) -> Admission {
+        let clamped = clamp_chars(note.text.trim(), MAX_NOTE_CHARS);
+        let text = strip_controls(clamped).trim().to_owned();
+        let key = normalize_note(&text);
+        let severity = note.severity;
+        let reason = if key.is_empty() {
+            Reason::Empty
+        } else if is_content_free(&key) {
+            Reason::ContentFree
+        } else if self.seen.get(&key).is_some_and(|prev| severity <= *prev) {
+            Reason::Duplicate
+        } else if self.max_per_review > 0 && self.per_review >= self.max_per_review {
+            Reason::OverBudget
+        } else {
+            self.record(&key, severity);
+            Reason::Accepted
+        };
+        Admission {
+            index: 0,
+            note: Note { text, severity },
+            key,
+            reason,
+        }
+    }
+
+    fn record(&mut self, key: &str, severity: Severity) {
+        self.per_review += 1;
+        if self.seen.insert(key.to_owned(), severity).is_none() {
+            self.order.push_back(key.to_owned());
+            while self.order.len() > DEDUPE_CAPACITY {
+                if let Some(old) = self.order.pop_front() {
+                    self.seen.remove(&old);
+                }
+            }
+        }
+    }
+
+    /// The dedupe history, oldest first.
+    pub fn history(&self) -> Vec<SeenKey> {
+        self.order
+            .iter()
+            .filter_map(|k| {
+                self.seen.get(k).map(|s| SeenKey {
+                    key: k.clone(),
+                    severity: *s,
+                })
+            })
+            .collect()
+    }
+
+    /// Replaces the dedupe history (oldest first). Entries beyond
+    /// [`DEDUPE_CAPACITY`] evict the oldest, exactly as live admissions would; a
+    /// repeated key keeps its first position and its highest severity.
+    pub fn set_history(&mut self, history: impl IntoIterator<Item = SeenKey>) {
+        self.reset();
+        for entry in history {
+            match self.seen.get_mut(&entry.key) {
+                Some(prev) => *prev = (*prev).max(entry.severity),
+                None => {
+                    self.record(&entry.key, entry.severity);
+                }
+            }
+        }
+        self.per_review = 0;
+    }
+
+    /// How many keys the dedupe history holds.
+    pub fn remembered(&self) -> usize {
+        self.order.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn history_is_fifo_bounded() {
+        let mut g = EmissionGuard::new(0);
+        for i in 0..DEDUPE_CAPACITY + 10 {
+            assert!(g.accept(&Note::nit(format!("point {i}"))).accepted());
+        }
+        assert_eq!(g.remembered(), DEDUPE_CAPACITY);
+        // the oldest keys were forgotten, the newest are remembered
+        assert!(g.accept(&Note::nit("point 0")).accepted());
+        let last = format!("point {}", DEDUPE_CAPACITY + 9);
+        assert_eq!(g.accept(&Note::nit(last)).reason, Reason::Duplicate);
+    }
+
+    #[test]
+    fn history_round_trips() {
+        let mut g = EmissionGuard::new(3);
+        g.review(&[Note::concern("check the join"), Note::nit("style")]);
+        let mut h = EmissionGuard::new(3);
+        h.set_history(g.history());
+        assert_eq!(h.history(), g.history());
+        assert_eq!(h.accept(&Note::concern("Check the join!")).reason, Reason::Duplicate);
+    }
+}

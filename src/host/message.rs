@@ -1,0 +1,133 @@
+//! The neutral transcript types a host hands to extensions.
+//!
+//! Owns [`Message`], [`Role`], [`ToolCall`] and [`ToolTrace`]. These are plain
+//! data with stable JSON names (`role`, `content`, `tool_calls`,
+//! `tool_call_id`, `name`); they must not carry provider-specific fields.
+
+use serde::{Deserialize, Serialize};
+
+/// Who wrote a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// Instructions from the host.
+    System,
+    /// The user, or input the host injects on the user's channel.
+    User,
+    /// The model.
+    Assistant,
+    /// A tool result.
+    Tool,
+}
+
+impl Role {
+    /// `system`, `user`, `assistant` or `tool`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::System => "system",
+            Role::User => "user",
+            Role::Assistant => "assistant",
+            Role::Tool => "tool",
+        }
+    }
+}
+
+/// A tool call requested by the model.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolCall {
+    /// Provider-assigned id, echoed by the tool result.
+    #[serde(default)]
+    pub id: String,
+    /// Tool name.
+    pub name: String,
+    /// Arguments as the model wrote them (usually JSON text).
+    #[serde(default)]
+    pub arguments: String,
+}
+
+/// One message of a run's history.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Message {
+    /// Who wrote it.
+    pub role: Role,
+    /// The text.
+    #[serde(default)]
+    pub content: String,
+    /// Tool calls requested by an assistant message.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tool_calls: Vec<ToolCall>,
+    /// For a tool result: the id of the call it answers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_call_id: Option<String>,
+    /// For a tool result: the tool's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+impl Message {
+    /// A message with the given role and text.
+    pub fn new(role: Role, content: impl Into<String>) -> Message {
+        Message {
+            role,
+            content: content.into(),
+            tool_calls: Vec::new(),
+            tool_call_id: None,
+            name: None,
+        }
+    }
+
+    /// A system message.
+    pub fn system(content: impl Into<String>) -> Message {
+        Message::new(Role::System, content)
+    }
+
+    /// A user message.
+    pub fn user(content: impl Into<String>) -> Message {
+        Message::new(Role::User, content)
+    }
+
+    /// An assistant message.
+    pub fn assistant(content: impl Into<String>) -> Message {
+        Message::new(Role::Assistant, content)
+    }
+
+    /// An assistant message that requests tool calls.
+    pub fn assistant_with_tools(content: impl Into<String>, calls: Vec<ToolCall>) -> Message {
+        Message {
+            tool_calls: calls,
+            ..Message::assistant(content)
+        }
+    }
+
+    /// A tool result answering `call`.
+    pub fn tool_result(call: &ToolCall, content: impl Into<String>) -> Message {
+        Message {
+            tool_call_id: Some(call.id.clone()),
+            name: Some(call.name.clone()),
+            ..Message::new(Role::Tool, content)
+        }
+    }
+}
+
+/// What happened when the run executed one tool call.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct ToolTrace {
+    /// Tool name.
+    pub name: String,
+    /// Arguments as sent.
+    #[serde(default)]
+    pub args: String,
+    /// What the tool returned (may be bounded by the host).
+    #[serde(default)]
+    pub output: String,
+    /// Set when the call failed; `None` means success.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+impl ToolTrace {
+    /// Whether the call succeeded.
+    pub fn ok(&self) -> bool {
+        self.error.is_none()
+    }
+}

@@ -1,0 +1,20 @@
+//! The host contract: what an agent loop promises its extensions, and the
+//! dispatcher that keeps those promises.
+//!
+//! Owns the transcript types ([`Message`], [`ToolCall`], [`ToolTrace`]), the
+//! capability traits ([`RunObserver`], [`StepInterceptor`], [`StopInterceptor`],
+//! [`Checkpoint`]), [`Extension`]/[`ExtensionFactory`] and the [`Extensions`]
+//! dispatcher. It must not know about any particular extension: the loop never
+//! names the advisor, so removing it leaves the run exactly as it was.
+
+pub(crate) mod contain;
+mod contract;
+mod extensions;
+mod message;
+
+pub use contract::{
+    Checkpoint, Extension, ExtensionFactory, ObservePhase, RunInfo, RunObserver, StepInfo, StepInterceptor,
+    StopDecision, StopInfo, StopInterceptor,
+};
+pub use extensions::Extensions;
+pub use message::{Message, Role, ToolCall, ToolTrace};

@@ -1,0 +1,75 @@
+//! # advisor — a second opinion for LLM agent loops
+//!
+//! A *reviewer* that did not do the work reads a bounded window of an agent's
+//! run and raises notes; an emission guard decides which notes reach the agent;
+//! the agent is sent back to resolve what matters. The plugin is ejectable:
+//! without it, the answer the agent produces is the answer the run returns.
+//!
+//! ## Quick start
+//!
+//! ```
+//! use advisor::{Agent, AdvisorPlugin, Note, model::ScriptedModel, review};
+//!
+//! # tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap().block_on(async {
+//! // The agent answers wrongly, then corrects itself once the advisor objects.
+//! let model = ScriptedModel::texts(["revenue was 4.2M", "revenue was 3.1M (refunds excluded)"]);
+//! let plugin = AdvisorPlugin::builder()
+//!     .reviewer(review::from_sync_fn(|r: &review::Review| {
+//!         Ok(if r.round == 0 { vec![Note::concern("the total double-counts refunded orders")] } else { vec![] })
+//!     }))
+//!     .build()?;
+//! let outcome = Agent::new(model).extension(plugin).run("what was revenue?").await?;
+//! assert!(outcome.final_answer.contains("3.1M"));
+//! # Ok::<(), advisor::Error>(())
+//! # }).unwrap();
+//! ```
+//!
+//! ## Map
+//!
+//! - [`host`]: the contract between an agent loop and its extensions, and the
+//!   [`Extensions`] dispatcher that keeps it.
+//! - [`note`], [`guard`], [`render`]: notes, the emission guard, the
+//!   `<advisory>` injection.
+//! - [`evidence`]: the bounded window a reviewer reads.
+//! - [`review`]: the [`Reviewer`](review::Reviewer) seam.
+//! - [`plugin`]: [`AdvisorPlugin`], the finish-review extension.
+//! - [`agent`]: a small reference loop over a [`ChatModel`](model::ChatModel);
+//!   [`finish_guard`]: a rule-based stop interceptor to register before it.
+//!
+//! ## Crate features
+//!
+//! - `cli` (default): the `advisor` command-line tool; implies `http`.
+//! - `http`: the OpenAI-compatible HTTP model client (reqwest with rustls).
+//! - `rig`: the rig adapter.
+//!
+//! Built with `--no-default-features`, the crate is the core alone.
+//!
+//! ## Runtime
+//!
+//! Reviews run as Tokio tasks under a timeout, so the stop hook must be
+//! driven by a Tokio runtime with timers enabled.
+//!
+//! ## Supported Rust versions
+//!
+//! The minimum supported Rust version is 1.85 (edition 2024). Raising it is a
+//! minor-version change.
+
+pub mod agent;
+pub mod error;
+pub mod evidence;
+pub mod finish_guard;
+pub mod guard;
+pub mod host;
+pub mod model;
+pub mod note;
+pub mod plugin;
+pub mod render;
+pub mod review;
+pub mod text;
+
+pub use agent::{Agent, RunOutcome, StopReason};
+pub use error::{Error, ErrorKind};
+pub use guard::EmissionGuard;
+pub use host::Extensions;
+pub use note::{Note, Severity};
+pub use plugin::AdvisorPlugin;

@@ -1,0 +1,157 @@
+//! Notes and severities: what a reviewer says and how much it matters.
+//!
+//! This module owns the [`Note`] value and the [`Severity`] scale, including the
+//! lenient parsing of severities that models actually emit (`"Blocker"`,
+//! `" concern "`). It must not decide whether a note reaches the agent — that is
+//! the emission guard's job ([`crate::guard`]).
+//!
+//! # What the model sees
+//!
+//! Nothing directly: a note is rendered by [`crate::render`] only after the guard
+//! admitted it, and only when the review as a whole interrupts.
+
+use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// How much a note matters. Ordered: `Nit < Concern < Blocker`.
+///
+/// Only [`Severity::Concern`] and [`Severity::Blocker`] interrupt a run; a
+/// [`Severity::Nit`] is recorded and reported through `on_notes` callbacks but
+/// never sends the agent back on its own.
+///
+/// Parsing is case-insensitive and trims whitespace; any unknown word is a nit
+/// (see [`Severity::parse`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub enum Severity {
+    /// Recorded for the operator; the answer ships as is.
+    #[default]
+    Nit,
+    /// A material risk the agent should weigh before finishing.
+    Concern,
+    /// The answer is wrong or unsupported as it stands.
+    Blocker,
+}
+
+impl Severity {
+    /// Parses a severity the way reviewers actually write it: trimmed and
+    /// case-insensitive. Anything that is not `concern` or `blocker` — including
+    /// an empty string or an invented word such as `critical` — is a nit.
+    ///
+    /// ```
+    /// use advisor::Severity;
+    /// assert_eq!(Severity::parse(" Blocker "), Severity::Blocker);
+    /// assert_eq!(Severity::parse("critical"), Severity::Nit);
+    /// ```
+    pub fn parse(s: &str) -> Severity {
+        let s = s.trim();
+        if s.eq_ignore_ascii_case("blocker") {
+            Severity::Blocker
+        } else if s.eq_ignore_ascii_case("concern") {
+            Severity::Concern
+        } else {
+            Severity::Nit
+        }
+    }
+
+    /// The canonical lowercase name: `nit`, `concern` or `blocker`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Nit => "nit",
+            Severity::Concern => "concern",
+            Severity::Blocker => "blocker",
+        }
+    }
+
+    /// Whether a note of this severity sends the agent back (concern or blocker).
+    pub fn interrupts(self) -> bool {
+        self >= Severity::Concern
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for Severity {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Severity {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let raw = Option::<String>::deserialize(deserializer)?;
+        Ok(raw.as_deref().map(Severity::parse).unwrap_or_default())
+    }
+}
+
+/// One point raised by a reviewer.
+///
+/// The text is untrusted: it may quote attacker-controlled transcript content.
+/// The guard clamps and cleans it, and rendering escapes it, before the agent
+/// ever reads it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+pub struct Note {
+    /// What the reviewer wants the agent to weigh.
+    #[serde(default)]
+    pub text: String,
+    /// How much it matters; a missing or unknown severity is a nit.
+    #[serde(default)]
+    pub severity: Severity,
+}
+
+impl Note {
+    /// A note with the given text and severity.
+    pub fn new(text: impl Into<String>, severity: Severity) -> Note {
+        Note {
+            text: text.into(),
+            severity,
+        }
+    }
+
+    /// A [`Severity::Nit`] note.
+    pub fn nit(text: impl Into<String>) -> Note {
+        Note::new(text, Severity::Nit)
+    }
+
+    /// A [`Severity::Concern`] note.
+    pub fn concern(text: impl Into<String>) -> Note {
+        Note::new(text, Severity::Concern)
+    }
+
+    /// A [`Severity::Blocker`] note.
+    pub fn blocker(text: impl Into<String>) -> Note {
+        Note::new(text, Severity::Blocker)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn severity_parsing_is_case_insensitive_and_trimmed() {
+        assert_eq!(Severity::parse("Blocker"), Severity::Blocker);
+        assert_eq!(Severity::parse(" concern "), Severity::Concern);
+        assert_eq!(Severity::parse("CONCERN"), Severity::Concern);
+        assert_eq!(Severity::parse("nit"), Severity::Nit);
+        assert_eq!(Severity::parse(""), Severity::Nit);
+        assert_eq!(Severity::parse("critical\" onload=\""), Severity::Nit);
+        assert!(Severity::parse("Blocker").interrupts());
+        assert!(Severity::parse(" concern ").interrupts());
+        assert!(!Severity::parse("critical").interrupts());
+    }
+
+    #[test]
+    fn notes_deserialize_leniently() {
+        let n: Note = serde_json::from_str(r#"{"text":"x","severity":" Blocker"}"#).unwrap();
+        assert_eq!(n.severity, Severity::Blocker);
+        let n: Note = serde_json::from_str(r#"{"text":"x"}"#).unwrap();
+        assert_eq!(n.severity, Severity::Nit);
+        let n: Note = serde_json::from_str(r#"{"text":"x","severity":null}"#).unwrap();
+        assert_eq!(n.severity, Severity::Nit);
+    }
+}

@@ -1,0 +1,101 @@
+//! Rendering of admitted notes into the message the agent reads.
+//!
+//! Owns the `<advisory>` element and the injection wording. It must not decide
+//! which notes are delivered (the guard does) and must never let note text
+//! close or forge an element: all five HTML-special characters are escaped in
+//! text and attributes.
+//!
+//! # What the model sees
+//!
+//! One user-role message, for a finish review:
+//!
+//! ```text
+//! [System: a reviewer read the answer you were about to give and raised the
+//! points below. It is a second opinion from a reviewer that did NOT do the
+//! work, and it may be wrong.
+//!
+//! <advisory severity="concern" guidance="weigh, don&#x27;t blindly obey">
+//! the revenue figure sums a filtered and an unfiltered query
+//! </advisory>
+//!
+//! Check each point against what you actually did. ... reply with the COMPLETE
+//! answer the user should see ... If nothing needs to change, send the same
+//! answer again unchanged.]
+//! ```
+//!
+//! A periodic review uses its own framing ("reviewed your work in progress"),
+//! since there is no answer yet.
+//!
+//! # Impact on the agent
+//!
+//! `guidance` is the agent's only cue that an advisory is to be weighed, not
+//! obeyed. The closing instruction exists because the message arrives as a user
+//! message: without it, a model that judges itself compliant replies with a
+//! verdict on the note, and that verdict replaces the user's answer.
+
+use crate::note::{Note, Severity};
+use crate::review::ReviewKind;
+
+/// The guidance attribute carried by every advisory (before escaping).
+pub const GUIDANCE: &str = "weigh, don't blindly obey";
+
+/// Escapes `&`, `<`, `>`, `"` and `'`.
+fn escape(s: &str) -> std::borrow::Cow<'_, str> {
+    html_escape::encode_quoted_attribute(s)
+}
+
+/// Renders one `<advisory>` element per note, separated by a newline.
+///
+/// The severity attribute is always one of `nit`, `concern`, `blocker`.
+///
+/// ```
+/// use advisor::{Note, render::render_advisories};
+/// let out = render_advisories(&[Note::concern("a </advisory> b")]);
+/// assert_eq!(out.matches("</advisory>").count(), 1);
+/// assert!(out.contains("a &lt;/advisory&gt; b"));
+/// ```
+pub fn render_advisories(notes: &[Note]) -> String {
+    let guidance = escape(GUIDANCE);
+    let mut out = String::new();
+    for (i, note) in notes.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let severity: Severity = note.severity;
+        out.push_str("<advisory severity=\"");
+        out.push_str(&escape(severity.as_str()));
+        out.push_str("\" guidance=\"");
+        out.push_str(&guidance);
+        out.push_str("\">\n");
+        out.push_str(&escape(&note.text));
+        out.push_str("\n</advisory>");
+    }
+    out
+}
+
+const FINISH_FRAMING: &str = "[System: a reviewer read the answer you were about to give and raised the points below. \
+It is a second opinion from a reviewer that did NOT do the work, and it may be wrong.";
+
+const PERIODIC_FRAMING: &str = "[System: a reviewer looked over your work in progress and raised the points below. \
+It is a second opinion from a reviewer that did NOT do the work, and it may be wrong.";
+
+const FINISH_CLOSING: &str = "Check each point against what you actually did. Fix what is right; for anything \
+you judge wrong or already handled, say so in one line with the reason. This note is not shown to the user \
+and is not a question to answer: your next message is what the user reads, so reply with the COMPLETE answer \
+the user should see, never a comment about this note. If nothing needs to change, send the same answer again \
+unchanged.]";
+
+const PERIODIC_CLOSING: &str = "Check each point against what you have actually done so far. Act on what is \
+right; for anything you judge wrong or already handled, note why in one line and carry on. This note is not \
+shown to the user and needs no reply of its own: continue the task, and when you finish, give the COMPLETE \
+answer the user should see.]";
+
+/// Renders the injection message for a review that interrupts: the framing,
+/// the advisories, and the closing instruction for the review's kind.
+pub fn render_injection(notes: &[Note], kind: ReviewKind) -> String {
+    let (framing, closing) = match kind {
+        ReviewKind::Finish => (FINISH_FRAMING, FINISH_CLOSING),
+        ReviewKind::Periodic => (PERIODIC_FRAMING, PERIODIC_CLOSING),
+    };
+    format!("{framing}\n\n{}\n\n{closing}", render_advisories(notes))
+}

@@ -1,0 +1,106 @@
+//! Reviewers: whoever reads the bounded window and raises notes.
+//!
+//! Owns the [`Reviewer`] trait, the [`Review`] request, [`ReviewError`] and the
+//! closure adapters. The plugin never learns whether a reviewer is a rule, a
+//! model or a person; that keeps it testable without a provider and keeps
+//! model, tier and credential choices with the host. This module must not
+//! admit or render notes.
+
+mod adapter;
+mod kind;
+
+use std::fmt;
+
+use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
+
+use crate::host::{Message, ToolTrace};
+use crate::note::Note;
+
+pub use adapter::{FnReviewer, SyncFnReviewer, from_fn, from_sync_fn};
+pub use kind::ReviewKind;
+
+/// What a reviewer is shown: bounded evidence, never the whole run.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Review {
+    /// Finish or periodic.
+    pub kind: ReviewKind,
+    /// The name of the reviewer being consulted (`advisor` for a single reviewer).
+    pub reviewer: String,
+    /// The answer under review (finish reviews only), bounded.
+    pub final_answer: Option<String>,
+    /// Finish: turns used by the run. Periodic: completed turns counted by the plugin.
+    pub turns: u32,
+    /// The bounded transcript window, oldest first.
+    pub messages: Vec<Message>,
+    /// How many older messages the window left out (unknown to the reviewer,
+    /// never evidence that a step did not happen).
+    pub omitted_messages: usize,
+    /// The bounded tool trace (finish reviews only), oldest first.
+    pub tools: Vec<ToolTrace>,
+    /// How many older tool traces were left out.
+    pub omitted_tools: usize,
+    /// 0-based index of this review within its kind.
+    pub round: u32,
+    /// Notes already delivered to the agent, oldest first.
+    pub delivered: Vec<Note>,
+}
+
+/// What kind of failure a [`ReviewError`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ReviewErrorKind {
+    /// The reviewer could not do its work (provider down, quota).
+    Failed,
+    /// The reviewer answered with something that is not notes.
+    Unusable,
+    /// The review did not finish within the timeout.
+    Timeout,
+    /// The reviewer panicked.
+    Panicked,
+}
+
+/// A review failed. The run then ends exactly as it would without an advisor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReviewError {
+    kind: ReviewErrorKind,
+    message: String,
+}
+
+impl ReviewError {
+    /// A [`ReviewErrorKind::Failed`] error.
+    pub fn new(message: impl Into<String>) -> ReviewError {
+        ReviewError::with_kind(ReviewErrorKind::Failed, message)
+    }
+
+    /// An error of the given kind.
+    pub fn with_kind(kind: ReviewErrorKind, message: impl Into<String>) -> ReviewError {
+        ReviewError {
+            kind,
+            message: message.into(),
+        }
+    }
+
+    /// What kind of failure this is.
+    pub fn kind(&self) -> ReviewErrorKind {
+        self.kind
+    }
+}
+
+impl fmt::Display for ReviewError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ReviewError {}
+
+/// Reads a [`Review`] and raises notes. Returning no notes is silence — the
+/// expected outcome of a run that went fine. Returning an error accepts the
+/// finish; notes cannot accompany an error.
+#[async_trait]
+pub trait Reviewer: Send + Sync {
+    /// Reviews the evidence.
+    async fn review(&self, review: &Review) -> Result<Vec<Note>, ReviewError>;
+}

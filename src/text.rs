@@ -1,0 +1,129 @@
+//! Length bounds on untrusted text: clamp by characters, truncate by bytes.
+//!
+//! Owns the three cutting primitives every bounded view in the crate uses. None
+//! of them ever splits a UTF-8 code point. This module must not know what the
+//! text means; callers decide the limits.
+
+/// Keeps at most `max_chars` Unicode scalar values, cutting at a char boundary
+/// and adding no marker.
+///
+/// ```
+/// assert_eq!(advisor::text::clamp_chars("héllo", 2), "hé");
+/// ```
+pub fn clamp_chars(s: &str, max_chars: usize) -> &str {
+    match s.char_indices().nth(max_chars) {
+        Some((idx, _)) => &s[..idx],
+        None => s,
+    }
+}
+
+/// The largest index `<= idx` that is a char boundary of `s`.
+fn floor_boundary(s: &str, idx: usize) -> usize {
+    if idx >= s.len() {
+        return s.len();
+    }
+    let mut i = idx;
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// The smallest index `>= idx` that is a char boundary of `s`.
+fn ceil_boundary(s: &str, idx: usize) -> usize {
+    if idx >= s.len() {
+        return s.len();
+    }
+    let mut i = idx;
+    while !s.is_char_boundary(i) {
+        i += 1;
+    }
+    i
+}
+
+/// Marker appended by [`truncate_bytes`].
+pub const TRUNCATED_MARKER: &str = "\n…[truncated]";
+
+/// Keeps the head of `s` within `max_bytes` (marker included) and appends
+/// [`TRUNCATED_MARKER`] when anything was cut. `max_bytes == 0` means no limit.
+pub fn truncate_bytes(s: &str, max_bytes: usize) -> String {
+    if max_bytes == 0 || s.len() <= max_bytes {
+        return s.to_owned();
+    }
+    let budget = max_bytes.saturating_sub(TRUNCATED_MARKER.len());
+    if budget == 0 {
+        return s[..floor_boundary(s, max_bytes)].to_owned();
+    }
+    let head = &s[..floor_boundary(s, budget)];
+    let mut out = String::with_capacity(head.len() + TRUNCATED_MARKER.len());
+    out.push_str(head);
+    out.push_str(TRUNCATED_MARKER);
+    out
+}
+
+/// Bytes reserved for the marker of [`truncate_middle`].
+const MIDDLE_MARKER_RESERVE: usize = 64;
+
+/// Keeps the head (two thirds) and the tail (one third) of `s` within
+/// `max_bytes`, joined by `\n…[N bytes truncated]…\n`. `max_bytes == 0` means no
+/// limit. Only the kept parts are copied, so the cost is bounded by `max_bytes`
+/// however long `s` is.
+///
+/// ```
+/// let s = "a".repeat(1000);
+/// let cut = advisor::text::truncate_middle(&s, 200);
+/// assert!(cut.len() <= 200 && cut.contains("bytes truncated"));
+/// ```
+pub fn truncate_middle(s: &str, max_bytes: usize) -> String {
+    if max_bytes == 0 || s.len() <= max_bytes {
+        return s.to_owned();
+    }
+    let budget = max_bytes.saturating_sub(MIDDLE_MARKER_RESERVE);
+    if budget < 2 {
+        return truncate_bytes(s, max_bytes);
+    }
+    let head_end = floor_boundary(s, budget * 2 / 3);
+    let tail_start = ceil_boundary(s, s.len() - (budget - head_end));
+    let removed = tail_start - head_end;
+    format!(
+        "{}\n…[{removed} bytes truncated]…\n{}",
+        &s[..head_end],
+        &s[tail_start..]
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn clamp_keeps_whole_chars() {
+        let s = "ê".repeat(2500);
+        let c = clamp_chars(&s, 2000);
+        assert_eq!(c.chars().count(), 2000);
+        assert!(c.ends_with('ê'));
+    }
+
+    #[test]
+    fn middle_truncation_reports_removed_bytes() {
+        let s = format!("{}{}", "h".repeat(500), "t".repeat(500));
+        let cut = truncate_middle(&s, 164);
+        assert!(cut.starts_with("hhh"));
+        assert!(cut.ends_with("ttt"));
+        assert!(cut.contains("[900 bytes truncated]"));
+    }
+
+    proptest! {
+        #[test]
+        fn cuts_never_split_a_char(s in "\\PC{0,300}", n in 0usize..400) {
+            let c = clamp_chars(&s, n);
+            prop_assert!(c.chars().count() <= n);
+            prop_assert!(s.starts_with(c));
+            let b = truncate_bytes(&s, n);
+            prop_assert!(n == 0 || b.len() <= n);
+            let m = truncate_middle(&s, n);
+            prop_assert!(n == 0 || m.len() <= n);
+        }
+    }
+}

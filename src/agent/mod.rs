@@ -21,7 +21,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::error::{Error, ErrorKind};
-use crate::host::{Extensions, ExtensionFactory, Message, ObservePhase, RunInfo, StepInfo, StopInfo, ToolTrace};
+use crate::host::{ExtensionFactory, Extensions, Message, ObservePhase, RunInfo, StepInfo, StopInfo, ToolTrace};
 use crate::model::{ChatModel, ChatRequest, ToolSpec, Usage};
 
 pub use outcome::{RunOutcome, StopReason};
@@ -70,7 +70,10 @@ pub struct Agent {
 impl std::fmt::Debug for Agent {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Agent")
-            .field("extensions", &self.factories.iter().map(|x| x.name().to_owned()).collect::<Vec<_>>())
+            .field(
+                "extensions",
+                &self.factories.iter().map(|x| x.name().to_owned()).collect::<Vec<_>>(),
+            )
             .field("tools", &self.tools.keys().collect::<Vec<_>>())
             .field("max_turns", &self.max_turns)
             .finish_non_exhaustive()
@@ -141,7 +144,8 @@ impl Agent {
     /// Continues a finished run with a new user request: the history and the
     /// extensions' checkpoints are restored before the new input is observed.
     pub async fn resume(&self, prior: &RunOutcome, input: impl Into<String>) -> Result<RunOutcome, Error> {
-        self.run_from(prior.history.clone(), &prior.checkpoint, input.into()).await
+        self.run_from(prior.history.clone(), &prior.checkpoint, input.into())
+            .await
     }
 
     async fn run_from(
@@ -220,7 +224,10 @@ impl Agent {
                 for call in &tool_calls {
                     let (trace, is_terminal) = self.call_tool(call).await;
                     terminal |= is_terminal;
-                    results.push(Message::tool_result(call, trace.error.clone().unwrap_or_else(|| trace.output.clone())));
+                    results.push(Message::tool_result(
+                        call,
+                        trace.error.clone().unwrap_or_else(|| trace.output.clone()),
+                    ));
                     run.tools.push(trace);
                 }
                 history.extend(results.iter().cloned());

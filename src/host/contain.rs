@@ -15,12 +15,12 @@ pub(crate) fn contain<T>(f: impl FnOnce() -> T) -> Option<T> {
 /// Awaits `fut`, returning `None` if any poll of it panicked.
 pub(crate) async fn contain_async<F: Future>(fut: F) -> Option<F::Output> {
     let mut fut = std::pin::pin!(fut);
-    std::future::poll_fn(move |cx| {
-        match catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(cx))) {
+    std::future::poll_fn(
+        move |cx| match catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(cx))) {
             Ok(Poll::Ready(v)) => Poll::Ready(Some(v)),
             Ok(Poll::Pending) => Poll::Pending,
             Err(_) => Poll::Ready(None),
-        }
-    })
+        },
+    )
     .await
 }

@@ -45,10 +45,16 @@ impl Extensions {
                 Some(Ok(Some(ext))) => exts.push(ext),
                 Some(Ok(None)) => {}
                 Some(Err(e)) => {
-                    return Err(Error::new(ErrorKind::Extension, format!("{name}: could not begin the run: {e}")));
+                    return Err(Error::new(
+                        ErrorKind::Extension,
+                        format!("{name}: could not begin the run: {e}"),
+                    ));
                 }
                 None => {
-                    return Err(Error::new(ErrorKind::Extension, format!("{name}: panicked while beginning the run")));
+                    return Err(Error::new(
+                        ErrorKind::Extension,
+                        format!("{name}: panicked while beginning the run"),
+                    ));
                 }
             }
         }
@@ -147,7 +153,10 @@ impl Extensions {
 
     /// How many times the extension named `name` re-opened this run.
     pub fn attempts(&self, name: &str) -> u32 {
-        self.entries.iter().find(|e| e.ext.name() == name).map_or(0, |e| e.attempts)
+        self.entries
+            .iter()
+            .find(|e| e.ext.name() == name)
+            .map_or(0, |e| e.attempts)
     }
 
     /// Saves every checkpointing extension's state, keyed by name.

@@ -24,7 +24,12 @@ pub enum ErrorKind {
 /// An error from configuring or running the advisor's contract.
 ///
 /// ```
-/// let err = advisor::AdvisorPlugin::builder().max_rounds(0).build().unwrap_err();
+/// use advisor::{AdvisorPlugin, review};
+/// let err = AdvisorPlugin::builder()
+///     .reviewer(review::from_sync_fn(|_r: &review::Review| Ok(vec![])))
+///     .max_rounds(0)
+///     .build()
+///     .unwrap_err();
 /// assert_eq!(err.kind(), advisor::ErrorKind::Config);
 /// assert_eq!(err.field(), Some("max_rounds"));
 /// ```

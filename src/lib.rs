@@ -30,6 +30,7 @@
 //!   [`Extensions`] dispatcher that keeps it.
 //! - [`note`], [`guard`], [`render`]: notes, the emission guard, the
 //!   `<advisory>` injection.
+//! - [`gate`]: one review through the guard, and the injection it yields.
 //! - [`evidence`]: the bounded window a reviewer reads.
 //! - [`review`]: the [`Reviewer`](review::Reviewer) seam.
 //! - [`plugin`]: [`AdvisorPlugin`], the finish-review extension.
@@ -58,6 +59,7 @@ pub mod agent;
 pub mod error;
 pub mod evidence;
 pub mod finish_guard;
+pub mod gate;
 pub mod guard;
 pub mod host;
 pub mod model;
@@ -73,3 +75,8 @@ pub use guard::EmissionGuard;
 pub use host::Extensions;
 pub use note::{Note, Severity};
 pub use plugin::AdvisorPlugin;
+
+/// The README's Rust examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

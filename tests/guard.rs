@@ -1,5 +1,6 @@
 //! The emission guard through the public API (reference E1–E7) and its
 //! properties.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use advisor::guard::{CONTENT_FREE_PHRASES, MAX_NOTE_CHARS, Reason, normalize_note};
 use advisor::{EmissionGuard, Note, Severity};

@@ -1,4 +1,5 @@
 //! The kernel rules of the `Extensions` dispatcher and the reference loop.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};

@@ -1,5 +1,6 @@
 //! Finish review through the public API and the reference loop
 //! (reference catalogue A1–A11, plus ordering, severity order and timeouts).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
@@ -10,6 +11,9 @@ use advisor::host::Role;
 use advisor::model::{ChatResponse, ScriptedModel};
 use advisor::review::{self, Review, ReviewError};
 use advisor::{AdvisorPlugin, Agent, Note, Severity, StopReason};
+
+/// Every `on_notes` call: the admitted notes and the delivered flag.
+type Recorded = Arc<Mutex<Vec<(Vec<Note>, bool)>>>;
 
 fn user_messages_of_request(model: &ScriptedModel, i: usize) -> Vec<String> {
     model.requests()[i]
@@ -57,7 +61,7 @@ async fn a1_concern_reopens_the_run_and_the_agent_resolves_it() {
 
 #[tokio::test]
 async fn a2_a_nit_does_not_reopen_the_run_but_is_reported() {
-    let seen: Arc<Mutex<Vec<(Vec<Note>, bool)>>> = Arc::default();
+    let seen: Recorded = Arc::default();
     let sink = seen.clone();
     let model = ScriptedModel::texts(["done"]);
     let plugin = AdvisorPlugin::builder()
@@ -79,7 +83,7 @@ async fn a2_a_nit_does_not_reopen_the_run_but_is_reported() {
 
 #[tokio::test]
 async fn a3_a_nit_riding_with_a_blocker_is_reported_as_delivered() {
-    let seen: Arc<Mutex<Vec<(Vec<Note>, bool)>>> = Arc::default();
+    let seen: Recorded = Arc::default();
     let sink = seen.clone();
     let model = ScriptedModel::texts(["first", "second"]);
     let plugin = AdvisorPlugin::builder()

@@ -1,5 +1,6 @@
 //! Rendering of advisories and injections (reference E8, E9), snapshots of the
 //! exact text, and the one-element-per-note property.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use advisor::render::{render_advisories, render_injection};
 use advisor::review::ReviewKind;

@@ -14,11 +14,11 @@ use async_trait::async_trait;
 use super::invoke::call_reviewer;
 use super::{Config, DELIVERED_CAPACITY, NotesEvent, PLUGIN_NAME, PROGRESS_NOTE};
 use crate::evidence::{Window, bound_final, bound_tools};
-use crate::guard::{EmissionGuard, ReviewOutcome};
+use crate::gate::gate_review;
+use crate::guard::EmissionGuard;
 use crate::host::contain::contain;
 use crate::host::{Extension, Message, ObservePhase, RunObserver, StopDecision, StopInfo, StopInterceptor};
 use crate::note::Note;
-use crate::render::render_injection;
 use crate::review::{Review, ReviewError, ReviewKind};
 
 /// The advisor's state for one run.
@@ -89,23 +89,22 @@ impl AdvisorRun {
         if notes.is_empty() {
             return Vec::new();
         }
-        let outcome: ReviewOutcome = self.guard.review(&notes);
-        let accepted = outcome.accepted();
+        let gate = gate_review(&mut self.guard, &notes, kind);
+        let accepted = gate.accepted();
         if accepted.is_empty() {
             return Vec::new();
         }
-        let interrupts = outcome.interrupts();
-        self.notify(kind, round, &accepted, interrupts);
-        if !interrupts {
+        self.notify(kind, round, &accepted, gate.interrupts());
+        let Some(injection) = gate.injection else {
             return Vec::new();
-        }
-        for note in &accepted {
+        };
+        for note in accepted {
             if self.delivered.len() == DELIVERED_CAPACITY {
                 self.delivered.pop_front();
             }
-            self.delivered.push_back(note.clone());
+            self.delivered.push_back(note);
         }
-        vec![Message::user(render_injection(&accepted, kind))]
+        vec![Message::user(injection)]
     }
 
     fn reviewer_failed(&mut self, kind: ReviewKind, error: &ReviewError) {

@@ -6,7 +6,7 @@
 //! last request) and [`StopInterceptor`](crate::host::StopInterceptor) (the
 //! finish review). The loop never names it: without it, the answer the agent
 //! produces is the answer the run returns. It must not talk to a model itself;
-//! the [`Reviewer`](crate::review::Reviewer) the host supplies does.
+//! the [`Reviewer`] the host supplies does.
 //!
 //! Register it **after** the goal gate and the finish guard: interceptors are
 //! consulted in registration order and the first to re-open wins, so an unmet
@@ -26,7 +26,7 @@
 //! # Token effect
 //!
 //! One reviewer call per finish consultation (input: the bounded window of
-//! [`EvidenceBounds`](crate::evidence::EvidenceBounds); output: at most
+//! [`EvidenceBounds`]; output: at most
 //! `max_notes_per_review` notes of at most 2 000 characters), plus the
 //! injection and the extra agent turn it buys. Bounded by `max_rounds`
 //! (default 2) per user request.

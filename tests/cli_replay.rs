@@ -1,0 +1,100 @@
+//! `advisor replay` through the built binary.
+#![cfg(feature = "cli")]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn replay(args: &[&str], stdin: &str) -> assert_cmd::assert::Assert {
+    Command::cargo_bin("advisor")
+        .unwrap()
+        .arg("replay")
+        .args(args)
+        .write_stdin(stdin.to_owned())
+        .assert()
+}
+
+fn json_lines(out: &[u8]) -> Vec<Value> {
+    String::from_utf8_lossy(out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn json_output_has_a_reason_per_note_and_a_verdict_per_review() {
+    let input = r#"{"notes":[{"text":"Stop.","severity":"blocker"},{"text":"check the join","severity":"concern"}]}
+{"notes":[{"text":"Check the join!","severity":"concern"}]}
+{"event":"rebase"}
+{"notes":[{"text":"check the join","severity":"concern"}]}
+"#;
+    let out = replay(&["--json", "-"], input).success().get_output().stdout.clone();
+    let lines = json_lines(&out);
+    assert_eq!(lines[0]["reason"], "content_free");
+    assert_eq!(lines[0]["key"], "stop");
+    assert_eq!(lines[0]["review"], 1);
+    assert_eq!(lines[0]["note"], 1);
+    assert_eq!(lines[1]["accepted"], true);
+    assert_eq!(lines[2]["interrupt"], true);
+    assert!(lines[2]["injection"].as_str().unwrap().contains("check the join"));
+    assert_eq!(lines[3]["reason"], "duplicate");
+    assert_eq!(lines[4]["interrupt"], false);
+    assert!(lines[4]["injection"].is_null());
+    assert_eq!(lines[5]["event"], "rebase");
+    assert_eq!(lines[6]["reason"], "accepted", "a rebase clears the dedupe history");
+}
+
+#[test]
+fn max_notes_changes_the_cap() {
+    let input = r#"{"notes":[{"text":"one point","severity":"concern"},{"text":"two point","severity":"concern"}]}"#;
+    let out = replay(&["--json", "--max-notes", "1", "-"], input)
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let lines = json_lines(&out);
+    assert_eq!(lines[1]["reason"], "over_budget");
+    replay(&["--max-notes", "0", "-"], input).failure().code(2);
+}
+
+#[test]
+fn a_malformed_line_is_reported_with_its_number_and_exit_1() {
+    let input = "{\"notes\":[]}\nnot json\n{\"event\":\"explode\"}\n{\"notes\":[{\"text\":\"real point\",\"severity\":\"nit\"}]}\n";
+    let a = replay(&["-"], input).code(1);
+    let out = a.get_output();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("<stdin>:2:"), "{stderr}");
+    assert!(stderr.contains("<stdin>:3:"), "{stderr}");
+    assert!(stderr.contains("2 malformed"), "{stderr}");
+    // nothing skipped silently: the valid lines around the bad ones were still replayed
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("review 2"), "{stdout}");
+    assert!(stdout.contains("real point"), "{stdout}");
+}
+
+#[test]
+fn text_output_shows_decisions_and_the_exact_injection() {
+    let out = Command::cargo_bin("advisor")
+        .unwrap()
+        .args(["replay", "examples/replay/incident.jsonl"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8_lossy(&out);
+    assert!(text.contains("review 1: 3 note(s), interrupts"));
+    assert!(text.contains("content_free"));
+    assert!(text.contains("<advisory severity=\"concern\""));
+    assert!(text.contains("over_budget"));
+}
+
+#[test]
+fn a_missing_file_is_exit_2_naming_the_file() {
+    let out = Command::cargo_bin("advisor")
+        .unwrap()
+        .args(["replay", "no/such/file.jsonl"])
+        .assert()
+        .code(2);
+    assert!(String::from_utf8_lossy(&out.get_output().stderr).contains("no/such/file.jsonl"));
+}

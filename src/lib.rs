@@ -34,6 +34,7 @@
 //! - [`evidence`]: the bounded window a reviewer reads.
 //! - [`review`]: the [`Reviewer`](review::Reviewer) seam.
 //! - [`plugin`]: [`AdvisorPlugin`], the finish-review extension.
+//! - [`trace`]: JSONL traces of every review decision.
 //! - [`agent`]: a small reference loop over a [`ChatModel`](model::ChatModel);
 //!   [`finish_guard`]: a rule-based stop interceptor to register before it.
 //!
@@ -68,6 +69,7 @@ pub mod plugin;
 pub mod render;
 pub mod review;
 pub mod text;
+pub mod trace;
 
 pub use agent::{Agent, RunOutcome, StopReason};
 pub use error::{Error, ErrorKind};

@@ -255,6 +255,7 @@ impl Agent {
             }
             break decision.stop_reason.map_or(StopReason::Stop, StopReason::Extension);
         };
+        exts.finalize(&crate::host::RunEnd::new(run.turns, stop_reason.as_str()));
         run.stop_reason = stop_reason;
         run.checkpoint = exts.save()?;
         run.history = history;

@@ -24,6 +24,7 @@
 //! [`MAX_NOTE_CHARS`] characters each per review.
 
 mod normalize;
+mod similarity;
 
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
@@ -149,6 +150,8 @@ pub struct EmissionGuard {
     per_review: usize,
     seen: HashMap<String, Severity>,
     order: VecDeque<String>,
+    /// Content words per remembered key; `Some` only with similarity dedupe on.
+    words: Option<HashMap<String, Vec<String>>>,
 }
 
 impl EmissionGuard {
@@ -159,6 +162,39 @@ impl EmissionGuard {
             max_per_review,
             ..EmissionGuard::default()
         }
+    }
+
+    /// Turns on similarity dedupe (off by default): a note whose content words
+    /// overlap a remembered note's by at least 0.8 of the smaller set (both at
+    /// least 3 words) counts as a repeat of it. Catches counter-style
+    /// paraphrase floods; distinct concerns that share a few words are kept.
+    pub fn with_similarity(mut self, on: bool) -> EmissionGuard {
+        self.words = on.then(|| {
+            self.order
+                .iter()
+                .map(|k| (k.clone(), similarity::content_words(k)))
+                .collect()
+        });
+        self
+    }
+
+    /// Whether similarity dedupe is on.
+    pub fn similarity(&self) -> bool {
+        self.words.is_some()
+    }
+
+    /// The highest severity delivered for `key` or, with similarity dedupe,
+    /// for a remembered key similar to it.
+    fn prior(&self, key: &str) -> Option<Severity> {
+        let exact = self.seen.get(key).copied();
+        let Some(words) = &self.words else { return exact };
+        let mine = similarity::content_words(key);
+        words
+            .iter()
+            .filter(|(_, theirs)| similarity::similar(&mine, theirs))
+            .filter_map(|(k, _)| self.seen.get(k).copied())
+            .chain(exact)
+            .max()
     }
 
     /// Starts a new review: the breadth counter goes back to zero; the dedupe
@@ -173,6 +209,9 @@ impl EmissionGuard {
         self.per_review = 0;
         self.seen.clear();
         self.order.clear();
+        if let Some(words) = &mut self.words {
+            words.clear();
+        }
     }
 
     /// Runs one whole review through the guard: [`begin_review`](Self::begin_review),
@@ -204,7 +243,7 @@ impl EmissionGuard {
             Reason::Empty
         } else if is_content_free(&key) {
             Reason::ContentFree
-        } else if self.seen.get(&key).is_some_and(|prev| severity <= *prev) {
+        } else if self.prior(&key).is_some_and(|prev| severity <= prev) {
             Reason::Duplicate
         } else if self.max_per_review > 0 && self.per_review >= self.max_per_review {
             Reason::OverBudget
@@ -224,9 +263,15 @@ impl EmissionGuard {
         self.per_review += 1;
         if self.seen.insert(key.to_owned(), severity).is_none() {
             self.order.push_back(key.to_owned());
+            if let Some(words) = &mut self.words {
+                words.insert(key.to_owned(), similarity::content_words(key));
+            }
             while self.order.len() > DEDUPE_CAPACITY {
                 if let Some(old) = self.order.pop_front() {
                     self.seen.remove(&old);
+                    if let Some(words) = &mut self.words {
+                        words.remove(&old);
+                    }
                 }
             }
         }

@@ -150,6 +150,34 @@ pub trait Checkpoint: Send {
     fn restore(&mut self, state: serde_json::Value) -> Result<(), Error>;
 }
 
+/// How a run ended, told to [`RunFinalizer`]s before checkpoints are saved.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct RunEnd {
+    /// Turns the run used, including the last settled one.
+    pub turns: u32,
+    /// Why the run ended (`stop`, `max_turns`, …).
+    pub stop_reason: String,
+}
+
+impl RunEnd {
+    /// A run end after `turns` turns for `stop_reason`.
+    pub fn new(turns: u32, stop_reason: impl Into<String>) -> RunEnd {
+        RunEnd {
+            turns,
+            stop_reason: stop_reason.into(),
+        }
+    }
+}
+
+/// Told when a run ends, in reverse registration order, before checkpoints are
+/// saved — the only place the last settled turn (which has no following step)
+/// is seen.
+pub trait RunFinalizer: Send {
+    /// The run ended.
+    fn finalize_run(&mut self, end: &RunEnd);
+}
+
 /// A per-run extension: owns its state for one run and exposes the
 /// capabilities it implements. Every capability defaults to none.
 pub trait Extension: Send {
@@ -173,6 +201,11 @@ pub trait Extension: Send {
 
     /// The checkpoint side, if any.
     fn checkpoint(&mut self) -> Option<&mut dyn Checkpoint> {
+        None
+    }
+
+    /// The finalizer side, if any.
+    fn finalizer(&mut self) -> Option<&mut dyn RunFinalizer> {
         None
     }
 }

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use super::contain::{contain, contain_async};
-use super::{Extension, ExtensionFactory, Message, ObservePhase, RunInfo, StepInfo, StopDecision, StopInfo};
+use super::{Extension, ExtensionFactory, Message, ObservePhase, RunEnd, RunInfo, StepInfo, StopDecision, StopInfo};
 use crate::error::{Error, ErrorKind};
 
 struct Entry {
@@ -149,6 +149,19 @@ impl Extensions {
             }
         }
         StopDecision::accept()
+    }
+
+    /// Tells every finalizer, in reverse registration order, how the run
+    /// ended. Call before [`save`](Self::save). Panics are contained.
+    pub fn finalize(&mut self, end: &RunEnd) {
+        for entry in self.entries.iter_mut().rev() {
+            let name = entry.ext.name().to_owned();
+            if let Some(f) = entry.ext.finalizer() {
+                if contain(|| f.finalize_run(end)).is_none() {
+                    tracing::warn!(extension = %name, "finalizer panicked; ignored");
+                }
+            }
+        }
     }
 
     /// How many times the extension named `name` re-opened this run.

@@ -13,8 +13,8 @@ mod extensions;
 mod message;
 
 pub use contract::{
-    Checkpoint, Extension, ExtensionFactory, ObservePhase, RunInfo, RunObserver, StepInfo, StepInterceptor,
-    StopDecision, StopInfo, StopInterceptor,
+    Checkpoint, Extension, ExtensionFactory, ObservePhase, RunEnd, RunFinalizer, RunInfo, RunObserver, StepInfo,
+    StepInterceptor, StopDecision, StopInfo, StopInterceptor,
 };
 pub use extensions::Extensions;
 pub use message::{Message, Role, ToolCall, ToolTrace};

@@ -1,16 +1,19 @@
 //! Building an [`AdvisorPlugin`]: every setting, validated once in `build()`.
 //!
-//! Owns the defaults of DESIGN §4 and the actionable errors for bad settings.
-//! It must not hold per-run state.
+//! Owns the defaults of DESIGN §4, single-reviewer versus group configuration,
+//! and the actionable errors for bad settings. It must not hold per-run state.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use super::{AdvisorPlugin, Config, NotesCallback, NotesEvent};
+use super::reviewer_config::ReviewerConfig;
+use super::{AdvisorPlugin, Config, NotesCallback, NotesEvent, PLUGIN_NAME};
 use crate::error::Error;
 use crate::evidence::EvidenceBounds;
 use crate::guard::DEFAULT_MAX_NOTES_PER_REVIEW;
+use crate::note::Severity;
 use crate::review::Reviewer;
+use crate::trace::TraceSink;
 
 /// Default finish consultations per request.
 pub const DEFAULT_MAX_ROUNDS: u32 = 2;
@@ -20,29 +23,89 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 pub const PROGRESS_NOTE: &str = "reviewing the answer with the advisor";
 /// Longest breadth cap the builder accepts.
 pub const MAX_NOTES_PER_REVIEW_LIMIT: usize = 32;
+/// Most reviewers a group may have.
+pub const MAX_REVIEWERS: usize = 4;
+
+/// Settings that belong to one reviewer; set on the builder they configure the
+/// single reviewer, and are an error in group mode.
+#[derive(Clone, Default)]
+struct SingleSettings {
+    interval_turns: Option<u32>,
+    max_rounds: Option<u32>,
+    max_periodic_reviews: Option<u32>,
+    cooldown_turns: Option<u32>,
+    max_severity: Option<Severity>,
+    shadow: Option<bool>,
+}
+
+impl SingleSettings {
+    fn first_set(&self) -> Option<&'static str> {
+        [
+            ("interval_turns", self.interval_turns.is_some()),
+            ("max_rounds", self.max_rounds.is_some()),
+            ("max_periodic_reviews", self.max_periodic_reviews.is_some()),
+            ("cooldown_turns", self.cooldown_turns.is_some()),
+            ("max_severity", self.max_severity.is_some()),
+            ("shadow", self.shadow.is_some()),
+        ]
+        .into_iter()
+        .find_map(|(name, set)| set.then_some(name))
+    }
+
+    fn apply(&self, mut cfg: ReviewerConfig) -> ReviewerConfig {
+        if let Some(v) = self.interval_turns {
+            cfg = cfg.interval_turns(v);
+        }
+        if let Some(v) = self.max_rounds {
+            cfg = cfg.max_rounds(v);
+        }
+        if let Some(v) = self.max_periodic_reviews {
+            cfg = cfg.max_periodic_reviews(v);
+        }
+        if let Some(v) = self.cooldown_turns {
+            cfg = cfg.cooldown_turns(v);
+        }
+        if let Some(v) = self.max_severity {
+            cfg = cfg.max_severity(v);
+        }
+        if let Some(v) = self.shadow {
+            cfg = cfg.shadow(v);
+        }
+        cfg
+    }
+}
 
 /// Builds an [`AdvisorPlugin`]; see [`AdvisorPlugin::builder`].
+///
+/// Either one reviewer ([`reviewer`](Self::reviewer), with the per-reviewer
+/// settings on this builder) or a group of 1..=4 named reviewers
+/// ([`add_reviewer`](Self::add_reviewer), each with its own settings) — not both.
 #[derive(Clone)]
 pub struct AdvisorPluginBuilder {
     reviewer: Option<Arc<dyn Reviewer>>,
+    single: SingleSettings,
+    group: Vec<ReviewerConfig>,
     enabled: bool,
-    max_rounds: u32,
     max_notes_per_review: usize,
     timeout: Duration,
     evidence: EvidenceBounds,
     on_notes: Vec<NotesCallback>,
+    trace: Option<Arc<dyn TraceSink>>,
+    similarity: bool,
 }
 
 impl std::fmt::Debug for AdvisorPluginBuilder {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AdvisorPluginBuilder")
             .field("reviewer", &self.reviewer.is_some())
+            .field("group", &self.group)
             .field("enabled", &self.enabled)
-            .field("max_rounds", &self.max_rounds)
             .field("max_notes_per_review", &self.max_notes_per_review)
             .field("timeout", &self.timeout)
             .field("evidence", &self.evidence)
             .field("on_notes", &self.on_notes.len())
+            .field("trace", &self.trace.is_some())
+            .field("similarity", &self.similarity)
             .finish()
     }
 }
@@ -51,26 +114,36 @@ impl Default for AdvisorPluginBuilder {
     fn default() -> Self {
         AdvisorPluginBuilder {
             reviewer: None,
+            single: SingleSettings::default(),
+            group: Vec::new(),
             enabled: true,
-            max_rounds: DEFAULT_MAX_ROUNDS,
             max_notes_per_review: DEFAULT_MAX_NOTES_PER_REVIEW,
             timeout: DEFAULT_TIMEOUT,
             evidence: EvidenceBounds::default(),
             on_notes: Vec::new(),
+            trace: None,
+            similarity: false,
         }
     }
 }
 
 impl AdvisorPluginBuilder {
-    /// The reviewer consulted at each finish (required).
-    pub fn reviewer(mut self, reviewer: impl Reviewer + 'static) -> Self {
-        self.reviewer = Some(Arc::new(reviewer));
+    /// The single reviewer, consulted at each finish (and periodically when
+    /// [`interval_turns`](Self::interval_turns) is set). Named `advisor`.
+    pub fn reviewer(self, reviewer: impl Reviewer + 'static) -> Self {
+        self.shared_reviewer(Arc::new(reviewer))
+    }
+
+    /// The single reviewer, already shared.
+    pub fn shared_reviewer(mut self, reviewer: Arc<dyn Reviewer>) -> Self {
+        self.reviewer = Some(reviewer);
         self
     }
 
-    /// The reviewer, already shared.
-    pub fn shared_reviewer(mut self, reviewer: Arc<dyn Reviewer>) -> Self {
-        self.reviewer = Some(reviewer);
+    /// Adds a named reviewer to the group (1..=4 uniquely named reviewers, each
+    /// with its own cadence, caps, cooldown, guard and delivered list).
+    pub fn add_reviewer(mut self, reviewer: ReviewerConfig) -> Self {
+        self.group.push(reviewer);
         self
     }
 
@@ -81,10 +154,43 @@ impl AdvisorPluginBuilder {
         self
     }
 
-    /// Finish consultations per user request (default 2, at least 1). Each
-    /// finish review counts, whether or not it re-opened the run.
+    /// Single reviewer: finish consultations per user request (default 2, at
+    /// least 1). Each finish review counts, whether or not it re-opened the run.
     pub fn max_rounds(mut self, rounds: u32) -> Self {
-        self.max_rounds = rounds;
+        self.single.max_rounds = Some(rounds);
+        self
+    }
+
+    /// Single reviewer: review every `n` completed turns (default 0: finish only).
+    pub fn interval_turns(mut self, n: u32) -> Self {
+        self.single.interval_turns = Some(n);
+        self
+    }
+
+    /// Single reviewer: periodic reviews per user request (default 8).
+    pub fn max_periodic_reviews(mut self, n: u32) -> Self {
+        self.single.max_periodic_reviews = Some(n);
+        self
+    }
+
+    /// Single reviewer: completed turns a failed review pushes the next
+    /// periodic review back (default 3).
+    pub fn cooldown_turns(mut self, n: u32) -> Self {
+        self.single.cooldown_turns = Some(n);
+        self
+    }
+
+    /// Single reviewer: highest severity it may raise (default blocker);
+    /// `Severity::Nit` means "advise, never interrupt".
+    pub fn max_severity(mut self, s: Severity) -> Self {
+        self.single.max_severity = Some(s);
+        self
+    }
+
+    /// Single reviewer: shadow mode — review, record, call `on_notes`, never
+    /// inject, never re-open.
+    pub fn shadow(mut self, on: bool) -> Self {
+        self.single.shadow = Some(on);
         self
     }
 
@@ -95,7 +201,7 @@ impl AdvisorPluginBuilder {
     }
 
     /// How long a review may take (default 30 s, more than zero). Past it the
-    /// review is dropped and the finish accepted.
+    /// review is dropped and the run goes on as without an advisor.
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
         self
@@ -115,20 +221,73 @@ impl AdvisorPluginBuilder {
         self
     }
 
+    /// Where to record one event per review (and per reset); see [`crate::trace`].
+    pub fn trace(mut self, sink: impl TraceSink + 'static) -> Self {
+        self.trace = Some(Arc::new(sink));
+        self
+    }
+
+    /// Similarity dedupe (default off): paraphrases with ≥ 0.8 content-word
+    /// overlap count as repeats. See [`EmissionGuard::with_similarity`](crate::EmissionGuard::with_similarity).
+    pub fn similarity_dedupe(mut self, on: bool) -> Self {
+        self.similarity = on;
+        self
+    }
+
+    fn members(&self) -> Result<Vec<ReviewerConfig>, Error> {
+        match (&self.reviewer, self.group.is_empty()) {
+            (Some(_), false) => Err(Error::config(
+                "reviewers",
+                "both a single reviewer and a group are set; use either .reviewer(...) or .add_reviewer(...)",
+            )),
+            (None, true) => Err(Error::config(
+                "reviewer",
+                "no reviewer is set; call .reviewer(...) with a Reviewer (for example review::from_fn) \
+                 or .add_reviewer(ReviewerConfig::new(name, reviewer))",
+            )),
+            (Some(r), true) => {
+                let cfg = self.single.apply(ReviewerConfig::shared(PLUGIN_NAME, r.clone()));
+                if cfg.max_rounds == 0 {
+                    return Err(Error::config(
+                        "max_rounds",
+                        "must be at least 1; to turn the advisor off, use .enabled(false) or do not register it",
+                    ));
+                }
+                Ok(vec![cfg])
+            }
+            (None, false) => {
+                if let Some(setting) = self.single.first_set() {
+                    return Err(Error::config(
+                        setting,
+                        "is a per-reviewer setting; in group mode set it on each ReviewerConfig",
+                    ));
+                }
+                if self.group.len() > MAX_REVIEWERS {
+                    return Err(Error::config(
+                        "reviewers",
+                        format!(
+                            "{} reviewers configured; a group holds 1 to {MAX_REVIEWERS}",
+                            self.group.len()
+                        ),
+                    ));
+                }
+                for (i, cfg) in self.group.iter().enumerate() {
+                    cfg.validate(&format!("reviewers[{i}]"))?;
+                    if self.group[..i].iter().any(|other| other.name == cfg.name) {
+                        return Err(Error::config(
+                            format!("reviewers[{i}].name"),
+                            format!("{:?} is used twice; each reviewer needs a unique name", cfg.name),
+                        ));
+                    }
+                }
+                Ok(self.group.clone())
+            }
+        }
+    }
+
     /// Validates the settings and builds the plugin.
     pub fn build(self) -> Result<AdvisorPlugin, Error> {
-        let Some(reviewer) = self.reviewer else {
-            return Err(Error::config(
-                "reviewer",
-                "no reviewer is set; call .reviewer(...) with a Reviewer (for example review::from_fn)",
-            ));
-        };
-        if self.max_rounds == 0 {
-            return Err(Error::config(
-                "max_rounds",
-                "must be at least 1; to turn the advisor off, use .enabled(false) or do not register it",
-            ));
-        }
+        let members = self.members()?;
         if !(1..=MAX_NOTES_PER_REVIEW_LIMIT).contains(&self.max_notes_per_review) {
             return Err(Error::config(
                 "max_notes_per_review",
@@ -144,13 +303,15 @@ impl AdvisorPluginBuilder {
         validate_evidence(&self.evidence)?;
         Ok(AdvisorPlugin {
             config: Arc::new(Config {
-                reviewer,
+                members,
                 enabled: self.enabled,
-                max_rounds: self.max_rounds,
                 max_notes_per_review: self.max_notes_per_review,
                 timeout: self.timeout,
                 evidence: self.evidence,
                 on_notes: self.on_notes,
+                trace: self.trace,
+                similarity: self.similarity,
+                last_report: Arc::new(Mutex::new(None)),
             }),
         })
     }

@@ -45,22 +45,32 @@
 //!   the agent's prompt cache is kept.
 
 mod builder;
-mod finish;
+mod checkpoint;
 mod invoke;
+mod member;
+mod report;
+mod reviewer_config;
+mod run;
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::error::Error;
 use crate::evidence::EvidenceBounds;
 use crate::host::{Extension, ExtensionFactory, RunInfo};
 use crate::note::Note;
-use crate::review::{ReviewKind, Reviewer};
+use crate::review::ReviewKind;
+use crate::trace::TraceSink;
 
 pub use builder::{
-    AdvisorPluginBuilder, DEFAULT_MAX_ROUNDS, DEFAULT_TIMEOUT, MAX_NOTES_PER_REVIEW_LIMIT, PROGRESS_NOTE,
+    AdvisorPluginBuilder, DEFAULT_MAX_ROUNDS, DEFAULT_TIMEOUT, MAX_NOTES_PER_REVIEW_LIMIT, MAX_REVIEWERS, PROGRESS_NOTE,
 };
-pub use finish::AdvisorRun;
+pub use checkpoint::CHECKPOINT_VERSION;
+pub use report::{RunReport, Suppressed};
+pub use reviewer_config::{
+    DEFAULT_COOLDOWN_TURNS, DEFAULT_MAX_PERIODIC_REVIEWS, MAX_REVIEWER_NAME_BYTES, ReviewerConfig,
+};
+pub use run::AdvisorRun;
 
 /// The extension name under which the advisor registers.
 pub const PLUGIN_NAME: &str = "advisor";
@@ -80,21 +90,26 @@ pub struct NotesEvent<'a> {
     pub round: u32,
     /// Every admitted note of the review, in the reviewer's order.
     pub notes: &'a [Note],
-    /// Whether the review reached the agent (it held a concern or blocker).
-    /// Describes the whole review: a nit sent alongside a blocker is delivered.
+    /// Whether the review reached the agent (it held a concern or blocker and
+    /// the reviewer is not in shadow mode). Describes the whole review: a nit
+    /// sent alongside a blocker is delivered.
     pub delivered: bool,
+    /// Whether the reviewer runs in shadow mode (nothing is ever delivered).
+    pub shadow: bool,
 }
 
 pub(crate) type NotesCallback = Arc<dyn Fn(&NotesEvent<'_>) + Send + Sync>;
 
 pub(crate) struct Config {
-    pub(crate) reviewer: Arc<dyn Reviewer>,
+    pub(crate) members: Vec<ReviewerConfig>,
     pub(crate) enabled: bool,
-    pub(crate) max_rounds: u32,
     pub(crate) max_notes_per_review: usize,
     pub(crate) timeout: Duration,
     pub(crate) evidence: EvidenceBounds,
     pub(crate) on_notes: Vec<NotesCallback>,
+    pub(crate) trace: Option<Arc<dyn TraceSink>>,
+    pub(crate) similarity: bool,
+    pub(crate) last_report: Arc<Mutex<Option<RunReport>>>,
 }
 
 /// The advisor plugin: an [`ExtensionFactory`] making one [`AdvisorRun`] per
@@ -117,8 +132,8 @@ pub struct AdvisorPlugin {
 impl std::fmt::Debug for AdvisorPlugin {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AdvisorPlugin")
+            .field("reviewers", &self.config.members)
             .field("enabled", &self.config.enabled)
-            .field("max_rounds", &self.config.max_rounds)
             .field("max_notes_per_review", &self.config.max_notes_per_review)
             .field("timeout", &self.config.timeout)
             .finish_non_exhaustive()
@@ -135,6 +150,16 @@ impl AdvisorPlugin {
     /// drive the extension directly rather than through a factory list).
     pub fn start_run(&self) -> AdvisorRun {
         AdvisorRun::new(self.config.clone())
+    }
+
+    /// The report of the most recent run that reviewed anything.
+    pub fn last_report(&self) -> Option<RunReport> {
+        self.config.last_report.lock().ok().and_then(|r| *r)
+    }
+
+    /// The configured reviewers' names, in order.
+    pub fn reviewer_names(&self) -> Vec<&str> {
+        self.config.members.iter().map(|m| m.name()).collect()
     }
 }
 

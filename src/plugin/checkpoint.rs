@@ -1,0 +1,164 @@
+//! The advisor's checkpoint: counters, delivered notes and dedupe history per
+//! reviewer, as JSON, and the validation that guards restore.
+//!
+//! Owns the saved shape (`{"version":1,"reviewers":{"<name>":{…}}}`) and every
+//! rule a restore enforces, each rejection naming its field. Restoring never
+//! panics on any JSON and never half-applies: a state is validated whole before
+//! anything changes. Must not decide scheduling.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::DELIVERED_CAPACITY;
+use super::member::{Counters, Member};
+use crate::error::Error;
+use crate::guard::{DEDUPE_CAPACITY, MAX_NOTE_CHARS, SeenKey};
+use crate::note::Note;
+
+/// The checkpoint format version this crate writes and reads.
+pub const CHECKPOINT_VERSION: u32 = 1;
+
+/// Longest dedupe key a checkpoint may hold, in bytes (NFKC can expand a
+/// 2 000-character note several times over).
+const MAX_KEY_BYTES: usize = 16 * MAX_NOTE_CHARS;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MemberState {
+    finished: i64,
+    periodic: i64,
+    ticks: i64,
+    last_review: i64,
+    cooldown_until: i64,
+    #[serde(default)]
+    delivered: Vec<Note>,
+    #[serde(default)]
+    seen: Vec<SeenKey>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PluginState {
+    version: u32,
+    reviewers: BTreeMap<String, MemberState>,
+}
+
+fn save_member(m: &Member) -> MemberState {
+    MemberState {
+        finished: m.c.finished.into(),
+        periodic: m.c.periodic.into(),
+        ticks: m.c.ticks.into(),
+        last_review: m.c.last_review.into(),
+        cooldown_until: m.c.cooldown_until.into(),
+        delivered: m.delivered.iter().cloned().collect(),
+        seen: m.guard.history(),
+    }
+}
+
+/// Saves every member's state.
+pub(crate) fn save(members: &[Member]) -> Value {
+    let state = PluginState {
+        version: CHECKPOINT_VERSION,
+        reviewers: members.iter().map(|m| (m.cfg.name.clone(), save_member(m))).collect(),
+    };
+    serde_json::to_value(state).unwrap_or(Value::Null)
+}
+
+fn counter(at: &str, field: &str, v: i64) -> Result<u32, Error> {
+    if v < 0 {
+        return Err(Error::checkpoint(
+            format!("{at}.{field}"),
+            format!("must not be negative, got {v}"),
+        ));
+    }
+    u32::try_from(v).map_err(|_| Error::checkpoint(format!("{at}.{field}"), format!("is too large, got {v}")))
+}
+
+/// A validated member state, ready to apply.
+struct Valid {
+    counters: Counters,
+    delivered: Vec<Note>,
+    seen: Vec<SeenKey>,
+}
+
+fn validate(at: &str, s: MemberState) -> Result<Valid, Error> {
+    let counters = Counters {
+        finished: counter(at, "finished", s.finished)?,
+        periodic: counter(at, "periodic", s.periodic)?,
+        ticks: counter(at, "ticks", s.ticks)?,
+        last_turn: 0,
+        last_review: counter(at, "last_review", s.last_review)?,
+        cooldown_until: counter(at, "cooldown_until", s.cooldown_until)?,
+    };
+    if counters.last_review > counters.ticks {
+        return Err(Error::checkpoint(
+            format!("{at}.last_review"),
+            format!(
+                "is {} but ticks is {}: a review cannot lie in the future",
+                counters.last_review, counters.ticks
+            ),
+        ));
+    }
+    if s.delivered.len() > DELIVERED_CAPACITY {
+        return Err(Error::checkpoint(
+            format!("{at}.delivered"),
+            format!(
+                "holds {} notes; at most {DELIVERED_CAPACITY} are kept",
+                s.delivered.len()
+            ),
+        ));
+    }
+    if let Some(i) = s.delivered.iter().position(|n| n.text.chars().count() > MAX_NOTE_CHARS) {
+        return Err(Error::checkpoint(
+            format!("{at}.delivered[{i}].text"),
+            format!("is longer than {MAX_NOTE_CHARS} characters"),
+        ));
+    }
+    if s.seen.len() > DEDUPE_CAPACITY {
+        return Err(Error::checkpoint(
+            format!("{at}.seen"),
+            format!("holds {} keys; at most {DEDUPE_CAPACITY} are kept", s.seen.len()),
+        ));
+    }
+    if let Some(i) = s.seen.iter().position(|k| k.key.len() > MAX_KEY_BYTES) {
+        return Err(Error::checkpoint(
+            format!("{at}.seen[{i}].key"),
+            format!("is longer than {MAX_KEY_BYTES} bytes"),
+        ));
+    }
+    Ok(Valid {
+        counters,
+        delivered: s.delivered,
+        seen: s.seen,
+    })
+}
+
+/// Validates `state` whole, then applies it. Members missing from the state
+/// start fresh; a reviewer name the plugin does not have is an error.
+pub(crate) fn restore(members: &mut [Member], state: Value) -> Result<(), Error> {
+    let state: PluginState = serde_json::from_value(state)
+        .map_err(|e| Error::checkpoint("state", format!("is not an advisor checkpoint: {e}")))?;
+    if state.version != CHECKPOINT_VERSION {
+        return Err(Error::checkpoint(
+            "version",
+            format!("is {}; this advisor reads version {CHECKPOINT_VERSION}", state.version),
+        ));
+    }
+    let mut valid = Vec::with_capacity(state.reviewers.len());
+    for (name, s) in state.reviewers {
+        let at = format!("reviewers.{name}");
+        let Some(idx) = members.iter().position(|m| m.cfg.name == name) else {
+            return Err(Error::checkpoint(at, "names a reviewer this advisor does not have"));
+        };
+        valid.push((idx, validate(&at, s)?));
+    }
+    for (idx, v) in valid {
+        let m = &mut members[idx];
+        m.c = v.counters;
+        m.delivered = v.delivered.into();
+        m.guard.set_history(v.seen);
+    }
+    Ok(())
+}

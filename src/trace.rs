@@ -1,0 +1,213 @@
+//! JSONL traces of review decisions: one versioned event per line.
+//!
+//! Owns the [`TraceEvent`] record, the [`TraceSink`] seam and the [`JsonlTrace`]
+//! writer. A trace records what the reviewer said (raw notes), every guard
+//! decision with its reason, whether the review interrupted, the exact
+//! injection, errors and latency — so a recorded incident can be replayed
+//! (`advisor replay` accepts traces) and turned into a regression fixture. It
+//! must not influence the run: a failing sink is logged and ignored.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
+use std::sync::{Mutex, PoisonError};
+
+use serde::{Deserialize, Serialize};
+
+use crate::guard::Reason;
+use crate::note::{Note, Severity};
+use crate::review::{ReviewErrorKind, ReviewKind};
+
+/// The `schema` value of every event this version writes.
+pub const TRACE_SCHEMA: &str = "advisor.trace.v1";
+
+/// What happened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TraceEventKind {
+    /// A review ran (or failed).
+    Review,
+    /// The history was rebased: the reviewer's dedupe history was cleared.
+    Rebase,
+    /// A fresh user request: allowances, delivered notes and dedupe reset.
+    FreshRequest,
+}
+
+/// Size of the evidence a review read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct WindowStats {
+    /// Messages in the window.
+    pub messages: usize,
+    /// Bytes of message content in the window.
+    pub bytes: usize,
+    /// Older messages left out.
+    pub omitted_messages: usize,
+    /// Tool traces shown.
+    pub tools: usize,
+}
+
+/// The guard's decision on one raw note.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TraceDecision {
+    /// Position in the reviewer's list (0-based).
+    pub note: usize,
+    /// The severity the guard saw (after any `max_severity` clamp).
+    pub severity: Severity,
+    /// Why it was admitted or suppressed.
+    pub reason: Reason,
+    /// The dedupe key.
+    pub key: String,
+}
+
+/// A review error as traced.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TraceError {
+    /// What kind of failure.
+    pub kind: ReviewErrorKind,
+    /// The error message.
+    pub message: String,
+}
+
+/// One trace line.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TraceEvent {
+    /// Always [`TRACE_SCHEMA`] for events this version writes.
+    pub schema: String,
+    /// What happened.
+    pub event: TraceEventKind,
+    /// The reviewer concerned.
+    pub reviewer: String,
+    /// Finish or periodic (reviews only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<ReviewKind>,
+    /// 0-based round within the kind (reviews only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round: Option<u32>,
+    /// What the reviewer read (reviews only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window: Option<WindowStats>,
+    /// The notes exactly as the reviewer returned them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
+    /// The reviewer's severity clamp, when it is below blocker.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_severity: Option<Severity>,
+    /// One decision per raw note.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub decisions: Vec<TraceDecision>,
+    /// Whether the review re-opened the run / added context.
+    #[serde(default)]
+    pub interrupted: bool,
+    /// Whether the reviewer runs in shadow mode (never injects).
+    #[serde(default)]
+    pub shadow: bool,
+    /// The exact injection (or, in shadow mode, the one that would have been sent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub injection: Option<String>,
+    /// The review's failure, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<TraceError>,
+    /// Wall-clock time of the review call, in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_ms: Option<u64>,
+}
+
+impl TraceEvent {
+    /// An event of `event` kind for `reviewer`, with every review field empty.
+    pub fn new(event: TraceEventKind, reviewer: impl Into<String>) -> TraceEvent {
+        TraceEvent {
+            schema: TRACE_SCHEMA.to_owned(),
+            event,
+            reviewer: reviewer.into(),
+            kind: None,
+            round: None,
+            window: None,
+            notes: Vec::new(),
+            max_severity: None,
+            decisions: Vec::new(),
+            interrupted: false,
+            shadow: false,
+            injection: None,
+            error: None,
+            latency_ms: None,
+        }
+    }
+}
+
+/// Receives trace events. Must not block for long; it is called inline.
+pub trait TraceSink: Send + Sync {
+    /// Records one event. Failures are the sink's to report; they never reach the run.
+    fn record(&self, event: &TraceEvent);
+}
+
+/// Writes events as JSON lines, flushed after each event.
+pub struct JsonlTrace {
+    out: Mutex<Box<dyn Write + Send>>,
+}
+
+impl std::fmt::Debug for JsonlTrace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("JsonlTrace")
+    }
+}
+
+impl JsonlTrace {
+    /// Appends to the file at `path`, creating it.
+    pub fn append(path: impl AsRef<Path>) -> io::Result<JsonlTrace> {
+        let file: File = OpenOptions::new().create(true).append(true).open(path)?;
+        Ok(JsonlTrace::new(BufWriter::new(file)))
+    }
+
+    /// Writes to any writer.
+    pub fn new(out: impl Write + Send + 'static) -> JsonlTrace {
+        JsonlTrace {
+            out: Mutex::new(Box::new(out)),
+        }
+    }
+}
+
+impl TraceSink for JsonlTrace {
+    fn record(&self, event: &TraceEvent) {
+        let mut out = self.out.lock().unwrap_or_else(PoisonError::into_inner);
+        let result = serde_json::to_writer(&mut *out, event)
+            .map_err(io::Error::from)
+            .and_then(|()| out.write_all(b"\n"))
+            .and_then(|()| out.flush());
+        if let Err(e) = result {
+            tracing::warn!(error = %e, "could not write an advisor trace event");
+        }
+    }
+}
+
+/// Keeps events in memory (tests, reports, embedding hosts).
+#[derive(Debug, Default)]
+pub struct MemoryTrace {
+    events: Mutex<Vec<TraceEvent>>,
+}
+
+impl MemoryTrace {
+    /// An empty trace.
+    pub fn new() -> MemoryTrace {
+        MemoryTrace::default()
+    }
+
+    /// Every event recorded so far.
+    pub fn events(&self) -> Vec<TraceEvent> {
+        self.events.lock().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+}
+
+impl TraceSink for MemoryTrace {
+    fn record(&self, event: &TraceEvent) {
+        self.events
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(event.clone());
+    }
+}
+
+impl<T: TraceSink + ?Sized> TraceSink for std::sync::Arc<T> {
+    fn record(&self, event: &TraceEvent) {
+        (**self).record(event);
+    }
+}

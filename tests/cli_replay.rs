@@ -83,7 +83,7 @@ fn text_output_shows_decisions_and_the_exact_injection() {
         .stdout
         .clone();
     let text = String::from_utf8_lossy(&out);
-    assert!(text.contains("review 1: 3 note(s), interrupts"));
+    assert!(text.contains("review 1: finish 3 note(s), interrupts"));
     assert!(text.contains("content_free"));
     assert!(text.contains("<advisory severity=\"concern\""));
     assert!(text.contains("over_budget"));
@@ -97,4 +97,82 @@ fn a_missing_file_is_exit_2_naming_the_file() {
         .assert()
         .code(2);
     assert!(String::from_utf8_lossy(&out.get_output().stderr).contains("no/such/file.jsonl"));
+}
+
+/// Records a real trace through the plugin and returns its JSONL text.
+fn recorded_trace() -> String {
+    use advisor::model::ScriptedModel;
+    use advisor::plugin::ReviewerConfig;
+    use advisor::review::{self, Review};
+    use advisor::trace::MemoryTrace;
+    use advisor::{AdvisorPlugin, Agent, Note, Severity};
+    use std::sync::Arc;
+
+    let trace = Arc::new(MemoryTrace::new());
+    let plugin = AdvisorPlugin::builder()
+        .add_reviewer(ReviewerConfig::new(
+            "correctness",
+            review::from_sync_fn(|r: &Review| {
+                Ok(vec![
+                    Note::blocker("Stop."),
+                    Note::concern(format!("the join drops refunds{}", "!".repeat(r.round as usize))),
+                ])
+            }),
+        ))
+        .add_reviewer(
+            ReviewerConfig::new(
+                "style",
+                review::from_sync_fn(|_r: &Review| Ok(vec![Note::blocker("rename the CTE")])),
+            )
+            .max_severity(Severity::Nit),
+        )
+        .trace(trace.clone())
+        .build()
+        .unwrap();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(
+        Agent::new(ScriptedModel::texts(["a", "b"]))
+            .extension(plugin)
+            .run("task"),
+    )
+    .unwrap();
+    trace
+        .events()
+        .iter()
+        .map(|e| serde_json::to_string(e).unwrap() + "\n")
+        .collect()
+}
+
+#[test]
+fn a_recorded_trace_replays_to_the_same_decisions() {
+    let trace = recorded_trace();
+    let out = replay(&["--json", "--check", "-"], &trace)
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let lines = json_lines(&out);
+    let notes: Vec<&Value> = lines.iter().filter(|l| l.get("note").is_some()).collect();
+    assert!(notes.iter().all(|l| l["reason"] == l["recorded_reason"]));
+    assert!(
+        notes.iter().any(|l| l["reason"] == "duplicate"),
+        "the second finish review repeated itself"
+    );
+    assert!(notes.iter().any(|l| l["reviewer"] == "style"));
+    // the style reviewer's blocker was clamped to a nit when recorded, and is replayed as one
+    let style_reviews: Vec<&Value> = lines.iter().filter(|l| l.get("interrupt").is_some()).collect();
+    assert!(style_reviews.len() >= 3);
+}
+
+#[test]
+fn check_fails_when_a_replayed_decision_differs_from_the_trace() {
+    let tampered = recorded_trace().replacen("\"reason\":\"content_free\"", "\"reason\":\"accepted\"", 1);
+    let a = replay(&["--check", "-"], &tampered).code(1);
+    assert!(String::from_utf8_lossy(&a.get_output().stderr).contains("differ"));
+    assert!(String::from_utf8_lossy(&a.get_output().stdout).contains("(recorded: accepted)"));
+    // without --check the difference is shown but is not an error
+    replay(&["-"], &tampered).success();
 }

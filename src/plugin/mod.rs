@@ -6,7 +6,7 @@
 //! last request) and [`StopInterceptor`](crate::host::StopInterceptor) (the
 //! finish review). The loop never names it: without it, the answer the agent
 //! produces is the answer the run returns. It must not talk to a model itself;
-//! the [`Reviewer`] the host supplies does.
+//! the [`Reviewer`](crate::review::Reviewer) the host supplies does.
 //!
 //! Register it **after** the goal gate and the finish guard: interceptors are
 //! consulted in registration order and the first to re-open wins, so an unmet
@@ -43,6 +43,25 @@
 //!   nit → concern → blocker escalation gets through.
 //! - The injection lands after the rejected answer; nothing earlier moves, so
 //!   the agent's prompt cache is kept.
+//!
+//! # Periodic review, groups, state
+//!
+//! - `interval_turns` > 0 adds reviews at turn boundaries (through
+//!   [`StepInterceptor`](crate::host::StepInterceptor)) every N completed
+//!   turns, at most `max_periodic_reviews` (8) per request; a failed review
+//!   pushes the next one back `cooldown_turns` (3). Periodic injections are
+//!   framed as a review of work in progress. Never on a wrap-up turn.
+//! - Up to four named reviewers ([`ReviewerConfig`]), each with its own
+//!   cadence, caps, cooldown, guard and delivered list; all are consulted at a
+//!   finish and their injections combined.
+//! - Checkpoints ([`Checkpoint`](crate::host::Checkpoint)) carry counters,
+//!   delivered notes and dedupe history; restore validates every field. A fresh
+//!   user request (new input at turn 0 after a finish review) resets
+//!   allowances, delivered notes and dedupe; a rebase resets dedupe only.
+//! - `max_severity` downgrades a reviewer's notes ("advise, never interrupt");
+//!   `shadow` reviews and records but never injects.
+//! - A [`TraceSink`] receives one event per review and per reset;
+//!   [`AdvisorPlugin::last_report`] counts what happened.
 
 mod builder;
 mod checkpoint;

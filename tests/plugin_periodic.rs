@@ -350,3 +350,86 @@ fn bad_group_configuration_is_a_clear_error_before_any_run() {
         .build();
     assert_eq!(zero.unwrap_err().field(), Some("reviewers[0].max_rounds"));
 }
+
+#[tokio::test]
+async fn a_nit_only_review_still_uses_up_a_finish_round() {
+    let calls = counter();
+    let c = calls.clone();
+    let plugin = AdvisorPlugin::builder()
+        .reviewer(review::from_sync_fn(move |_r: &Review| {
+            let i = c.fetch_add(1, Ordering::SeqCst);
+            Ok(vec![Note::nit(format!("style point {i}"))])
+        }))
+        .build()
+        .unwrap();
+    let mut run = plugin.start_run();
+    for _ in 0..3 {
+        run.turn_stopping(&StopInfo {
+            final_answer: "x".into(),
+            turns: 1,
+            ..StopInfo::default()
+        })
+        .await;
+    }
+    assert_eq!(
+        calls.load(Ordering::SeqCst),
+        2,
+        "consultations are capped, not only re-opens"
+    );
+}
+
+#[tokio::test]
+async fn p1_end_to_end_a_resumed_agent_keeps_the_schedule_and_the_dedupe() {
+    let calls = counter();
+    let plugin = p1_plugin(calls.clone());
+    let call = advisor::host::ToolCall {
+        id: "1".into(),
+        name: "t".into(),
+        arguments: "{}".into(),
+    };
+    let tool_turn = || advisor::model::ChatResponse::tool_calls(vec![call.clone()]);
+    let spec = advisor::model::ToolSpec {
+        name: "t".into(),
+        description: "".into(),
+        parameters: serde_json::json!({}),
+    };
+    // run 1: six tool turns and the turn limit — no finish review, so the next
+    // input continues the same request. Periodic reviews at ticks 2 (fails,
+    // cooldown to 5) and 5 (delivers the blocker).
+    let model = ScriptedModel::new((0..6).map(|_| tool_turn()));
+    let agent = Agent::new(model.clone())
+        .tool(spec, advisor::agent::tool_fn(|_| Ok("ok".into())), false)
+        .extension(plugin)
+        .max_turns(6);
+    let first = agent.run("deploy").await.unwrap();
+    assert_eq!(first.stop_reason, advisor::StopReason::MaxTurns);
+    assert_eq!(calls.load(Ordering::SeqCst), 2);
+    assert_eq!(
+        first.checkpoint["advisor"]["reviewers"]["advisor"]["ticks"], 6,
+        "the last settled turn counts"
+    );
+
+    // run 2 resumes: turn numbers restart, the schedule does not. At its turn 2
+    // (tick 7) a periodic review runs and its blocker is deduped; the finish
+    // review repeats it and is deduped too.
+    model.push(Ok(tool_turn()));
+    model.push(Ok(tool_turn()));
+    model.push(Ok(advisor::model::ChatResponse::text("done")));
+    let second = agent.resume(&first, "go on").await.unwrap();
+    assert_eq!(second.final_answer, "done");
+    assert_eq!(
+        calls.load(Ordering::SeqCst),
+        4,
+        "periodic review #3 and one finish review"
+    );
+    let advisories = second
+        .history
+        .iter()
+        .filter(|m| m.content.contains("<advisory"))
+        .count();
+    assert_eq!(
+        advisories, 1,
+        "only run 1's delivery; nothing repeated after the resume"
+    );
+    assert_eq!(second.checkpoint["advisor"]["reviewers"]["advisor"]["periodic"], 3);
+}

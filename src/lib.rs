@@ -63,6 +63,7 @@ pub mod finish_guard;
 pub mod gate;
 pub mod guard;
 pub mod host;
+pub mod json;
 pub mod model;
 pub mod note;
 pub mod plugin;

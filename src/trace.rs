@@ -15,6 +15,7 @@ use std::sync::{Mutex, PoisonError};
 use serde::{Deserialize, Serialize};
 
 use crate::guard::Reason;
+use crate::model::Usage;
 use crate::note::{Note, Severity};
 use crate::review::{ReviewErrorKind, ReviewKind};
 
@@ -110,6 +111,9 @@ pub struct TraceEvent {
     /// Wall-clock time of the review call, in milliseconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub latency_ms: Option<u64>,
+    /// Tokens the reviewer reported using (every attempt).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Usage>,
 }
 
 impl TraceEvent {
@@ -130,6 +134,7 @@ impl TraceEvent {
             injection: None,
             error: None,
             latency_ms: None,
+            usage: None,
         }
     }
 }

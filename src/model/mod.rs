@@ -5,6 +5,11 @@
 //! (the reference agent loop, reviewers). It must not know about any provider's
 //! wire format; HTTP clients live behind feature flags in their own files.
 
+mod backoff;
+#[cfg(feature = "http")]
+mod openai;
+#[cfg(feature = "http")]
+mod openai_wire;
 mod scripted;
 
 use std::fmt;
@@ -15,6 +20,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::host::{Message, ToolCall};
 
+pub use backoff::Backoff;
+#[cfg(feature = "http")]
+pub use openai::{OpenAiCompatible, OpenAiCompatibleBuilder, StructuredOutput};
 pub use scripted::ScriptedModel;
 
 /// A tool the model may call.
@@ -151,6 +159,8 @@ pub enum ModelErrorKind {
 pub struct ModelError {
     kind: ModelErrorKind,
     message: String,
+    status: Option<u16>,
+    usage: Usage,
 }
 
 impl ModelError {
@@ -159,12 +169,36 @@ impl ModelError {
         ModelError {
             kind,
             message: message.into(),
+            status: None,
+            usage: Usage::default(),
         }
+    }
+
+    /// Records the HTTP status the server answered with.
+    pub fn with_status(mut self, status: u16) -> ModelError {
+        self.status = Some(status);
+        self
+    }
+
+    /// Records tokens spent by the failed call (and any failed attempts before it).
+    pub fn with_usage(mut self, usage: Usage) -> ModelError {
+        self.usage = usage;
+        self
     }
 
     /// What kind of failure this is.
     pub fn kind(&self) -> ModelErrorKind {
         self.kind
+    }
+
+    /// The HTTP status, for [`ModelErrorKind::Status`] errors.
+    pub fn status(&self) -> Option<u16> {
+        self.status
+    }
+
+    /// Tokens the failed call still cost.
+    pub fn usage(&self) -> Usage {
+        self.usage
     }
 }
 

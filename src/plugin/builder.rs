@@ -7,10 +7,11 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::reviewer_config::ReviewerConfig;
-use super::{AdvisorPlugin, Config, NotesCallback, NotesEvent, PLUGIN_NAME};
+use super::{AdvisorPlugin, Config, NotesCallback, NotesEvent, PLUGIN_NAME, UsageCallback};
 use crate::error::Error;
 use crate::evidence::EvidenceBounds;
 use crate::guard::DEFAULT_MAX_NOTES_PER_REVIEW;
+use crate::model::Usage;
 use crate::note::Severity;
 use crate::review::Reviewer;
 use crate::trace::TraceSink;
@@ -90,6 +91,7 @@ pub struct AdvisorPluginBuilder {
     timeout: Duration,
     evidence: EvidenceBounds,
     on_notes: Vec<NotesCallback>,
+    on_usage: Vec<UsageCallback>,
     trace: Option<Arc<dyn TraceSink>>,
     similarity: bool,
 }
@@ -121,6 +123,7 @@ impl Default for AdvisorPluginBuilder {
             timeout: DEFAULT_TIMEOUT,
             evidence: EvidenceBounds::default(),
             on_notes: Vec::new(),
+            on_usage: Vec::new(),
             trace: None,
             similarity: false,
         }
@@ -221,6 +224,14 @@ impl AdvisorPluginBuilder {
         self
     }
 
+    /// Called after every review that used tokens, with the reviewer's name
+    /// and the usage of all its model attempts (failed ones included), so a
+    /// host can charge the run for its reviewer. Must not block.
+    pub fn on_usage(mut self, callback: impl Fn(&str, Usage) + Send + Sync + 'static) -> Self {
+        self.on_usage.push(Arc::new(callback));
+        self
+    }
+
     /// Where to record one event per review (and per reset); see [`crate::trace`].
     pub fn trace(mut self, sink: impl TraceSink + 'static) -> Self {
         self.trace = Some(Arc::new(sink));
@@ -309,6 +320,7 @@ impl AdvisorPluginBuilder {
                 timeout: self.timeout,
                 evidence: self.evidence,
                 on_notes: self.on_notes,
+                on_usage: self.on_usage,
                 trace: self.trace,
                 similarity: self.similarity,
                 last_report: Arc::new(Mutex::new(None)),

@@ -77,6 +77,7 @@ use std::time::Duration;
 use crate::error::Error;
 use crate::evidence::EvidenceBounds;
 use crate::host::{Extension, ExtensionFactory, RunInfo};
+use crate::model::Usage;
 use crate::note::Note;
 use crate::review::ReviewKind;
 use crate::trace::TraceSink;
@@ -118,6 +119,7 @@ pub struct NotesEvent<'a> {
 }
 
 pub(crate) type NotesCallback = Arc<dyn Fn(&NotesEvent<'_>) + Send + Sync>;
+pub(crate) type UsageCallback = Arc<dyn Fn(&str, Usage) + Send + Sync>;
 
 pub(crate) struct Config {
     pub(crate) members: Vec<ReviewerConfig>,
@@ -126,6 +128,7 @@ pub(crate) struct Config {
     pub(crate) timeout: Duration,
     pub(crate) evidence: EvidenceBounds,
     pub(crate) on_notes: Vec<NotesCallback>,
+    pub(crate) on_usage: Vec<UsageCallback>,
     pub(crate) trace: Option<Arc<dyn TraceSink>>,
     pub(crate) similarity: bool,
     pub(crate) last_report: Arc<Mutex<Option<RunReport>>>,

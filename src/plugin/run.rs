@@ -25,6 +25,7 @@ use crate::host::{
     Checkpoint, Extension, Message, ObservePhase, RunEnd, RunFinalizer, RunObserver, StepInfo, StepInterceptor,
     StopDecision, StopInfo, StopInterceptor,
 };
+use crate::model::Usage;
 use crate::note::{Note, Severity};
 use crate::review::{Review, ReviewKind};
 use crate::trace::{TraceDecision, TraceError, TraceEvent, TraceEventKind, WindowStats};
@@ -123,6 +124,7 @@ impl AdvisorRun {
             omitted_tools: 0,
             round,
             delivered: m.delivered.iter().cloned().collect(),
+            usage: crate::review::UsageMeter::new(),
         }
     }
 
@@ -146,9 +148,20 @@ impl AdvisorRun {
         event.shadow = shadow;
         event.max_severity = (cap < Severity::Blocker).then_some(cap);
         self.report.reviewed(kind);
+        let meter = review.usage.clone();
         let started = Instant::now();
         let result = call_reviewer(reviewer, review, self.config.timeout).await;
         event.latency_ms = Some(u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX));
+        let usage = meter.total();
+        if usage != Usage::default() {
+            self.report.usage += usage;
+            event.usage = Some(usage);
+            for callback in &self.config.on_usage {
+                if contain(|| callback(&event.reviewer, usage)).is_none() {
+                    tracing::warn!("an on_usage callback panicked; ignored");
+                }
+            }
+        }
         let inject = match result {
             Err(error) => {
                 tracing::warn!(reviewer = %event.reviewer, %kind, error_kind = ?error.kind(), %error,

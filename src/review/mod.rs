@@ -8,6 +8,7 @@
 
 mod adapter;
 mod kind;
+mod usage;
 
 use std::fmt;
 
@@ -19,6 +20,7 @@ use crate::note::Note;
 
 pub use adapter::{FnReviewer, SyncFnReviewer, from_fn, from_sync_fn};
 pub use kind::ReviewKind;
+pub use usage::UsageMeter;
 
 /// What a reviewer is shown: bounded evidence, never the whole run.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -44,6 +46,10 @@ pub struct Review {
     pub round: u32,
     /// Notes already delivered to the agent, oldest first.
     pub delivered: Vec<Note>,
+    /// Where the reviewer charges the tokens it uses (every attempt, failed
+    /// ones included), so the run's cost includes its reviewer.
+    #[serde(skip)]
+    pub usage: UsageMeter,
 }
 
 /// What kind of failure a [`ReviewError`] is.

@@ -1,0 +1,373 @@
+//! `OpenAiCompatible`: a [`ChatModel`] over any OpenAI-compatible
+//! `POST {base}/chat/completions` endpoint (OpenAI, vLLM, llama.cpp, Ollama).
+//!
+//! Owns the HTTP client (one shared connection pool per client and its clones),
+//! the concurrency limit, per-request timeouts, bounded retries with backoff on
+//! 429 / 5xx / connection errors (honouring `Retry-After`), and the structured
+//! output fallback: when a server answers 4xx about `response_format`, the next
+//! dialect is tried and remembered. The API key is never logged, never put in
+//! an error, and redacted from any server text an error quotes. Must not know
+//! what the answer means.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::time::Duration;
+
+use async_trait::async_trait;
+use tokio::sync::Semaphore;
+
+use super::backoff::{Backoff, parse_retry_after};
+use super::openai_wire::{BodySettings, parse_response, request_body};
+use super::{ChatModel, ChatRequest, ChatResponse, ModelError, ModelErrorKind};
+use crate::error::Error;
+
+pub use super::openai_wire::StructuredOutput;
+
+/// Largest response body read, in bytes.
+const MAX_BODY_BYTES: usize = 8 * 1024 * 1024;
+/// Longest server error text quoted in an error.
+const MAX_ERROR_EXCERPT: usize = 300;
+
+/// An API key that never prints.
+#[derive(Clone, Default)]
+struct ApiKey(Option<String>);
+
+impl std::fmt::Debug for ApiKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() { "[redacted]" } else { "none" })
+    }
+}
+
+impl ApiKey {
+    /// `text` with every occurrence of the key replaced.
+    fn redact(&self, text: &str) -> String {
+        match &self.0 {
+            Some(k) if k.len() >= 4 => text.replace(k.as_str(), "[redacted]"),
+            _ => text.to_owned(),
+        }
+    }
+}
+
+#[derive(Debug)]
+struct Inner {
+    http: reqwest::Client,
+    endpoint: String,
+    key: ApiKey,
+    body: BodySettings,
+    mode: AtomicU8,
+    timeout: Duration,
+    max_retries: u32,
+    backoff: Backoff,
+    limiter: Semaphore,
+}
+
+/// An OpenAI-compatible chat model. Cheap to clone; clones share the
+/// connection pool, the concurrency limit and the learned output mode.
+///
+/// ```no_run
+/// use advisor::model::{OpenAiCompatible, StructuredOutput};
+/// let model = OpenAiCompatible::builder("http://127.0.0.1:8080/v1", "my-model")
+///     .api_key_from_env("OPENAI_API_KEY")
+///     .structured_output(StructuredOutput::JsonObjectWithSchema)
+///     .build()?;
+/// # Ok::<(), advisor::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct OpenAiCompatible {
+    inner: Arc<Inner>,
+}
+
+/// Builds an [`OpenAiCompatible`]; validated in [`build`](Self::build).
+#[derive(Debug, Clone)]
+pub struct OpenAiCompatibleBuilder {
+    base_url: String,
+    model: String,
+    key: ApiKey,
+    key_env: Option<String>,
+    mode: StructuredOutput,
+    timeout: Duration,
+    max_retries: u32,
+    backoff: Backoff,
+    max_concurrency: usize,
+    max_tokens: Option<u32>,
+    temperature: Option<f32>,
+}
+
+impl OpenAiCompatible {
+    /// A builder for `model` at `base_url` (e.g. `https://api.openai.com/v1`).
+    pub fn builder(base_url: impl Into<String>, model: impl Into<String>) -> OpenAiCompatibleBuilder {
+        OpenAiCompatibleBuilder {
+            base_url: base_url.into(),
+            model: model.into(),
+            key: ApiKey::default(),
+            key_env: None,
+            mode: StructuredOutput::default(),
+            timeout: Duration::from_secs(60),
+            max_retries: 3,
+            backoff: Backoff::default(),
+            max_concurrency: 16,
+            max_tokens: Some(1024),
+            temperature: Some(0.0),
+        }
+    }
+
+    /// The structured-output mode requests currently use (after any fallback).
+    pub fn structured_output(&self) -> StructuredOutput {
+        StructuredOutput::from_u8(self.inner.mode.load(Ordering::Relaxed))
+    }
+
+    /// The model name sent with each request.
+    pub fn model(&self) -> &str {
+        &self.inner.body.model
+    }
+}
+
+impl OpenAiCompatibleBuilder {
+    /// The API key (sent as a bearer token). Never logged.
+    pub fn api_key(mut self, key: impl Into<String>) -> Self {
+        self.key = ApiKey(Some(key.into()));
+        self
+    }
+
+    /// Reads the API key from this environment variable at `build()`; a
+    /// missing variable is an error. An explicit [`api_key`](Self::api_key) wins.
+    pub fn api_key_from_env(mut self, var: impl Into<String>) -> Self {
+        self.key_env = Some(var.into());
+        self
+    }
+
+    /// How to ask for JSON answers (default [`StructuredOutput::JsonSchema`]).
+    pub fn structured_output(mut self, mode: StructuredOutput) -> Self {
+        self.mode = mode;
+        self
+    }
+
+    /// Time allowed for one request, from connecting to the end of the body
+    /// (default 60 s). A request that times out is not retried.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Retries after a 429, a 5xx or a connection error (default 3).
+    pub fn max_retries(mut self, n: u32) -> Self {
+        self.max_retries = n;
+        self
+    }
+
+    /// Spacing of retries (default 500 ms doubling, at most 20 s).
+    pub fn backoff(mut self, backoff: Backoff) -> Self {
+        self.backoff = backoff;
+        self
+    }
+
+    /// Requests in flight at once across all clones (default 16).
+    pub fn max_concurrency(mut self, n: usize) -> Self {
+        self.max_concurrency = n;
+        self
+    }
+
+    /// `max_tokens` sent with each request (default 1024; `None` to omit).
+    pub fn max_tokens(mut self, n: Option<u32>) -> Self {
+        self.max_tokens = n;
+        self
+    }
+
+    /// `temperature` sent with each request (default 0; `None` to omit).
+    pub fn temperature(mut self, t: Option<f32>) -> Self {
+        self.temperature = t;
+        self
+    }
+
+    /// Validates the settings and builds the client.
+    pub fn build(self) -> Result<OpenAiCompatible, Error> {
+        let base = self.base_url.trim().trim_end_matches('/');
+        let parsed = reqwest::Url::parse(base).map_err(|e| {
+            Error::config(
+                "base_url",
+                format!("is not a URL ({e}); use e.g. http://127.0.0.1:8080/v1"),
+            )
+        })?;
+        if !matches!(parsed.scheme(), "http" | "https") {
+            return Err(Error::config("base_url", "must start with http:// or https://"));
+        }
+        if self.model.trim().is_empty() {
+            return Err(Error::config("model", "must not be empty"));
+        }
+        if self.timeout.is_zero() {
+            return Err(Error::config("timeout", "must be more than zero"));
+        }
+        if self.max_concurrency == 0 {
+            return Err(Error::config("max_concurrency", "must be at least 1"));
+        }
+        let key = match (self.key.0, self.key_env) {
+            (Some(k), _) => ApiKey(Some(k)),
+            (None, Some(var)) => match std::env::var(&var) {
+                Ok(k) if !k.is_empty() => ApiKey(Some(k)),
+                _ => {
+                    return Err(Error::config(
+                        "api_key",
+                        format!("the environment variable {var} is not set"),
+                    ));
+                }
+            },
+            (None, None) => ApiKey(None),
+        };
+        let http = reqwest::Client::builder()
+            .user_agent(concat!("advisor/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| Error::config("http", format!("could not build the HTTP client: {e}")))?;
+        Ok(OpenAiCompatible {
+            inner: Arc::new(Inner {
+                http,
+                endpoint: format!("{base}/chat/completions"),
+                key,
+                body: BodySettings {
+                    model: self.model,
+                    max_tokens: self.max_tokens,
+                    temperature: self.temperature,
+                },
+                mode: AtomicU8::new(self.mode.as_u8()),
+                timeout: self.timeout,
+                max_retries: self.max_retries,
+                backoff: self.backoff,
+                limiter: Semaphore::new(self.max_concurrency),
+            }),
+        })
+    }
+}
+
+/// One attempt's outcome.
+enum Attempt {
+    Done(ChatResponse),
+    Retry(ModelError, Option<Duration>),
+    FallBack,
+    Fail(ModelError),
+}
+
+impl Inner {
+    fn excerpt(&self, body: &[u8]) -> String {
+        let text = String::from_utf8_lossy(&body[..body.len().min(MAX_ERROR_EXCERPT * 4)]);
+        let text: String = self
+            .key
+            .redact(&text)
+            .chars()
+            .filter(|c| !c.is_control())
+            .take(MAX_ERROR_EXCERPT)
+            .collect();
+        text
+    }
+
+    async fn read_body(&self, mut resp: reqwest::Response) -> Result<Vec<u8>, reqwest::Error> {
+        let mut body = Vec::new();
+        while let Some(chunk) = resp.chunk().await? {
+            body.extend_from_slice(&chunk);
+            if body.len() > MAX_BODY_BYTES {
+                break;
+            }
+        }
+        Ok(body)
+    }
+
+    fn transport_error(&self, e: &reqwest::Error) -> ModelError {
+        if e.is_timeout() {
+            return ModelError::new(
+                ModelErrorKind::Timeout,
+                format!("the model server did not answer within {:?}", self.timeout),
+            );
+        }
+        let what = if e.is_connect() {
+            "could not connect to the model server"
+        } else {
+            "the request to the model server failed"
+        };
+        // reqwest errors carry the URL, never headers; the key cannot appear.
+        ModelError::new(ModelErrorKind::Transport, self.key.redact(&format!("{what}: {e}")))
+    }
+
+    async fn attempt(&self, request: &ChatRequest, mode: StructuredOutput) -> Attempt {
+        let body = request_body(&self.body, request, mode);
+        let mut builder = self.http.post(&self.endpoint).timeout(self.timeout).json(&body);
+        if let Some(key) = &self.key.0 {
+            builder = builder.bearer_auth(key);
+        }
+        let Ok(_permit) = self.limiter.acquire().await else {
+            return Attempt::Fail(ModelError::new(ModelErrorKind::Transport, "the client is shut down"));
+        };
+        let resp = match builder.send().await {
+            Ok(r) => r,
+            Err(e) if e.is_timeout() => return Attempt::Fail(self.transport_error(&e)),
+            Err(e) => return Attempt::Retry(self.transport_error(&e), None),
+        };
+        let status = resp.status();
+        let retry_after = resp
+            .headers()
+            .get(reqwest::header::RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(parse_retry_after);
+        let body = match self.read_body(resp).await {
+            Ok(b) => b,
+            Err(e) if e.is_timeout() => return Attempt::Fail(self.transport_error(&e)),
+            Err(e) => return Attempt::Retry(self.transport_error(&e), None),
+        };
+        if status.is_success() {
+            if body.len() > MAX_BODY_BYTES {
+                return Attempt::Fail(ModelError::new(
+                    ModelErrorKind::InvalidResponse,
+                    "the server's answer is too large",
+                ));
+            }
+            return match parse_response(&body) {
+                Ok(r) => Attempt::Done(r),
+                Err(e) => Attempt::Fail(e),
+            };
+        }
+        let code = status.as_u16();
+        let excerpt = self.excerpt(&body);
+        let error = ModelError::new(
+            ModelErrorKind::Status,
+            format!("the model server answered {status}: {excerpt}"),
+        )
+        .with_status(code);
+        if code == 429 || status.is_server_error() {
+            return Attempt::Retry(error, retry_after);
+        }
+        if status.is_client_error()
+            && request.response_schema.is_some()
+            && mode.fallback().is_some()
+            && String::from_utf8_lossy(&body).contains("response_format")
+        {
+            return Attempt::FallBack;
+        }
+        Attempt::Fail(error)
+    }
+}
+
+#[async_trait]
+impl ChatModel for OpenAiCompatible {
+    async fn complete(&self, request: ChatRequest) -> Result<ChatResponse, ModelError> {
+        let inner = &self.inner;
+        let mut retries = 0u32;
+        loop {
+            let mode = StructuredOutput::from_u8(inner.mode.load(Ordering::Relaxed));
+            match inner.attempt(&request, mode).await {
+                Attempt::Done(r) => return Ok(r),
+                Attempt::Fail(e) => return Err(e),
+                Attempt::FallBack => {
+                    let next = mode.fallback().unwrap_or(StructuredOutput::None);
+                    tracing::info!(from = ?mode, to = ?next, "the model server rejected response_format; falling back");
+                    inner.mode.store(next.as_u8(), Ordering::Relaxed);
+                }
+                Attempt::Retry(e, retry_after) => {
+                    if retries >= inner.max_retries {
+                        return Err(e);
+                    }
+                    let delay = inner.backoff.delay(retries, retry_after);
+                    tracing::debug!(error = %e, retry = retries + 1, ?delay, "retrying the model request");
+                    retries += 1;
+                    tokio::time::sleep(delay).await;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,40 @@
+//! Charging a reviewer's token usage to the run that caused it.
+//!
+//! Owns [`UsageMeter`]: a shared counter a reviewer adds every model attempt's
+//! usage to — failed retries and fallbacks included — and the plugin reads
+//! after the review, even one that failed or timed out. Must not decide
+//! anything.
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+use crate::model::Usage;
+
+/// Where a reviewer reports the tokens it used. Clones share the count.
+#[derive(Debug, Clone, Default)]
+pub struct UsageMeter(Arc<Mutex<Usage>>);
+
+impl UsageMeter {
+    /// A meter at zero.
+    pub fn new() -> UsageMeter {
+        UsageMeter::default()
+    }
+
+    /// Adds one attempt's usage.
+    pub fn charge(&self, usage: Usage) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) += usage;
+    }
+
+    /// Everything charged so far.
+    pub fn total(&self) -> Usage {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// Meters are bookkeeping, not evidence: any two compare equal.
+impl PartialEq for UsageMeter {
+    fn eq(&self, _other: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for UsageMeter {}

@@ -1,0 +1,252 @@
+//! `OpenAiCompatible` against a real local HTTP server (wiremock on loopback).
+#![cfg(feature = "http")]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::time::Duration;
+
+use advisor::host::Message;
+use advisor::model::{Backoff, ChatModel, ChatRequest, ModelErrorKind, OpenAiCompatible, StructuredOutput};
+use serde_json::{Value, json};
+use wiremock::matchers::{body_partial_json, header, method, path};
+use wiremock::{Mock, MockServer, Request, ResponseTemplate};
+
+fn ok_body(text: &str) -> Value {
+    json!({
+        "id": "x", "object": "chat.completion",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 12, "completion_tokens": 5, "total_tokens": 17}
+    })
+}
+
+fn fast() -> Backoff {
+    Backoff {
+        base: Duration::from_millis(5),
+        max: Duration::from_millis(50),
+    }
+}
+
+fn client(server: &MockServer) -> advisor::model::OpenAiCompatibleBuilder {
+    OpenAiCompatible::builder(format!("{}/v1/", server.uri()), "test-model").backoff(fast())
+}
+
+fn request() -> ChatRequest {
+    ChatRequest {
+        messages: vec![Message::system("be brief"), Message::user("hello")],
+        response_schema: Some(json!({"type": "object"})),
+        ..ChatRequest::default()
+    }
+}
+
+#[tokio::test]
+async fn success_returns_text_usage_and_sends_the_key_and_the_schema() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/chat/completions"))
+        .and(header("authorization", "Bearer sk-test-123"))
+        .and(body_partial_json(
+            json!({"model": "test-model", "response_format": {"type": "json_schema"}}),
+        ))
+        .respond_with(ResponseTemplate::new(200).set_body_json(ok_body("{\"notes\":[]}")))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let model = client(&server).api_key("sk-test-123").build().unwrap();
+    let answer = model.complete(request()).await.unwrap();
+    assert_eq!(answer.text, "{\"notes\":[]}");
+    assert_eq!((answer.usage.input_tokens, answer.usage.output_tokens), (12, 5));
+    let sent: Value = server.received_requests().await.unwrap()[0].body_json().unwrap();
+    assert_eq!(sent["messages"][1], json!({"role": "user", "content": "hello"}));
+}
+
+#[tokio::test]
+async fn a_429_then_success_is_retried_honouring_retry_after() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(
+            ResponseTemplate::new(429)
+                .insert_header("retry-after", "0")
+                .set_body_string("slow down"),
+        )
+        .up_to_n_times(1)
+        .expect(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(ok_body("fine")))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let model = client(&server).build().unwrap();
+    assert_eq!(model.complete(request()).await.unwrap().text, "fine");
+}
+
+#[tokio::test]
+async fn a_500_is_retried_until_the_retries_run_out() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(500).set_body_string("boom"))
+        .expect(3)
+        .mount(&server)
+        .await;
+    let model = client(&server).max_retries(2).build().unwrap();
+    let err = model.complete(request()).await.unwrap_err();
+    assert_eq!(err.kind(), ModelErrorKind::Status);
+    assert_eq!(err.status(), Some(500));
+    assert!(err.to_string().contains("500"));
+}
+
+#[tokio::test]
+async fn a_server_that_never_answers_times_out_without_retrying() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(ok_body("late"))
+                .set_delay(Duration::from_secs(30)),
+        )
+        .expect(1)
+        .mount(&server)
+        .await;
+    let model = client(&server).timeout(Duration::from_millis(200)).build().unwrap();
+    let err = model.complete(request()).await.unwrap_err();
+    assert_eq!(err.kind(), ModelErrorKind::Timeout);
+}
+
+#[tokio::test]
+async fn an_invalid_json_body_is_an_invalid_response_that_does_not_quote_it() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_string("<html>secret page</html>"))
+        .mount(&server)
+        .await;
+    let err = client(&server).build().unwrap().complete(request()).await.unwrap_err();
+    assert_eq!(err.kind(), ModelErrorKind::InvalidResponse);
+    assert!(!err.to_string().contains("secret page"));
+}
+
+#[tokio::test]
+async fn a_missing_choices_field_is_an_invalid_response() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"id": "x", "usage": {"prompt_tokens": 3}})))
+        .mount(&server)
+        .await;
+    let err = client(&server).build().unwrap().complete(request()).await.unwrap_err();
+    assert_eq!(err.kind(), ModelErrorKind::InvalidResponse);
+    assert!(err.to_string().contains("choices"));
+    assert_eq!(err.usage().input_tokens, 3, "the tokens were still spent");
+}
+
+#[tokio::test]
+async fn a_4xx_about_response_format_falls_back_and_remembers() {
+    let server = MockServer::start().await;
+    let llama_cpp = |req: &Request| {
+        let body: Value = req.body_json().unwrap_or_default();
+        match body["response_format"]["type"].as_str() {
+            Some("json_schema") => ResponseTemplate::new(400).set_body_json(json!({
+                "error": {"message": "response_format: Input should be 'text' or 'json_object'"}
+            })),
+            _ => ResponseTemplate::new(200).set_body_json(ok_body("{\"notes\":[]}")),
+        }
+    };
+    Mock::given(method("POST"))
+        .respond_with(llama_cpp)
+        .expect(3)
+        .mount(&server)
+        .await;
+    let model = client(&server).build().unwrap();
+    assert_eq!(model.complete(request()).await.unwrap().text, "{\"notes\":[]}");
+    assert_eq!(model.structured_output(), StructuredOutput::JsonObjectWithSchema);
+    model.complete(request()).await.unwrap();
+    let modes: Vec<Value> = server
+        .received_requests()
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.body_json::<Value>().unwrap()["response_format"].clone())
+        .collect();
+    assert_eq!(modes[0]["type"], "json_schema");
+    assert_eq!(modes[1], json!({"type": "json_object", "schema": {"type": "object"}}));
+    assert_eq!(modes[2]["type"], "json_object", "the working mode is remembered");
+}
+
+#[tokio::test]
+async fn other_4xx_errors_fail_at_once_and_never_echo_the_api_key() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(401).set_body_string("Incorrect API key provided: sk-live-SECRET42"))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let model = client(&server).api_key("sk-live-SECRET42").build().unwrap();
+    let err = model.complete(request()).await.unwrap_err();
+    assert_eq!(err.status(), Some(401));
+    assert!(!err.to_string().contains("SECRET42"), "{err}");
+    assert!(err.to_string().contains("[redacted]"));
+    assert!(!format!("{model:?}").contains("SECRET42"));
+}
+
+#[tokio::test]
+async fn a_refused_connection_is_retried_then_reported() {
+    // bind and drop a listener so the port refuses connections
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let model = OpenAiCompatible::builder(format!("http://127.0.0.1:{port}/v1"), "m")
+        .backoff(fast())
+        .max_retries(1)
+        .build()
+        .unwrap();
+    let err = model.complete(request()).await.unwrap_err();
+    assert_eq!(err.kind(), ModelErrorKind::Transport);
+}
+
+#[tokio::test]
+async fn the_concurrency_limit_bounds_requests_in_flight() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(ok_body("x"))
+                .set_delay(Duration::from_millis(100)),
+        )
+        .mount(&server)
+        .await;
+    let model = client(&server).max_concurrency(2).build().unwrap();
+    let started = tokio::time::Instant::now();
+    let handles: Vec<_> = (0..4)
+        .map(|_| {
+            let m = model.clone();
+            tokio::spawn(async move { m.complete(request()).await })
+        })
+        .collect();
+    for h in handles {
+        h.await.unwrap().unwrap();
+    }
+    // four 100 ms requests, two at a time, take at least two rounds
+    assert!(started.elapsed() >= Duration::from_millis(200));
+}
+
+#[test]
+fn the_builder_rejects_bad_settings() {
+    assert_eq!(
+        OpenAiCompatible::builder("not a url", "m").build().unwrap_err().field(),
+        Some("base_url")
+    );
+    assert_eq!(
+        OpenAiCompatible::builder("ftp://x", "m").build().unwrap_err().field(),
+        Some("base_url")
+    );
+    assert_eq!(
+        OpenAiCompatible::builder("http://x", " ").build().unwrap_err().field(),
+        Some("model")
+    );
+    let err = OpenAiCompatible::builder("http://x", "m")
+        .api_key_from_env("ADVISOR_TEST_SURELY_UNSET_VAR")
+        .build();
+    assert_eq!(err.unwrap_err().field(), Some("api_key"));
+    let err = OpenAiCompatible::builder("http://x", "m").max_concurrency(0).build();
+    assert_eq!(err.unwrap_err().field(), Some("max_concurrency"));
+}

@@ -8,6 +8,9 @@
 
 mod adapter;
 mod kind;
+mod model_reviewer;
+pub mod prompt;
+mod rules;
 mod usage;
 
 use std::fmt;
@@ -20,6 +23,8 @@ use crate::note::Note;
 
 pub use adapter::{FnReviewer, SyncFnReviewer, from_fn, from_sync_fn};
 pub use kind::ReviewKind;
+pub use model_reviewer::{ModelReviewer, parse_notes};
+pub use rules::RulesReviewer;
 pub use usage::UsageMeter;
 
 /// What a reviewer is shown: bounded evidence, never the whole run.

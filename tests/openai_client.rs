@@ -171,6 +171,29 @@ async fn a_4xx_about_response_format_falls_back_and_remembers() {
 }
 
 #[tokio::test]
+async fn a_500_about_response_format_falls_back_instead_of_retrying() {
+    // llama-cpp-python 0.3.36 answers an unsupported response_format with 500
+    let server = MockServer::start().await;
+    let llama_cpp_python = |req: &Request| {
+        let body: Value = req.body_json().unwrap_or_default();
+        match body["response_format"]["type"].as_str() {
+            Some("json_schema") => ResponseTemplate::new(500).set_body_json(json!({
+                "error": {"message": "1 validation error: ('body', 'response_format', 'type') Input should be 'text' or 'json_object'"}
+            })),
+            _ => ResponseTemplate::new(200).set_body_json(ok_body("{\"notes\":[]}")),
+        }
+    };
+    Mock::given(method("POST"))
+        .respond_with(llama_cpp_python)
+        .expect(2)
+        .mount(&server)
+        .await;
+    let model = client(&server).build().unwrap();
+    model.complete(request()).await.unwrap();
+    assert_eq!(model.structured_output(), StructuredOutput::JsonObjectWithSchema);
+}
+
+#[tokio::test]
 async fn other_4xx_errors_fail_at_once_and_never_echo_the_api_key() {
     let server = MockServer::start().await;
     Mock::given(method("POST"))

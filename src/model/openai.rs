@@ -4,7 +4,8 @@
 //! Owns the HTTP client (one shared connection pool per client and its clones),
 //! the concurrency limit, per-request timeouts, bounded retries with backoff on
 //! 429 / 5xx / connection errors (honouring `Retry-After`), and the structured
-//! output fallback: when a server answers 4xx about `response_format`, the next
+//! output fallback: when a server rejects `response_format` (a 4xx, or the 500
+//! llama-cpp-python answers with), the next
 //! dialect is tried and remembered. The API key is never logged, never put in
 //! an error, and redacted from any server text an error quotes. Must not know
 //! what the answer means.
@@ -329,15 +330,18 @@ impl Inner {
             format!("the model server answered {status}: {excerpt}"),
         )
         .with_status(code);
-        if code == 429 || status.is_server_error() {
-            return Attempt::Retry(error, retry_after);
-        }
-        if status.is_client_error()
+        // A complaint about `response_format` is not transient: llama.cpp's
+        // server answers it with 400 or, in llama-cpp-python 0.3.x, with 500.
+        if (status.is_client_error() || status.is_server_error())
+            && code != 429
             && request.response_schema.is_some()
             && mode.fallback().is_some()
             && String::from_utf8_lossy(&body).contains("response_format")
         {
             return Attempt::FallBack;
+        }
+        if code == 429 || status.is_server_error() {
+            return Attempt::Retry(error, retry_after);
         }
         Attempt::Fail(error)
     }

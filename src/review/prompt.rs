@@ -38,7 +38,7 @@ pub fn notes_schema(max_notes: usize) -> serde_json::Value {
                 "items": {
                     "type": "object",
                     "properties": {
-                        "text": {"type": "string", "minLength": 1},
+                        "text": {"type": "string", "minLength": 1, "maxLength": 600},
                         "severity": {"type": "string", "enum": ["nit", "concern", "blocker"]}
                     },
                     "required": ["text", "severity"],

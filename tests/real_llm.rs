@@ -1,0 +1,164 @@
+//! Real-model check: a real review through `OpenAiCompatible` and the model
+//! reviewer against SmolLM2-135M served by llama.cpp on loopback
+//! (`scripts/local-llm.sh`). Asserts structure only — HTTP success, the answer
+//! parses to notes, severities are in range, the guard output renders and
+//! escapes — never the model's judgement.
+//!
+//! Uses `ADVISOR_LLM_BASE_URL` (and `ADVISOR_LLM_MODEL`) when set; otherwise
+//! starts the server itself and stops it when the test ends. Skipped, with a
+//! message, only when `ADVISOR_SKIP_REAL_LLM=1`.
+#![cfg(feature = "http")]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use advisor::gate::gate_review;
+use advisor::host::ToolTrace;
+use advisor::host::{Message, Role};
+use advisor::model::{OpenAiCompatible, ScriptedModel, StructuredOutput};
+use advisor::review::{ModelReviewer, Review, ReviewKind, Reviewer};
+use advisor::{AdvisorPlugin, Agent, EmissionGuard, Severity};
+
+/// A server this test started; stopped on drop.
+struct Server {
+    base_url: String,
+    model: String,
+    pid: Option<String>,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(pid) = &self.pid {
+            let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/local-llm.sh");
+            let _ = Command::new("bash").args([script, "stop", pid]).status();
+        }
+    }
+}
+
+fn server() -> Server {
+    if let Ok(url) = std::env::var("ADVISOR_LLM_BASE_URL") {
+        let model = std::env::var("ADVISOR_LLM_MODEL").unwrap_or_else(|_| "smollm2-135m".into());
+        return Server {
+            base_url: url,
+            model,
+            pid: None,
+        };
+    }
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/local-llm.sh");
+    let out = Command::new("bash")
+        .args([script, "start"])
+        .output()
+        .expect("run scripts/local-llm.sh");
+    assert!(
+        out.status.success(),
+        "scripts/local-llm.sh start failed (set ADVISOR_SKIP_REAL_LLM=1 to skip this test):\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let var = |name: &str| {
+        stdout
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("{name}=")).map(str::to_owned))
+            .unwrap_or_else(|| panic!("scripts/local-llm.sh did not print {name}"))
+    };
+    Server {
+        base_url: var("ADVISOR_LLM_BASE_URL"),
+        model: var("ADVISOR_LLM_MODEL"),
+        pid: Some(var("ADVISOR_LLM_PID")),
+    }
+}
+
+fn canned_review() -> Review {
+    Review {
+        kind: ReviewKind::Finish,
+        reviewer: "advisor".into(),
+        final_answer: Some("All tests pass and the bug is fixed. <b>Done</b> & shipped.".into()),
+        turns: 3,
+        messages: vec![
+            Message::user("Fix the off-by-one in pagination and make the tests pass."),
+            Message::assistant("I changed `page * size` to `(page - 1) * size`."),
+            Message {
+                name: Some("run_tests".into()),
+                ..Message::new(Role::Tool, "test pagination::last_page ... FAILED\n1 failed, 41 passed")
+            },
+        ],
+        tools: vec![ToolTrace {
+            name: "run_tests".into(),
+            args: "cargo test".into(),
+            output: String::new(),
+            error: Some("1 failed, 41 passed".into()),
+        }],
+        ..Review::default()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_real_model_review_has_the_right_structure() {
+    if std::env::var("ADVISOR_SKIP_REAL_LLM").as_deref() == Ok("1") {
+        eprintln!("SKIPPED: real-model test (ADVISOR_SKIP_REAL_LLM=1); run scripts/local-llm.sh to enable it");
+        return;
+    }
+    let server = server();
+    let model = OpenAiCompatible::builder(&server.base_url, &server.model)
+        .structured_output(StructuredOutput::JsonSchema)
+        .timeout(Duration::from_secs(120))
+        .max_tokens(Some(700))
+        .build()
+        .unwrap();
+
+    // 1. the reviewer, directly: HTTP success, the answer parses, severities in range
+    let reviewer = ModelReviewer::new(model.clone());
+    let review = canned_review();
+    let started = Instant::now();
+    let notes = reviewer
+        .review(&review)
+        .await
+        .expect("the real model's answer parses to notes");
+    eprintln!(
+        "real model: {} note(s) in {:?}, {:?} tokens, structured output mode {:?}",
+        notes.len(),
+        started.elapsed(),
+        review.usage.total(),
+        model.structured_output()
+    );
+    assert!(review.usage.total().input_tokens > 0, "the server reported usage");
+    for n in &notes {
+        assert!(matches!(
+            n.severity,
+            Severity::Nit | Severity::Concern | Severity::Blocker
+        ));
+    }
+
+    // 2. the guard output renders and escapes correctly
+    let mut guard = EmissionGuard::new(3);
+    let gate = gate_review(&mut guard, &notes, ReviewKind::Finish);
+    let accepted = gate.accepted();
+    if let Some(injection) = &gate.injection {
+        assert_eq!(injection.matches("<advisory ").count(), accepted.len());
+        assert_eq!(injection.matches("</advisory>").count(), accepted.len());
+        let inside: usize = accepted.iter().map(|n| n.text.matches('<').count()).sum();
+        assert_eq!(
+            injection.matches('<').count(),
+            2 * accepted.len(),
+            "{inside} '<' in note text were escaped"
+        );
+    }
+
+    // 3. end to end through the plugin: the run ends normally either way
+    let plugin = AdvisorPlugin::builder()
+        .reviewer(ModelReviewer::new(model))
+        .timeout(Duration::from_secs(120))
+        .build()
+        .unwrap();
+    let agent_model = ScriptedModel::texts(["All tests pass.", "All tests pass (re-checked).", "Final."]);
+    let out = Agent::new(agent_model)
+        .extension(plugin.clone())
+        .run("Fix the pagination bug.")
+        .await
+        .unwrap();
+    let report = plugin.last_report().unwrap();
+    assert!(report.finish_reviews >= 1);
+    assert_eq!(report.errors, 0, "the real model answered parseable notes every time");
+    assert!(!out.final_answer.is_empty());
+}

@@ -40,8 +40,9 @@
 //!
 //! ## Crate features
 //!
-//! - `cli` (default): the `advisor` command-line tool; implies `http`.
+//! - `cli` (default): the `advisor` command-line tool; implies `http` and `config`.
 //! - `http`: the OpenAI-compatible HTTP model client (reqwest with rustls).
+//! - `config`: workspace opt-in through `.advisor/config.toml` (toml).
 //! - `rig`: the rig adapter.
 //!
 //! Built with `--no-default-features`, the crate is the core alone.
@@ -57,6 +58,8 @@
 //! minor-version change.
 
 pub mod agent;
+#[cfg(feature = "config")]
+pub mod config;
 pub mod error;
 pub mod evidence;
 pub mod finish_guard;
@@ -70,6 +73,7 @@ pub mod plugin;
 pub mod render;
 pub mod review;
 pub mod text;
+pub mod transcript;
 pub mod trace;
 
 pub use agent::{Agent, RunOutcome, StopReason};

@@ -57,6 +57,7 @@ impl Backoff {
 }
 
 /// Parses a `Retry-After` header given in seconds (HTTP dates are ignored).
+#[cfg_attr(not(feature = "http"), allow(dead_code))]
 pub(crate) fn parse_retry_after(value: &str) -> Option<Duration> {
     value.trim().parse::<u64>().ok().map(Duration::from_secs)
 }

@@ -1,0 +1,56 @@
+//! OpenAI-style message JSONL: one `{"role","content","tool_calls"?,
+//! "tool_call_id"?,"name"?}` object per line.
+//!
+//! Content may be a string or a list of text parts. Tool results are paired
+//! with the assistant's calls by `tool_call_id`; failure is read from the
+//! output (exit codes, failed tests, errors). Must not review anything.
+
+use serde_json::Value;
+
+use super::{Transcript, text_of};
+use crate::host::{Message, ToolCall};
+
+pub(super) fn read(lines: &[(usize, Value)]) -> Result<Transcript, (usize, String)> {
+    let mut t = Transcript::default();
+    for (n, line) in lines {
+        let Some(role) = line.get("role").and_then(Value::as_str) else {
+            return Err((*n, "a line has no `role`".into()));
+        };
+        let content = text_of(line.get("content").unwrap_or(&Value::Null));
+        match role {
+            "system" | "developer" => t.messages.push(Message::system(content)),
+            "user" => t.user_prompt(content),
+            "assistant" => {
+                let calls = line
+                    .get("tool_calls")
+                    .and_then(Value::as_array)
+                    .map(|calls| {
+                        calls
+                            .iter()
+                            .map(|c| {
+                                let f = c.get("function").unwrap_or(&Value::Null);
+                                ToolCall {
+                                    id: c.get("id").and_then(Value::as_str).unwrap_or_default().to_owned(),
+                                    name: f.get("name").and_then(Value::as_str).unwrap_or("tool").to_owned(),
+                                    arguments: match f.get("arguments") {
+                                        Some(Value::String(s)) => s.clone(),
+                                        Some(other) => other.to_string(),
+                                        None => String::new(),
+                                    },
+                                }
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                t.messages.push(Message::assistant_with_tools(content, calls));
+            }
+            "tool" | "function" => {
+                let id = line.get("tool_call_id").and_then(Value::as_str).unwrap_or_default().to_owned();
+                let failed = line.get("is_error").and_then(Value::as_bool) == Some(true);
+                t.tool_result(&id, content, failed);
+            }
+            other => return Err((*n, format!("unknown role `{other}`"))),
+        }
+    }
+    Ok(t)
+}

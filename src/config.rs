@@ -197,7 +197,13 @@ impl AdvisorConfig {
     /// offending key and its line.
     pub fn parse(name: &str, text: &str) -> Result<AdvisorConfig, Error> {
         toml::from_str(text).map_err(|e| {
-            let line = e.span().map(|s| text.as_bytes()[..s.start.min(text.len())].iter().filter(|b| **b == b'\n').count() + 1);
+            let line = e.span().map(|s| {
+                text.as_bytes()[..s.start.min(text.len())]
+                    .iter()
+                    .filter(|b| **b == b'\n')
+                    .count()
+                    + 1
+            });
             let what = e.message().trim().to_owned();
             let at = match line {
                 Some(l) => format!("{name}:{l}"),
@@ -218,7 +224,10 @@ impl AdvisorConfig {
         match std::fs::read_to_string(&path) {
             Ok(text) => AdvisorConfig::parse(&path.display().to_string(), &text).map(Some),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(Error::new(ErrorKind::Config, format!("{}: cannot read it: {e}", path.display()))),
+            Err(e) => Err(Error::new(
+                ErrorKind::Config,
+                format!("{}: cannot read it: {e}", path.display()),
+            )),
         }
     }
 
@@ -251,12 +260,15 @@ impl AdvisorConfig {
     fn model_reviewer(&self) -> Result<Arc<dyn Reviewer>, Error> {
         use crate::model::{OpenAiCompatible, StructuredOutput};
         let r = &self.reviewer;
-        let model = r.model.as_deref().filter(|m| !m.trim().is_empty()).ok_or_else(|| {
-            Error::config("reviewer.model", "is required when reviewer.kind = \"model\"")
-        })?;
-        let base = r.base_url.as_deref().ok_or_else(|| {
-            Error::config("reviewer.base_url", "is required when reviewer.kind = \"model\"")
-        })?;
+        let model = r
+            .model
+            .as_deref()
+            .filter(|m| !m.trim().is_empty())
+            .ok_or_else(|| Error::config("reviewer.model", "is required when reviewer.kind = \"model\""))?;
+        let base = r
+            .base_url
+            .as_deref()
+            .ok_or_else(|| Error::config("reviewer.base_url", "is required when reviewer.kind = \"model\""))?;
         let mut b = OpenAiCompatible::builder(base, model)
             .structured_output(match r.structured_output {
                 OutputMode::JsonSchema => StructuredOutput::JsonSchema,
@@ -270,7 +282,10 @@ impl AdvisorConfig {
                 b = b.api_key(key);
             }
         } else if r.api_key_env.is_some() {
-            return Err(Error::config("reviewer.api_key_env", format!("the environment variable {var} is not set")));
+            return Err(Error::config(
+                "reviewer.api_key_env",
+                format!("the environment variable {var} is not set"),
+            ));
         }
         let model = b.build()?;
         Ok(Arc::new(
@@ -280,7 +295,10 @@ impl AdvisorConfig {
 
     #[cfg(not(feature = "http"))]
     fn model_reviewer(&self) -> Result<Arc<dyn Reviewer>, Error> {
-        Err(Error::config("reviewer.kind", "\"model\" needs the crate's `http` feature; use \"rules\" or rebuild with it"))
+        Err(Error::config(
+            "reviewer.kind",
+            "\"model\" needs the crate's `http` feature; use \"rules\" or rebuild with it",
+        ))
     }
 }
 
@@ -326,17 +344,26 @@ mod tests {
         assert!(msg.contains(".advisor/config.toml:3"), "{msg}");
         assert!(msg.contains("max_round"), "{msg}");
         let err = AdvisorConfig::parse("c", "[reviewer]\nkind = \"rules\"\nmodle = \"x\"\n").unwrap_err();
-        assert!(err.to_string().contains("c:3") && err.to_string().contains("modle"), "{err}");
+        assert!(
+            err.to_string().contains("c:3") && err.to_string().contains("modle"),
+            "{err}"
+        );
         let err = AdvisorConfig::parse("c", "max_severity = \"critical\"\n").unwrap_err();
         assert!(err.to_string().contains("c:1"), "{err}");
     }
 
     #[test]
     fn bad_values_are_config_errors() {
-        let c = AdvisorConfig { max_rounds: 0, ..AdvisorConfig::default() };
+        let c = AdvisorConfig {
+            max_rounds: 0,
+            ..AdvisorConfig::default()
+        };
         assert_eq!(AdvisorPlugin::from_config(&c).unwrap_err().field(), Some("max_rounds"));
         let c = AdvisorConfig {
-            reviewer: ReviewerSettings { kind: ReviewerKind::Model, ..ReviewerSettings::default() },
+            reviewer: ReviewerSettings {
+                kind: ReviewerKind::Model,
+                ..ReviewerSettings::default()
+            },
             ..AdvisorConfig::default()
         };
         assert!(AdvisorPlugin::from_config(&c).is_err());

@@ -73,8 +73,8 @@ pub mod plugin;
 pub mod render;
 pub mod review;
 pub mod text;
-pub mod transcript;
 pub mod trace;
+pub mod transcript;
 
 pub use agent::{Agent, RunOutcome, StopReason};
 pub use error::{Error, ErrorKind};

@@ -43,7 +43,11 @@ pub(super) fn read(lines: &[(usize, Value)]) -> Result<Transcript, (usize, Strin
             last_assistant_id = id;
         } else {
             last_assistant_id = None;
-            user(&mut t, content, line.get("isCompactSummary").and_then(Value::as_bool) == Some(true));
+            user(
+                &mut t,
+                content,
+                line.get("isCompactSummary").and_then(Value::as_bool) == Some(true),
+            );
         }
     }
     Ok(t)
@@ -103,7 +107,11 @@ fn user(t: &mut Transcript, content: &Value, compact_summary: bool) {
     for b in blocks {
         match b.get("type").and_then(Value::as_str) {
             Some("tool_result") => {
-                let id = b.get("tool_use_id").and_then(Value::as_str).unwrap_or_default().to_owned();
+                let id = b
+                    .get("tool_use_id")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned();
                 let output = text_of(b.get("content").unwrap_or(&Value::Null));
                 let failed = b.get("is_error").and_then(Value::as_bool) == Some(true);
                 t.tool_result(&id, output, failed);

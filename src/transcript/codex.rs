@@ -35,8 +35,15 @@ fn output_of(raw: &Value) -> (String, bool) {
         other => text_of(other),
     };
     if let Ok(Value::Object(env)) = serde_json::from_str::<Value>(&text) {
-        let code = env.get("metadata").and_then(|m| m.get("exit_code")).and_then(Value::as_i64);
-        let inner = env.get("output").and_then(Value::as_str).map(str::to_owned).unwrap_or(text.clone());
+        let code = env
+            .get("metadata")
+            .and_then(|m| m.get("exit_code"))
+            .and_then(Value::as_i64);
+        let inner = env
+            .get("output")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+            .unwrap_or(text.clone());
         if let Some(code) = code {
             return (inner, code != 0);
         }
@@ -103,7 +110,9 @@ fn response_item(t: &mut Transcript, p: &Value) -> Result<(), String> {
                 Some(last) if last.role == crate::host::Role::Assistant && last.content.is_empty() => {
                     last.tool_calls.push(call)
                 }
-                _ => t.messages.push(Message::assistant_with_tools(String::new(), vec![call])),
+                _ => t
+                    .messages
+                    .push(Message::assistant_with_tools(String::new(), vec![call])),
             }
         }
         "function_call_output" => {
@@ -112,7 +121,10 @@ fn response_item(t: &mut Transcript, p: &Value) -> Result<(), String> {
             t.tool_result(&id, output, failed);
         }
         "reasoning" => {}
-        other => t.skip(&format!("response_item:{}", if other.is_empty() { "untyped" } else { other })),
+        other => t.skip(&format!(
+            "response_item:{}",
+            if other.is_empty() { "untyped" } else { other }
+        )),
     }
     Ok(())
 }

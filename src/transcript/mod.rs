@@ -56,11 +56,15 @@ impl TranscriptFormat {
     fn detect(line: &Value) -> Option<TranscriptFormat> {
         let ty = line.get("type").and_then(Value::as_str);
         if line.get("payload").is_some()
-            && matches!(ty, Some("session_meta" | "turn_context" | "response_item" | "event_msg" | "compacted"))
+            && matches!(
+                ty,
+                Some("session_meta" | "turn_context" | "response_item" | "event_msg" | "compacted")
+            )
         {
             return Some(TranscriptFormat::Codex);
         }
-        if ty.is_some() && (line.get("message").is_some() || line.get("sessionId").is_some() || line.get("uuid").is_some())
+        if ty.is_some()
+            && (line.get("message").is_some() || line.get("sessionId").is_some() || line.get("uuid").is_some())
         {
             return Some(TranscriptFormat::ClaudeCode);
         }
@@ -98,7 +102,12 @@ pub struct TranscriptError {
 
 impl TranscriptError {
     fn new(kind: TranscriptErrorKind, path: &str, line: Option<usize>, message: impl Into<String>) -> Self {
-        TranscriptError { kind, path: path.to_owned(), line, message: message.into() }
+        TranscriptError {
+            kind,
+            path: path.to_owned(),
+            line,
+            message: message.into(),
+        }
     }
 
     /// What kind of failure this is.
@@ -193,7 +202,11 @@ impl Transcript {
             .flat_map(|m| m.tool_calls.iter())
             .find(|c| c.id == call_id)
             .cloned()
-            .unwrap_or_else(|| ToolCall { id: call_id.to_owned(), name: "tool".into(), arguments: String::new() });
+            .unwrap_or_else(|| ToolCall {
+                id: call_id.to_owned(),
+                name: "tool".into(),
+                arguments: String::new(),
+            });
         let failed = failed || looks_failed(&output);
         self.messages.push(Message::tool_result(&call, output.clone()));
         self.tools.push(ToolTrace {
@@ -215,7 +228,13 @@ pub fn is_injected(text: &str) -> bool {
 /// an error line, a traceback or a panic. `0 failed` is not a failure.
 pub fn looks_failed(output: &str) -> bool {
     let lower = output.to_lowercase();
-    for marker in ["exit code", "exit status", "exited with code", "exit_code\":", "exit code:"] {
+    for marker in [
+        "exit code",
+        "exit status",
+        "exited with code",
+        "exit_code\":",
+        "exit code:",
+    ] {
         for (i, _) in lower.match_indices(marker) {
             let rest = lower[i + marker.len()..].trim_start_matches([' ', ':', '"']);
             if rest.chars().next().is_some_and(|c| c.is_ascii_digit() && c != '0') {
@@ -227,13 +246,23 @@ pub fn looks_failed(output: &str) -> bool {
     {
         return true;
     }
-    if lower.lines().any(|l| l.trim_start().starts_with("error:") || l.trim_start().starts_with("error[")) {
+    if lower
+        .lines()
+        .any(|l| l.trim_start().starts_with("error:") || l.trim_start().starts_with("error["))
+    {
         return true;
     }
     // "3 failed", "1 test failed" — but not "0 failed"
-    let words: Vec<&str> = lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
-    words.windows(2).any(|w| w[1] == "failed" && w[0].parse::<u64>().is_ok_and(|n| n > 0))
-        || words.windows(3).any(|w| w[2] == "failed" && w[0].parse::<u64>().is_ok_and(|n| n > 0))
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    words
+        .windows(2)
+        .any(|w| w[1] == "failed" && w[0].parse::<u64>().is_ok_and(|n| n > 0))
+        || words
+            .windows(3)
+            .any(|w| w[2] == "failed" && w[0].parse::<u64>().is_ok_and(|n| n > 0))
 }
 
 fn first_line_with_failure(output: &str) -> String {
@@ -286,24 +315,37 @@ pub fn parse_transcript(
             continue;
         }
         let value: Value = serde_json::from_str(raw).map_err(|e| {
-            TranscriptError::new(TranscriptErrorKind::NotJson, name, Some(i + 1), format!("not JSON ({e})"))
+            TranscriptError::new(
+                TranscriptErrorKind::NotJson,
+                name,
+                Some(i + 1),
+                format!("not JSON ({e})"),
+            )
         })?;
         lines.push((i + 1, value));
     }
     let Some((first_line, first)) = lines.first() else {
-        return Err(TranscriptError::new(TranscriptErrorKind::Empty, name, None, "the transcript is empty"));
+        return Err(TranscriptError::new(
+            TranscriptErrorKind::Empty,
+            name,
+            None,
+            "the transcript is empty",
+        ));
     };
     let format = match format {
         Some(f) => f,
-        None => lines.iter().find_map(|(_, v)| TranscriptFormat::detect(v)).ok_or_else(|| {
-            let _ = first;
-            TranscriptError::new(
-                TranscriptErrorKind::UnknownFormat,
-                name,
-                Some(*first_line),
-                "unknown transcript format (expected Claude Code, OpenAI-style or Codex JSONL); pass --format",
-            )
-        })?,
+        None => lines
+            .iter()
+            .find_map(|(_, v)| TranscriptFormat::detect(v))
+            .ok_or_else(|| {
+                let _ = first;
+                TranscriptError::new(
+                    TranscriptErrorKind::UnknownFormat,
+                    name,
+                    Some(*first_line),
+                    "unknown transcript format (expected Claude Code, OpenAI-style or Codex JSONL); pass --format",
+                )
+            })?,
     };
     let malformed =
         |line: usize, msg: String| TranscriptError::new(TranscriptErrorKind::Malformed, name, Some(line), msg);

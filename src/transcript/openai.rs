@@ -45,7 +45,11 @@ pub(super) fn read(lines: &[(usize, Value)]) -> Result<Transcript, (usize, Strin
                 t.messages.push(Message::assistant_with_tools(content, calls));
             }
             "tool" | "function" => {
-                let id = line.get("tool_call_id").and_then(Value::as_str).unwrap_or_default().to_owned();
+                let id = line
+                    .get("tool_call_id")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned();
                 let failed = line.get("is_error").and_then(Value::as_bool) == Some(true);
                 t.tool_result(&id, content, failed);
             }

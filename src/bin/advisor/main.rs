@@ -1,10 +1,15 @@
 //! The `advisor` command-line tool.
 //!
-//! Owns argument parsing and exit codes; each subcommand lives in its own
-//! file and calls the library — the CLI must not re-implement policy.
+//! Owns argument parsing, the runtime and exit codes; each subcommand lives in
+//! its own file and calls the library — the CLI must not re-implement policy.
 
+mod finish;
+mod hook;
+mod init;
 mod input;
 mod replay;
+mod review;
+mod state;
 
 use std::process::ExitCode;
 
@@ -20,7 +25,13 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Re-run the emission guard over recorded reviews, with a reason per note.
+    /// Review the last answer of a transcript (Claude Code, OpenAI-style or Codex JSONL).
+    Review(review::ReviewArgs),
+    /// Claude Code / Codex `Stop` hook: reads the hook JSON on stdin.
+    Hook(hook::HookArgs),
+    /// Opt this workspace in: write a commented .advisor/config.toml.
+    Init(init::InitArgs),
+    /// Re-run the emission guard over recorded reviews or a trace, with a reason per note.
     Replay(replay::ReplayArgs),
 }
 
@@ -28,12 +39,31 @@ fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("ADVISOR_LOG")
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("error")),
         )
         .with_writer(std::io::stderr)
         .init();
     let cli = Cli::parse();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("advisor: cannot start the async runtime: {e}");
+            // the hook must never block a stop
+            return if matches!(cli.command, Command::Hook(_)) {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(2)
+            };
+        }
+    };
     match cli.command {
+        Command::Review(args) => runtime.block_on(review::run(&args)),
+        Command::Hook(args) => runtime.block_on(hook::run(&args)),
+        Command::Init(args) => init::run(&args),
         Command::Replay(args) => replay::run(&args),
     }
 }

@@ -1,0 +1,224 @@
+//! `advisor review <transcript>`: one finish review of a transcript file.
+//!
+//! Reads Claude Code, OpenAI-style or Codex JSONL (auto-detected or
+//! `--format`), reviews the last assistant answer with the rules reviewer or,
+//! with `--model NAME --base-url URL`, a model (key from `ADVISOR_API_KEY`),
+//! and prints every note with the guard's decision and the exact injection
+//! that would reach the agent (`--json` for machines). Input problems are one
+//! line naming the file and line, exit status 2.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use advisor::AdvisorPlugin;
+use advisor::model::{OpenAiCompatible, StructuredOutput};
+use advisor::review::{ModelReviewer, Reviewer, RulesReviewer};
+use advisor::transcript::{TranscriptFormat, read_transcript};
+use clap::Args;
+use serde_json::json;
+
+use crate::finish::review_transcript;
+
+/// Arguments of `advisor review`.
+#[derive(Debug, Args)]
+pub(crate) struct ReviewArgs {
+    /// The transcript file (JSONL).
+    transcript: PathBuf,
+    /// Transcript format: claude-code, openai or codex (default: detected).
+    #[arg(long)]
+    format: Option<String>,
+    /// Review with this model instead of the offline rules.
+    #[arg(long, requires = "base_url")]
+    model: Option<String>,
+    /// OpenAI-compatible base URL for --model (e.g. http://127.0.0.1:8080/v1).
+    #[arg(long)]
+    base_url: Option<String>,
+    /// Structured output for --model: json_schema, json_object or none.
+    #[arg(long, default_value = "json_schema")]
+    structured_output: String,
+    /// Seconds the review may take.
+    #[arg(long, default_value_t = 60)]
+    timeout_secs: u64,
+    /// Notes admitted per review.
+    #[arg(long, default_value_t = 3)]
+    max_notes: usize,
+    /// One JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+fn fail(msg: impl std::fmt::Display) -> ExitCode {
+    eprintln!("advisor review: {msg}");
+    ExitCode::from(2)
+}
+
+fn reviewer(args: &ReviewArgs) -> Result<(Arc<dyn Reviewer>, String), String> {
+    let Some(model) = &args.model else {
+        return Ok((Arc::new(RulesReviewer::new()), "rules".to_owned()));
+    };
+    let mode = match args.structured_output.as_str() {
+        "json_schema" => StructuredOutput::JsonSchema,
+        "json_object" => StructuredOutput::JsonObjectWithSchema,
+        "none" => StructuredOutput::None,
+        other => {
+            return Err(format!(
+                "--structured-output {other:?}: use json_schema, json_object or none"
+            ));
+        }
+    };
+    let mut b = OpenAiCompatible::builder(args.base_url.clone().unwrap_or_default(), model.clone())
+        .structured_output(mode)
+        .timeout(Duration::from_secs(args.timeout_secs.max(1)));
+    if let Ok(key) = std::env::var("ADVISOR_API_KEY") {
+        if !key.is_empty() {
+            b = b.api_key(key);
+        }
+    }
+    let client = b.build().map_err(|e| e.to_string())?;
+    Ok((
+        Arc::new(ModelReviewer::new(client).max_notes(args.max_notes)),
+        format!("model {model}"),
+    ))
+}
+
+pub(crate) async fn run(args: &ReviewArgs) -> ExitCode {
+    let format = match args.format.as_deref().map(|f| (f, TranscriptFormat::parse(f))) {
+        None => None,
+        Some((_, Some(f))) => Some(f),
+        Some((name, None)) => return fail(format!("--format {name:?}: use claude-code, openai or codex")),
+    };
+    let transcript = match read_transcript(&args.transcript, format) {
+        Ok(t) => t,
+        Err(e) => return fail(e),
+    };
+    let name = args.transcript.display().to_string();
+    let Some(answer) = transcript.last_answer().map(str::to_owned) else {
+        if args.json {
+            println!(
+                "{}",
+                json!({"transcript": name, "status": "nothing_to_review", "notes": [], "interrupt": false, "injection": null, "skipped": transcript.skipped})
+            );
+        } else {
+            println!("{name}: nothing to review: the transcript has no assistant answer yet");
+        }
+        return ExitCode::SUCCESS;
+    };
+    let (reviewer, label) = match reviewer(args) {
+        Ok(r) => r,
+        Err(e) => return fail(e),
+    };
+    let builder = AdvisorPlugin::builder()
+        .shared_reviewer(reviewer)
+        .max_notes_per_review(args.max_notes)
+        .timeout(Duration::from_secs(args.timeout_secs.max(1)));
+    let progress = args.model.is_some().then(|| {
+        let label = label.clone();
+        tokio::spawn(async move {
+            let started = Instant::now();
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            loop {
+                eprint!(
+                    "\radvisor review: waiting for {label}… {}s",
+                    started.elapsed().as_secs()
+                );
+                let _ = std::io::stderr().flush();
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+        })
+    });
+    let mut warnings = Vec::new();
+    let finish = review_transcript(builder, &transcript, &answer, None, &mut |w| warnings.push(w)).await;
+    if let Some(p) = progress {
+        p.abort();
+        if args.model.is_some() {
+            eprint!("\r\x1b[K");
+        }
+    }
+    let finish = match finish {
+        Ok(f) => f,
+        Err(e) => return fail(e),
+    };
+    let event = finish
+        .event
+        .unwrap_or_else(|| advisor::trace::TraceEvent::new(advisor::trace::TraceEventKind::Review, "advisor"));
+    let injection = finish.decision.reopens().then(|| {
+        finish
+            .decision
+            .inject
+            .iter()
+            .map(|m| m.content.as_str())
+            .collect::<Vec<_>>()
+            .join("\n\n")
+    });
+    let notes: Vec<serde_json::Value> = event
+        .decisions
+        .iter()
+        .map(|d| {
+            let raw = event.notes.get(d.note);
+            json!({
+                "text": raw.map(|n| n.text.as_str()).unwrap_or_default(),
+                "severity": d.severity,
+                "accepted": d.reason == advisor::guard::Reason::Accepted,
+                "reason": d.reason,
+                "key": d.key,
+            })
+        })
+        .collect();
+    if args.json {
+        let out = json!({
+            "transcript": name,
+            "status": if event.error.is_some() { "reviewer_failed" } else { "reviewed" },
+            "reviewer": label,
+            "answer": answer,
+            "notes": notes,
+            "interrupt": injection.is_some(),
+            "injection": injection,
+            "error": event.error.as_ref().map(|e| e.message.clone()),
+            "skipped": transcript.skipped,
+        });
+        println!("{out}");
+    } else {
+        println!(
+            "transcript: {name} ({} messages, {} tool calls)\nreviewer: {label}\nanswer under review: {:?}\n",
+            transcript.messages.len(),
+            transcript.tools.len(),
+            advisor::text::clamp_chars(&answer, 200)
+        );
+        if notes.is_empty() && event.error.is_none() {
+            println!("no notes: the answer would go through unchanged");
+        }
+        for (i, (d, n)) in event.decisions.iter().zip(&notes).enumerate() {
+            println!(
+                "  note {} [{}] {:<12} {}",
+                i + 1,
+                d.severity,
+                d.reason.as_str(),
+                n["text"].as_str().unwrap_or_default()
+            );
+        }
+        if let Some(e) = &event.error {
+            println!(
+                "the reviewer failed ({}); the answer would go through unchanged",
+                e.message
+            );
+        }
+        match &injection {
+            Some(text) => {
+                println!("\nverdict: the agent would be sent back with this message:\n");
+                for l in text.lines() {
+                    println!("    {l}");
+                }
+            }
+            None if !notes.is_empty() => println!("\nverdict: nothing would reach the agent"),
+            None => {}
+        }
+    }
+    if event.error.is_some() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}

@@ -43,7 +43,7 @@
 //! - `cli` (default): the `advisor` command-line tool; implies `http` and `config`.
 //! - `http`: the OpenAI-compatible HTTP model client (reqwest with rustls).
 //! - `config`: workspace opt-in through `.advisor/config.toml` (toml).
-//! - `rig`: the rig adapter.
+//! - `rig`: [`adapters::rig::RigAdvisor`], a rig `AgentHook` (rig-agent 0.44).
 //!
 //! Built with `--no-default-features`, the crate is the core alone.
 //!
@@ -57,6 +57,7 @@
 //! The minimum supported Rust version is 1.85 (edition 2024). Raising it is a
 //! minor-version change.
 
+pub mod adapters;
 pub mod agent;
 #[cfg(feature = "config")]
 pub mod config;

@@ -174,6 +174,11 @@ impl AdvisorPlugin {
         AdvisorRun::new(self.config.clone())
     }
 
+    /// Whether the plugin takes part in runs.
+    pub fn is_enabled(&self) -> bool {
+        self.config.enabled
+    }
+
     /// The report of the most recent run that reviewed anything.
     pub fn last_report(&self) -> Option<RunReport> {
         self.config.last_report.lock().ok().and_then(|r| *r)

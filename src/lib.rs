@@ -35,6 +35,9 @@
 //! - [`review`]: the [`Reviewer`](review::Reviewer) seam.
 //! - [`plugin`]: [`AdvisorPlugin`], the finish-review extension.
 //! - [`trace`]: JSONL traces of every review decision.
+//! - [`consult`]: `advisor-request.v1` in, strictly validated
+//!   `advisor-response.v1` out.
+//! - [`transcript`]: Claude Code, OpenAI-style and Codex transcript readers.
 //! - [`agent`]: a small reference loop over a [`ChatModel`](model::ChatModel);
 //!   [`finish_guard`]: a rule-based stop interceptor to register before it.
 //!
@@ -61,6 +64,7 @@ pub mod adapters;
 pub mod agent;
 #[cfg(feature = "config")]
 pub mod config;
+pub mod consult;
 pub mod error;
 pub mod evidence;
 pub mod finish_guard;

@@ -3,6 +3,7 @@
 //! Owns argument parsing, the runtime and exit codes; each subcommand lives in
 //! its own file and calls the library — the CLI must not re-implement policy.
 
+mod consult;
 mod finish;
 mod hook;
 mod init;
@@ -33,6 +34,9 @@ enum Command {
     Init(init::InitArgs),
     /// Re-run the emission guard over recorded reviews or a trace, with a reason per note.
     Replay(replay::ReplayArgs),
+    /// Consultation: advisor-request.v1 in, validated advisor-response.v1 out.
+    #[command(subcommand)]
+    Consult(consult::ConsultCommand),
 }
 
 fn main() -> ExitCode {
@@ -65,5 +69,6 @@ fn main() -> ExitCode {
         Command::Hook(args) => runtime.block_on(hook::run(&args)),
         Command::Init(args) => init::run(&args),
         Command::Replay(args) => replay::run(&args),
+        Command::Consult(cmd) => runtime.block_on(consult::run(&cmd)),
     }
 }

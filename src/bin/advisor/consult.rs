@@ -1,0 +1,154 @@
+//! `advisor consult ask|check`: run a consultation, or validate an answer.
+//!
+//! `ask <request.json>` reads an `advisor-request.v1`, asks the model
+//! (`--model NAME --base-url URL`, key from `ADVISOR_API_KEY`) and prints the
+//! validated `advisor-response.v1`: exit 0, or 3 for STOP so scripts can
+//! branch; an invalid request is exit 2, a failed consultation exit 1.
+//! `check <file|->` validates a response: the JSON on stdout (exit 0) or one
+//! problem per line on stderr (exit 1).
+
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use advisor::consult::{AdvisorRequest, Consultant, Decision, validate_response};
+use advisor::model::{OpenAiCompatible, StructuredOutput};
+use clap::{Args, Subcommand};
+
+/// `advisor consult` subcommands.
+#[derive(Debug, Subcommand)]
+pub(crate) enum ConsultCommand {
+    /// Ask for advice on an advisor-request.v1 file.
+    Ask(AskArgs),
+    /// Validate an advisor-response.v1 answer (a file, or - for stdin).
+    Check(CheckArgs),
+}
+
+/// Arguments of `advisor consult ask`.
+#[derive(Debug, Args)]
+pub(crate) struct AskArgs {
+    /// The advisor-request.v1 JSON file (- for stdin).
+    request: String,
+    /// The model to ask.
+    #[arg(long)]
+    model: String,
+    /// OpenAI-compatible base URL.
+    #[arg(long)]
+    base_url: String,
+    /// Structured output: json_schema, json_object or none.
+    #[arg(long, default_value = "json_schema")]
+    structured_output: String,
+    /// Seconds the model may take per answer.
+    #[arg(long, default_value_t = 180)]
+    timeout_secs: u64,
+    /// Answers to try before giving up.
+    #[arg(long, default_value_t = 3)]
+    max_attempts: u32,
+}
+
+/// Arguments of `advisor consult check`.
+#[derive(Debug, Args)]
+pub(crate) struct CheckArgs {
+    /// The answer to validate (- for stdin).
+    file: String,
+}
+
+fn read(path: &str) -> Result<String, String> {
+    if path == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| format!("<stdin>: {e}"))?;
+        return Ok(s);
+    }
+    std::fs::read_to_string(PathBuf::from(path)).map_err(|e| format!("{path}: {e}"))
+}
+
+pub(crate) async fn run(cmd: &ConsultCommand) -> ExitCode {
+    match cmd {
+        ConsultCommand::Check(args) => check(args),
+        ConsultCommand::Ask(args) => ask(args).await,
+    }
+}
+
+fn check(args: &CheckArgs) -> ExitCode {
+    let text = match read(&args.file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("advisor consult check: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match validate_response(&text) {
+        Ok(r) => {
+            println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            for p in &e.problems {
+                eprintln!("{}: {}", p.field, p.problem);
+            }
+            ExitCode::from(1)
+        }
+    }
+}
+
+async fn ask(args: &AskArgs) -> ExitCode {
+    let text = match read(&args.request) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("advisor consult ask: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let request = match AdvisorRequest::parse(&text) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("advisor consult ask: {}: {e}", args.request);
+            return ExitCode::from(2);
+        }
+    };
+    let mode = match args.structured_output.as_str() {
+        "json_schema" => StructuredOutput::JsonSchema,
+        "json_object" => StructuredOutput::JsonObjectWithSchema,
+        "none" => StructuredOutput::None,
+        other => {
+            eprintln!("advisor consult ask: --structured-output {other:?}: use json_schema, json_object or none");
+            return ExitCode::from(2);
+        }
+    };
+    let mut b = OpenAiCompatible::builder(&args.base_url, &args.model)
+        .structured_output(mode)
+        .timeout(Duration::from_secs(args.timeout_secs.max(1)));
+    if let Ok(key) = std::env::var("ADVISOR_API_KEY") {
+        if !key.is_empty() {
+            b = b.api_key(key);
+        }
+    }
+    let model = match b.build() {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("advisor consult ask: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match Consultant::new(model)
+        .max_attempts(args.max_attempts)
+        .consult(&request)
+        .await
+    {
+        Ok(c) => {
+            println!("{}", serde_json::to_string_pretty(&c.response).unwrap_or_default());
+            if c.response.decision == Decision::Stop {
+                ExitCode::from(3)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(e) => {
+            eprintln!("advisor consult ask: {e}");
+            ExitCode::from(1)
+        }
+    }
+}

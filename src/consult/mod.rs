@@ -1,0 +1,26 @@
+//! Consultation: an executor asks with `advisor-request.v1` and gets a
+//! strictly validated `advisor-response.v1` (PLAN / CORRECTION / STOP).
+//!
+//! Owns the request and response types ([`request`](AdvisorRequest),
+//! [`response`](AdvisorResponse)), the [`Consultant`] that asks a model, the
+//! [`ConsultLedger`] that suppresses repeated triggers and caps consultations
+//! per task, and the [`ConsultStore`] that keeps completed pairs. Must not
+//! execute advice: it only gives direction.
+
+mod consultant;
+mod ledger;
+mod request;
+mod response;
+mod store;
+
+pub use consultant::{CONSULT_SYSTEM_PROMPT, ConsultError, Consultant, Consultation, consult_prompt, response_schema};
+pub use ledger::{
+    ConsultLedger, DEFAULT_MAX_CONSULTS_PER_TASK, MAX_SIGNATURE_CHARS, Suppressed, normalize_signature, trigger_hash,
+};
+pub use request::{
+    AdvisorRequest, ExecutionContext, PriorAdvice, REQUEST_SCHEMA, ReasonCode, RequestError, ResumeEvidence,
+};
+pub use response::{
+    AdvisorResponse, Decision, MAX_INSTRUCTIONS, Problem, RESPONSE_SCHEMA, ResponseError, validate_response,
+};
+pub use store::{ConsultStore, PendingConsult};

@@ -1,0 +1,189 @@
+//! `advisor-request.v1`: what an executor sends when it asks for advice.
+//!
+//! Owns the request type and its lenient parsing: unknown fields are ignored
+//! (a request is never validated against the strict response schema), but a
+//! wrong `schema_version` or a missing required field is a clear error. Must
+//! not build prompts.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The request schema version.
+pub const REQUEST_SCHEMA: &str = "advisor-request.v1";
+
+/// Why advice is asked for. Unknown codes are kept, for forward compatibility.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ReasonCode {
+    /// The same failure repeated.
+    RetryThreshold,
+    /// The task needs a spike first.
+    NeedsSpike,
+    /// The task touches security.
+    SecuritySensitive,
+    /// The task migrates state.
+    StateMigration,
+    /// A pivot is about to be required.
+    PivotRequired,
+    /// The task demands a consultation.
+    AdvisorRequired,
+    /// A high-risk task before its first attempt.
+    HighRiskPreflight,
+    /// A plateau before escalating to the user.
+    PlateauPreEscalation,
+    /// Any other code.
+    Other(String),
+}
+
+impl ReasonCode {
+    /// The code as written on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            ReasonCode::RetryThreshold => "retry-threshold",
+            ReasonCode::NeedsSpike => "needs-spike",
+            ReasonCode::SecuritySensitive => "security-sensitive",
+            ReasonCode::StateMigration => "state-migration",
+            ReasonCode::PivotRequired => "pivot-required",
+            ReasonCode::AdvisorRequired => "advisor-required",
+            ReasonCode::HighRiskPreflight => "high-risk-preflight",
+            ReasonCode::PlateauPreEscalation => "plateau-pre-escalation",
+            ReasonCode::Other(s) => s,
+        }
+    }
+
+    /// Parses a code; anything unknown is [`ReasonCode::Other`].
+    pub fn parse(s: &str) -> ReasonCode {
+        match s {
+            "retry-threshold" => ReasonCode::RetryThreshold,
+            "needs-spike" => ReasonCode::NeedsSpike,
+            "security-sensitive" => ReasonCode::SecuritySensitive,
+            "state-migration" => ReasonCode::StateMigration,
+            "pivot-required" => ReasonCode::PivotRequired,
+            "advisor-required" => ReasonCode::AdvisorRequired,
+            "high-risk-preflight" => ReasonCode::HighRiskPreflight,
+            "plateau-pre-escalation" => ReasonCode::PlateauPreEscalation,
+            other => ReasonCode::Other(other.to_owned()),
+        }
+    }
+}
+
+impl fmt::Display for ReasonCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for ReasonCode {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for ReasonCode {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(ReasonCode::parse(&String::deserialize(d)?))
+    }
+}
+
+/// Untrusted historical evidence from a resume record.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct ResumeEvidence {
+    /// The producer's trust label.
+    #[serde(default)]
+    pub trust: Option<String>,
+    /// The evidence items.
+    #[serde(default)]
+    pub items: Vec<Value>,
+}
+
+/// The loop's execution context: the selected plan and contracts, and notes
+/// on scope and authorization. Observation data, never authorization.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct ExecutionContext {
+    /// The selected plan (`path`, `background`, `task_rows`).
+    #[serde(default)]
+    pub selected_plan: Option<Value>,
+    /// Sprint contracts for the task.
+    #[serde(default)]
+    pub sprint_contracts: Vec<Value>,
+    /// Declared scope is inferred, not proof of authorization.
+    #[serde(default)]
+    pub scope_note: Option<String>,
+    /// The loop supplies no user authorization.
+    #[serde(default)]
+    pub authorization_note: Option<String>,
+    /// Evidence recovered from earlier sessions.
+    #[serde(default)]
+    pub resume_evidence: Option<ResumeEvidence>,
+}
+
+/// Advice from an earlier consultation of the same run, restored.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct PriorAdvice {
+    /// The producer's trust label.
+    #[serde(default)]
+    pub trust: Option<String>,
+    /// Where the pair was stored.
+    #[serde(default)]
+    pub path: Option<String>,
+    /// The earlier `advisor-response.v1`, as it was stored.
+    #[serde(default)]
+    pub response: Value,
+}
+
+/// An `advisor-request.v1`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AdvisorRequest {
+    /// Always [`REQUEST_SCHEMA`].
+    pub schema_version: String,
+    /// The task asking.
+    pub task_id: String,
+    /// The loop run, when there is one; it scopes restore.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_id: Option<String>,
+    /// Why advice is asked for.
+    pub reason_code: ReasonCode,
+    /// `task_id:reason_code:signature`.
+    pub trigger_hash: String,
+    /// The question.
+    pub question: String,
+    /// Attempt number within the cycle.
+    pub attempt: u32,
+    /// The last failure, bounded by the producer.
+    pub last_error: String,
+    /// Goal, scope, references, what was tried, evidence, open points.
+    pub context_summary: Vec<String>,
+    /// The loop's plan, contracts and notes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub execution_context: Option<ExecutionContext>,
+    /// The same run's earlier advice, when restorable.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prior_advisor_response: Option<PriorAdvice>,
+}
+
+/// A request could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RequestError(String);
+
+impl fmt::Display for RequestError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid advisor-request.v1: {}", self.0)
+    }
+}
+
+impl std::error::Error for RequestError {}
+
+impl AdvisorRequest {
+    /// Parses a request: unknown fields are ignored; a wrong or missing
+    /// `schema_version`, a missing required field or a wrong type is an error.
+    pub fn parse(text: &str) -> Result<AdvisorRequest, RequestError> {
+        let value: Value = serde_json::from_str(text).map_err(|e| RequestError(format!("not JSON ({e})")))?;
+        match value.get("schema_version").and_then(Value::as_str) {
+            Some(REQUEST_SCHEMA) => {}
+            Some(_) => return Err(RequestError(format!("schema_version must be \"{REQUEST_SCHEMA}\""))),
+            None => return Err(RequestError("schema_version is missing".into())),
+        }
+        serde_json::from_value(value).map_err(|e| RequestError(e.to_string()))
+    }
+}

@@ -1,0 +1,276 @@
+//! `advisor-response.v1`: the advice, validated strictly in one place.
+//!
+//! Owns [`AdvisorResponse`] and [`validate_response`], which enforces every
+//! rule at once — the union of what the original schema, wrapper and prompt
+//! each checked only in part: schema version; decision PLAN | CORRECTION |
+//! STOP (APPROVE / REQUEST_CHANGES and anything else rejected); a non-empty
+//! summary; 1 to 4 executor instructions, each one non-empty line; confidence
+//! in 0..=1; `stop_reason` non-null and non-empty iff STOP; no unknown fields;
+//! no prose around the object (one code fence tolerated). Every problem is
+//! listed with its field; no value from the answer is ever quoted.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::json::extract_object;
+
+/// The response schema version.
+pub const RESPONSE_SCHEMA: &str = "advisor-response.v1";
+/// Most executor instructions a response may carry.
+pub const MAX_INSTRUCTIONS: usize = 4;
+
+/// What the advisor decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Decision {
+    /// Reorder implementation, isolation or verification steps.
+    Plan,
+    /// Keep the approach; change a local fix.
+    Correction,
+    /// The executor cannot continue alone.
+    Stop,
+}
+
+impl Decision {
+    /// `PLAN`, `CORRECTION` or `STOP`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Decision::Plan => "PLAN",
+            Decision::Correction => "CORRECTION",
+            Decision::Stop => "STOP",
+        }
+    }
+}
+
+/// A valid `advisor-response.v1`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AdvisorResponse {
+    /// Always [`RESPONSE_SCHEMA`].
+    pub schema_version: &'static str,
+    /// The decision.
+    pub decision: Decision,
+    /// The reason and the observed evidence, briefly.
+    pub summary: String,
+    /// 1 to 4 one-line imperatives.
+    pub executor_instructions: Vec<String>,
+    /// 0.0 to 1.0.
+    pub confidence: f64,
+    /// Why the executor must stop (STOP only).
+    pub stop_reason: Option<String>,
+}
+
+/// One rule a response broke.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// Where: a field path such as `executor_instructions[2]`, `$` for the
+    /// whole answer, or `<unknown field>`.
+    pub field: String,
+    /// What is wrong (never the offending value).
+    pub problem: String,
+}
+
+/// Every problem a response has.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResponseError {
+    /// The problems, in field order.
+    pub problems: Vec<Problem>,
+}
+
+impl fmt::Display for ResponseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, p) in self.problems.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            write!(f, "{}: {}", p.field, p.problem)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ResponseError {}
+
+const KNOWN: [&str; 6] = [
+    "schema_version",
+    "decision",
+    "summary",
+    "executor_instructions",
+    "confidence",
+    "stop_reason",
+];
+
+struct Problems(Vec<Problem>);
+
+impl Problems {
+    fn add(&mut self, field: impl Into<String>, problem: impl Into<String>) {
+        self.0.push(Problem {
+            field: field.into(),
+            problem: problem.into(),
+        });
+    }
+}
+
+fn decision(obj: &Map<String, Value>, p: &mut Problems) -> Option<Decision> {
+    match obj.get("decision") {
+        None => p.add("decision", "is missing"),
+        Some(Value::String(s)) => match s.as_str() {
+            "PLAN" => return Some(Decision::Plan),
+            "CORRECTION" => return Some(Decision::Correction),
+            "STOP" => return Some(Decision::Stop),
+            "APPROVE" | "REQUEST_CHANGES" => p.add(
+                "decision",
+                "is a review verdict; an advisor gives direction: PLAN, CORRECTION or STOP",
+            ),
+            _ => p.add("decision", "must be exactly one of PLAN, CORRECTION, STOP"),
+        },
+        Some(_) => p.add("decision", "must be a string: PLAN, CORRECTION or STOP"),
+    }
+    None
+}
+
+fn instructions(obj: &Map<String, Value>, p: &mut Problems) -> Vec<String> {
+    let Some(v) = obj.get("executor_instructions") else {
+        p.add("executor_instructions", "is missing");
+        return Vec::new();
+    };
+    let Some(items) = v.as_array() else {
+        p.add("executor_instructions", "must be a list of 1 to 4 strings");
+        return Vec::new();
+    };
+    if items.is_empty() || items.len() > MAX_INSTRUCTIONS {
+        p.add(
+            "executor_instructions",
+            format!("must hold 1 to {MAX_INSTRUCTIONS} instructions, holds {}", items.len()),
+        );
+    }
+    let mut out = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let at = format!("executor_instructions[{i}]");
+        match item.as_str() {
+            None => p.add(at, "must be a string"),
+            Some(s) if s.trim().is_empty() => p.add(at, "must not be empty"),
+            Some(s) if s.contains(['\n', '\r']) => p.add(at, "must be a single line"),
+            Some(s) => out.push(s.trim().to_owned()),
+        }
+    }
+    out
+}
+
+/// Validates a model's answer (one JSON object, optionally in one code fence)
+/// as an `advisor-response.v1`.
+///
+/// ```
+/// use advisor::consult::{Decision, validate_response};
+/// let ok = validate_response(r#"{"schema_version":"advisor-response.v1","decision":"PLAN",
+///     "summary":"fix the order first","executor_instructions":["Pin the status fields."],
+///     "confidence":0.8,"stop_reason":null}"#).unwrap();
+/// assert_eq!(ok.decision, Decision::Plan);
+/// let err = validate_response(r#"{"decision":"APPROVE"}"#).unwrap_err();
+/// assert!(err.problems.len() > 1);
+/// ```
+pub fn validate_response(answer: &str) -> Result<AdvisorResponse, ResponseError> {
+    let mut p = Problems(Vec::new());
+    let text = match extract_object(answer) {
+        Ok(t) => t,
+        Err(e) => {
+            p.add("$", e.to_string());
+            return Err(ResponseError { problems: p.0 });
+        }
+    };
+    let value: Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => {
+            p.add("$", crate::json::describe_serde_error(&e));
+            return Err(ResponseError { problems: p.0 });
+        }
+    };
+    let Some(obj) = value.as_object() else {
+        p.add("$", "must be a JSON object");
+        return Err(ResponseError { problems: p.0 });
+    };
+    match obj.get("schema_version") {
+        None => p.add("schema_version", "is missing"),
+        Some(Value::String(s)) if s == RESPONSE_SCHEMA => {}
+        Some(_) => p.add("schema_version", format!("must be \"{RESPONSE_SCHEMA}\"")),
+    }
+    let decision = decision(obj, &mut p);
+    let summary = match obj.get("summary") {
+        None => {
+            p.add("summary", "is missing");
+            String::new()
+        }
+        Some(Value::String(s)) if !s.trim().is_empty() => s.trim().to_owned(),
+        Some(Value::String(_)) => {
+            p.add("summary", "must not be empty");
+            String::new()
+        }
+        Some(_) => {
+            p.add("summary", "must be a string");
+            String::new()
+        }
+    };
+    let executor_instructions = instructions(obj, &mut p);
+    let confidence = match obj.get("confidence") {
+        None => {
+            p.add("confidence", "is missing");
+            0.0
+        }
+        Some(v) => match v.as_f64() {
+            Some(c) if (0.0..=1.0).contains(&c) => c,
+            Some(_) => {
+                p.add("confidence", "must be between 0.00 and 1.00");
+                0.0
+            }
+            None => {
+                p.add("confidence", "must be a number between 0.00 and 1.00");
+                0.0
+            }
+        },
+    };
+    let stop_reason = match (obj.get("stop_reason"), decision) {
+        (None, _) => {
+            p.add("stop_reason", "is missing (null unless the decision is STOP)");
+            None
+        }
+        (Some(Value::Null), Some(Decision::Stop)) => {
+            p.add(
+                "stop_reason",
+                "must say why the executor has to stop when the decision is STOP",
+            );
+            None
+        }
+        (Some(Value::String(s)), Some(Decision::Stop)) if s.trim().is_empty() => {
+            p.add("stop_reason", "must not be empty when the decision is STOP");
+            None
+        }
+        (Some(Value::String(s)), Some(Decision::Stop)) => Some(s.trim().to_owned()),
+        (Some(Value::Null), _) => None,
+        (Some(Value::String(_)), Some(_)) => {
+            p.add("stop_reason", "must be null unless the decision is STOP");
+            None
+        }
+        (Some(Value::String(_)), None) => None,
+        (Some(_), _) => {
+            p.add("stop_reason", "must be a string or null");
+            None
+        }
+    };
+    for key in obj.keys() {
+        if !KNOWN.contains(&key.as_str()) {
+            p.add("<unknown field>", "is not part of advisor-response.v1");
+        }
+    }
+    match decision {
+        Some(decision) if p.0.is_empty() => Ok(AdvisorResponse {
+            schema_version: RESPONSE_SCHEMA,
+            decision,
+            summary,
+            executor_instructions,
+            confidence,
+            stop_reason,
+        }),
+        _ => Err(ResponseError { problems: p.0 }),
+    }
+}

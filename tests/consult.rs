@@ -286,7 +286,11 @@ fn a_crash_between_the_pending_request_and_the_response_leaves_no_completed_pair
     );
     assert!(
         store
-            .restore("43.3.1", Some("codex-loop-example"), std::slice::from_ref(&req.trigger_hash))
+            .restore(
+                "43.3.1",
+                Some("codex-loop-example"),
+                std::slice::from_ref(&req.trigger_hash)
+            )
             .unwrap()
             .is_none()
     );

@@ -35,6 +35,7 @@
 //! - [`review`]: the [`Reviewer`](review::Reviewer) seam.
 //! - [`plugin`]: [`AdvisorPlugin`], the finish-review extension.
 //! - [`trace`]: JSONL traces of every review decision.
+//! - [`rollout`]: the privileged advisor for RL / eval rollouts.
 //! - [`consult`]: `advisor-request.v1` in, strictly validated
 //!   `advisor-response.v1` out.
 //! - [`transcript`]: Claude Code, OpenAI-style and Codex transcript readers.
@@ -77,6 +78,7 @@ pub mod note;
 pub mod plugin;
 pub mod render;
 pub mod review;
+pub mod rollout;
 pub mod text;
 pub mod trace;
 pub mod transcript;

@@ -10,6 +10,7 @@ mod init;
 mod input;
 mod replay;
 mod review;
+mod rollout_cmds;
 mod state;
 
 use std::process::ExitCode;
@@ -34,6 +35,11 @@ enum Command {
     Init(init::InitArgs),
     /// Re-run the emission guard over recorded reviews or a trace, with a reason per note.
     Replay(replay::ReplayArgs),
+    /// Per-arm counts and rates over rollout-advisor traces.
+    Summarize(rollout_cmds::SummarizeArgs),
+    /// Rollout-advisor decisions.
+    #[command(subcommand)]
+    Decision(rollout_cmds::DecisionCommand),
     /// Consultation: advisor-request.v1 in, validated advisor-response.v1 out.
     #[command(subcommand)]
     Consult(consult::ConsultCommand),
@@ -70,5 +76,7 @@ fn main() -> ExitCode {
         Command::Init(args) => init::run(&args),
         Command::Replay(args) => replay::run(&args),
         Command::Consult(cmd) => runtime.block_on(consult::run(&cmd)),
+        Command::Summarize(args) => rollout_cmds::run_summarize(&args),
+        Command::Decision(cmd) => rollout_cmds::run_decision(&cmd),
     }
 }

@@ -1,0 +1,161 @@
+//! `advisor summarize` and `advisor decision check`: the rollout advisor's
+//! command-line tools.
+//!
+//! `summarize <trace files or dirs>` prints per-arm counts and rates (a table,
+//! or `--json`); a malformed line is reported with file and line and makes the
+//! exit status 1. `decision check <file|->` validates an advisor answer:
+//! the decision as JSON (exit 0) or one problem per line (exit 1).
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use advisor::rollout::{Arm, parse_decision, summarize};
+use clap::{Args, Subcommand};
+
+/// Arguments of `advisor summarize`.
+#[derive(Debug, Args)]
+pub(crate) struct SummarizeArgs {
+    /// Trace files (JSONL) or directories searched recursively for *.jsonl.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// One JSON object instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `advisor decision` subcommands.
+#[derive(Debug, Subcommand)]
+pub(crate) enum DecisionCommand {
+    /// Validate an advisor answer (a file, or - for stdin).
+    Check {
+        /// The answer.
+        file: String,
+    },
+}
+
+fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    if path.is_dir() {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(path)?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() || p.extension().is_some_and(|e| e == "jsonl") {
+                collect(&p, out)?;
+            }
+        }
+    } else {
+        out.push(path.to_owned());
+    }
+    Ok(())
+}
+
+fn pct(r: Option<f64>) -> String {
+    r.map_or_else(|| "-".to_owned(), |r| format!("{:.1}%", r * 100.0))
+}
+
+pub(crate) fn run_summarize(args: &SummarizeArgs) -> ExitCode {
+    let mut files = Vec::new();
+    for p in &args.paths {
+        if let Err(e) = collect(p, &mut files) {
+            eprintln!("advisor summarize: {}: {e}", p.display());
+            return ExitCode::from(2);
+        }
+    }
+    let mut texts = Vec::new();
+    for f in &files {
+        match std::fs::read_to_string(f) {
+            Ok(t) => texts.push((f.display().to_string(), t)),
+            Err(e) => {
+                eprintln!("advisor summarize: {}: {e}", f.display());
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let summary = summarize(texts.iter().map(|(n, t)| (n.as_str(), t.as_str())));
+    for m in &summary.malformed {
+        eprintln!("advisor summarize: {m}");
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&summary).unwrap_or_default());
+    } else {
+        println!(
+            "{:<10} {:>8} {:>8} {:>13} {:>10} {:>21} {:>23} {:>9}",
+            "arm",
+            "attempts",
+            "reviews",
+            "interventions",
+            "fail-open",
+            "effectively_unadvised",
+            "advised_without_reviews",
+            "pass rate"
+        );
+        for (arm, s) in &summary.arms {
+            let name = match arm {
+                Arm::Advised => "advised",
+                Arm::Unadvised => "unadvised",
+            };
+            println!(
+                "{name:<10} {:>8} {:>8} {:>13} {:>10} {:>21} {:>23} {:>9}",
+                s.attempts,
+                s.reviews,
+                s.interventions,
+                s.fail_open_events,
+                format!("{} ({})", s.effectively_unadvised, pct(s.effectively_unadvised_rate)),
+                format!(
+                    "{} ({})",
+                    s.advised_without_reviews,
+                    pct(s.advised_without_reviews_rate)
+                ),
+                pct(s.pass_rate)
+            );
+        }
+        for (arm, s) in &summary.arms {
+            if s.interventions > 0 {
+                let by = |m: &std::collections::BTreeMap<String, u32>| {
+                    m.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", ")
+                };
+                println!("\n{arm:?} interventions by action: {}", by(&s.interventions_by_action));
+                println!("{arm:?} interventions by reason: {}", by(&s.interventions_by_reason));
+            }
+        }
+    }
+    if summary.malformed.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+pub(crate) fn run_decision(cmd: &DecisionCommand) -> ExitCode {
+    let DecisionCommand::Check { file } = cmd;
+    let text = if file == "-" {
+        let mut s = String::new();
+        if let Err(e) = std::io::stdin().read_to_string(&mut s) {
+            eprintln!("advisor decision check: <stdin>: {e}");
+            return ExitCode::from(2);
+        }
+        s
+    } else {
+        match std::fs::read_to_string(file) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("advisor decision check: {file}: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    };
+    match parse_decision(&text) {
+        Ok(d) => {
+            println!("{}", serde_json::to_string_pretty(&d).unwrap_or_default());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            for p in &e.problems {
+                eprintln!("{}: {}", p.location, p.description);
+            }
+            ExitCode::from(1)
+        }
+    }
+}

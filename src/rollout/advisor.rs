@@ -1,0 +1,373 @@
+//! `rollout::Advisor`: the privileged advisor of one solver attempt.
+//!
+//! Owns the gate g_t = [n_t < B]·[Finish(draft) ∨ t mod k = 0], the decision
+//! (asked of a [`ChatModel`], retried up to `max_advisor_attempts`), selective
+//! intervention (CONTINUE commits the draft; any other action regenerates the
+//! turn with a solver-safe cue, the finish tool withheld unless
+//! CONFIRM_AND_SUBMIT; a revision that calls finish anyway is resampled up to
+//! `max_revision_attempts`), fail-open, and the state carried across reviews
+//! of one attempt (`solver_calls`, `interventions`, `plan`, `delivered_cues`).
+//! Must not touch the repository or act on the task.
+//!
+//! # What the solver sees
+//!
+//! Only a [`Revision`]: a fixed self-check sentence per action, or (on the
+//! reasoning-prefill path) the advisor's screened first-person hint — never
+//! the plan or the private diagnosis.
+
+use std::fmt;
+use std::future::Future;
+use std::sync::Arc;
+
+use super::config::{AdvisorConfig, CuePath, TaskMaterial};
+use super::cue::{CompiledCue, Revision, compile_cue};
+use super::decision::{AdvisorDecision, AdvisorDecisionError, ReasonCode, parse_decision};
+use super::prompt::{PromptInput, system_prompt, user_prompt};
+use super::screen::ScreenInput;
+use super::trace::{EventKind, RolloutTrace, Trigger};
+use crate::evidence::Window;
+use crate::host::{Message, ToolCall};
+use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelError};
+
+/// The solver's response for one turn.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Draft {
+    /// The text.
+    pub text: String,
+    /// Tool calls (the finish tool among them, when the solver tries to finish).
+    pub tool_calls: Vec<ToolCall>,
+}
+
+impl Draft {
+    /// A draft with text only.
+    pub fn text(text: impl Into<String>) -> Draft {
+        Draft {
+            text: text.into(),
+            tool_calls: Vec::new(),
+        }
+    }
+
+    /// A draft that calls `tool`.
+    pub fn calling(text: impl Into<String>, tool: impl Into<String>) -> Draft {
+        Draft {
+            text: text.into(),
+            tool_calls: vec![ToolCall {
+                id: "call_0".into(),
+                name: tool.into(),
+                arguments: "{}".into(),
+            }],
+        }
+    }
+
+    /// Whether the draft calls the tool named `finish_tool`.
+    pub fn calls(&self, finish_tool: &str) -> bool {
+        self.tool_calls.iter().any(|c| c.name == finish_tool)
+    }
+}
+
+impl From<ChatResponse> for Draft {
+    fn from(r: ChatResponse) -> Draft {
+        Draft {
+            text: r.text,
+            tool_calls: r.tool_calls,
+        }
+    }
+}
+
+/// A review failed and `fail_open` is off.
+#[derive(Debug)]
+pub enum RolloutError {
+    /// The advisor model failed on every attempt.
+    Model(ModelError),
+    /// The advisor's answers were invalid on every attempt.
+    Decision(AdvisorDecisionError),
+    /// The revision failed (regenerate errored, or kept calling finish without the tool).
+    Revision(String),
+}
+
+impl fmt::Display for RolloutError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RolloutError::Model(e) => write!(f, "the advisor model failed: {e}"),
+            RolloutError::Decision(e) => write!(f, "{e}"),
+            RolloutError::Revision(e) => write!(f, "the revision failed: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for RolloutError {}
+
+/// The privileged advisor of one attempt.
+pub struct Advisor {
+    config: AdvisorConfig,
+    task: TaskMaterial,
+    model: Arc<dyn ChatModel>,
+    trace: Option<RolloutTrace>,
+    solver_calls: u32,
+    interventions: u32,
+    reviews: u32,
+    plan: String,
+    delivered_cues: Vec<CompiledCue>,
+    reasons: Vec<ReasonCode>,
+}
+
+impl fmt::Debug for Advisor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Advisor")
+            .field("solver_calls", &self.solver_calls)
+            .field("interventions", &self.interventions)
+            .field("reviews", &self.reviews)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Advisor {
+    /// An advisor for one attempt at `task`.
+    pub fn new(config: AdvisorConfig, task: TaskMaterial, model: impl ChatModel + 'static) -> Advisor {
+        Advisor::with_shared_model(config, task, Arc::new(model))
+    }
+
+    /// Like [`new`](Self::new) with an already shared model (many attempts, one client).
+    pub fn with_shared_model(config: AdvisorConfig, task: TaskMaterial, model: Arc<dyn ChatModel>) -> Advisor {
+        Advisor {
+            config,
+            task,
+            model,
+            trace: None,
+            solver_calls: 0,
+            interventions: 0,
+            reviews: 0,
+            plan: String::new(),
+            delivered_cues: Vec::new(),
+            reasons: Vec::new(),
+        }
+    }
+
+    /// Records this attempt's private trace.
+    pub fn with_trace(mut self, trace: RolloutTrace) -> Advisor {
+        self.trace = Some(trace);
+        self
+    }
+
+    /// Solver calls seen so far (drafts and revisions): t.
+    pub fn solver_calls(&self) -> u32 {
+        self.solver_calls
+    }
+
+    /// Interventions delivered: n_t.
+    pub fn interventions(&self) -> u32 {
+        self.interventions
+    }
+
+    /// The plan carried from the last decision (private).
+    pub fn plan(&self) -> &str {
+        &self.plan
+    }
+
+    /// Cues delivered so far.
+    pub fn delivered_cues(&self) -> &[CompiledCue] {
+        &self.delivered_cues
+    }
+
+    fn record(&self, kind: EventKind) {
+        if let Some(t) = &self.trace {
+            t.record(Some(self.solver_calls), kind);
+            t.set_totals(self.reviews, self.interventions, self.solver_calls);
+        }
+    }
+
+    /// The streak of the most recent reason code among delivered cues.
+    fn streak(&self) -> Option<(ReasonCode, u32)> {
+        let last = *self.reasons.last()?;
+        let n = self.reasons.iter().rev().take_while(|r| **r == last).count();
+        Some((last, u32::try_from(n).unwrap_or(u32::MAX)))
+    }
+
+    async fn decide(
+        &self,
+        history: &[Message],
+        draft: &Draft,
+        pre_submit: bool,
+    ) -> Result<AdvisorDecision, RolloutError> {
+        let mut window = Window::new(self.config.history);
+        window.replace(history);
+        let input = PromptInput {
+            task: &self.task,
+            history: window.messages(),
+            omitted: window.omitted(),
+            draft_text: &draft.text,
+            draft_calls: &draft.tool_calls,
+            pre_submit,
+            turn: self.solver_calls,
+            plan: &self.plan,
+            delivered: &self.delivered_cues,
+            streak: if self.config.repeat_streak_escalation {
+                self.streak()
+            } else {
+                None
+            },
+            remaining: self.config.max_interventions.saturating_sub(self.interventions),
+        };
+        let mut messages = vec![
+            Message::system(system_prompt(self.config.cue_path)),
+            Message::user(user_prompt(&input)),
+        ];
+        let mut last = None;
+        for attempt in 1..=self.config.max_advisor_attempts {
+            let request = ChatRequest {
+                messages: messages.clone(),
+                ..ChatRequest::default()
+            };
+            match self.model.complete(request).await {
+                Err(e) => {
+                    self.record(EventKind::AdvisorAttempt {
+                        attempt,
+                        ok: false,
+                        error_kind: Some("model".into()),
+                        error: Some(e.to_string()),
+                        usage: e.usage(),
+                    });
+                    last = Some(RolloutError::Model(e));
+                }
+                Ok(answer) => match parse_decision(&answer.text) {
+                    Ok(d) => {
+                        self.record(EventKind::AdvisorAttempt {
+                            attempt,
+                            ok: true,
+                            error_kind: None,
+                            error: None,
+                            usage: answer.usage,
+                        });
+                        return Ok(d);
+                    }
+                    Err(e) => {
+                        self.record(EventKind::AdvisorAttempt {
+                            attempt,
+                            ok: false,
+                            error_kind: Some("decision".into()),
+                            error: Some(e.to_string()),
+                            usage: answer.usage,
+                        });
+                        messages.push(Message::assistant(answer.text));
+                        messages.push(Message::user(format!(
+                            "{e}\nAnswer again with only the corrected JSON decision."
+                        )));
+                        last = Some(RolloutError::Decision(e));
+                    }
+                },
+            }
+        }
+        Err(last.unwrap_or_else(|| RolloutError::Revision("no advisor attempt was made".into())))
+    }
+
+    fn fail(&self, stage: &str, error: RolloutError, draft: Draft) -> Result<Draft, RolloutError> {
+        if self.config.fail_open {
+            self.record(EventKind::FailOpen {
+                stage: stage.into(),
+                error: error.to_string(),
+            });
+            Ok(draft)
+        } else {
+            self.record(EventKind::Failed {
+                stage: stage.into(),
+                error: error.to_string(),
+            });
+            Err(error)
+        }
+    }
+
+    /// Reviews one solver turn: returns the response to commit (the draft, or
+    /// a revision produced by `regenerate`).
+    pub async fn review<F, Fut>(
+        &mut self,
+        history: &[Message],
+        draft: Draft,
+        mut regenerate: F,
+    ) -> Result<Draft, RolloutError>
+    where
+        F: FnMut(Revision) -> Fut,
+        Fut: Future<Output = Result<Draft, String>>,
+    {
+        self.solver_calls += 1;
+        let t = self.solver_calls;
+        let finish = draft.calls(&self.config.finish_tool);
+        let periodic = self.config.periodic_review_interval.is_some_and(|k| t % k == 0);
+        let trigger = if finish { Trigger::Finish } else { Trigger::Periodic };
+        if !(finish || periodic) {
+            return Ok(draft);
+        }
+        if self.interventions >= self.config.max_interventions {
+            self.record(EventKind::ReviewSkipped { trigger });
+            return Ok(draft);
+        }
+        self.record(EventKind::ReviewGated {
+            trigger,
+            interventions_used: self.interventions,
+        });
+        let decision = match self.decide(history, &draft, finish).await {
+            Ok(d) => d,
+            Err(e) => return self.fail("advisor", e, draft),
+        };
+        self.reviews += 1;
+        self.plan = decision.plan.clone();
+        self.record(EventKind::Decision {
+            decision: decision.clone(),
+        });
+        if !decision.intervenes() {
+            return Ok(draft);
+        }
+        let visible: Vec<&str> = std::iter::once(self.task.instruction.as_str())
+            .chain(history.iter().map(|m| m.content.as_str()))
+            .chain(std::iter::once(draft.text.as_str()))
+            .collect();
+        let privileged: Vec<(&str, &str)> = self.task.files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+        let screen =
+            (self.config.screen_hints && self.config.cue_path == CuePath::ReasoningPrefill).then_some(ScreenInput {
+                privileged: &privileged,
+                visible: &visible,
+            });
+        let (cue, screened) = match compile_cue(&decision, self.config.cue_path, screen) {
+            Ok(c) => c,
+            Err(e) => return self.fail("advisor", RolloutError::Decision(e), draft),
+        };
+        if let Some(result) = screened {
+            self.record(EventKind::Screened { result });
+        }
+        let offered = decision.action == super::decision::Action::ConfirmAndSubmit;
+        self.interventions += 1;
+        self.delivered_cues.push(cue.clone());
+        self.reasons.push(decision.reason_code);
+        self.record(EventKind::CueDelivered {
+            cue: cue.clone(),
+            finish_tool_offered: offered,
+        });
+        let revision = Revision {
+            cue,
+            finish_tool_offered: offered,
+        };
+        for attempt in 1..=self.config.max_revision_attempts {
+            let revised = match regenerate(revision.clone()).await {
+                Ok(r) => r,
+                Err(e) => return self.fail("revision", RolloutError::Revision(e), draft),
+            };
+            self.solver_calls += 1;
+            if !offered && revised.calls(&self.config.finish_tool) {
+                self.record(EventKind::RevisionResampled { attempt });
+                continue;
+            }
+            self.record_totals();
+            return Ok(revised);
+        }
+        let why = format!(
+            "every revision ({}) called the finish tool it was not offered",
+            self.config.max_revision_attempts
+        );
+        self.fail("revision", RolloutError::Revision(why), draft)
+    }
+
+    fn record_totals(&self) {
+        if let Some(t) = &self.trace {
+            t.set_totals(self.reviews, self.interventions, self.solver_calls);
+        }
+    }
+}

@@ -1,0 +1,299 @@
+//! `AdvisorDecision`: the privileged advisor's answer, parsed strictly.
+//!
+//! Owns the seven-field decision of seed 000, its enums, and
+//! [`AdvisorDecisionError`]: unknown fields rejected, enums only as plain
+//! strings (a list-wrapped enum is rejected), one JSON code fence tolerated,
+//! prose before or after rejected, confidence in 0..=1, and the consistency
+//! the seed states (CONTINUE does not intervene, CONFIRM_AND_SUBMIT does, no
+//! hint without an intervention). The error lists each problem with its field
+//! location and a description, never contains any part of the advisor's
+//! output (an unknown field appears as `<unknown field>`) and has no
+//! `source()`. Must not compile cues.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::json::extract_object;
+
+macro_rules! wire_enum {
+    ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident => $wire:literal),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        pub enum $name {
+            $($(#[$vmeta])* #[serde(rename = $wire)] $variant),+
+        }
+
+        impl $name {
+            /// Every value, in declaration order.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            /// The value as written on the wire.
+            pub fn as_str(self) -> &'static str {
+                match self { $($name::$variant => $wire),+ }
+            }
+
+            fn parse(s: &str) -> Option<$name> {
+                match s { $($wire => Some($name::$variant),)+ _ => None }
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
+wire_enum! {
+    /// Why the advisor decided what it did.
+    ReasonCode {
+        /// The work is complete.
+        Complete => "COMPLETE",
+        /// Requirement coverage looks incomplete.
+        IncompleteRequirementCoverage => "INCOMPLETE_REQUIREMENT_COVERAGE",
+        /// Interacting state changes were not reasoned through.
+        UnverifiedStateTransitions => "UNVERIFIED_STATE_TRANSITIONS",
+        /// Validation was too narrow.
+        InsufficientEndToEndValidation => "INSUFFICIENT_END_TO_END_VALIDATION",
+        /// Submission looks premature.
+        PrematureSubmission => "PREMATURE_SUBMISSION",
+        /// Something else.
+        Other => "OTHER",
+    }
+}
+
+wire_enum! {
+    /// What the cue asks of the solver.
+    Action {
+        /// The solver may submit; no intervention.
+        Continue => "CONTINUE",
+        /// Go back over every requirement.
+        ReviewAllRequirements => "REVIEW_ALL_REQUIREMENTS",
+        /// Trace the state changes end to end.
+        TraceStateTransitions => "TRACE_STATE_TRANSITIONS",
+        /// Validate more broadly.
+        RunBroaderValidation => "RUN_BROADER_VALIDATION",
+        /// Reconsider submitting.
+        ReconsiderSubmission => "RECONSIDER_SUBMISSION",
+        /// The work is correct and complete now: check once more and submit.
+        ConfirmAndSubmit => "CONFIRM_AND_SUBMIT",
+    }
+}
+
+/// The advisor's decision for one review.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AdvisorDecision {
+    /// Whether to interrupt the solver (with an action other than CONTINUE, the whole gate).
+    pub intervene: bool,
+    /// Recorded, never gated on.
+    pub confidence: f64,
+    /// Why.
+    pub reason_code: ReasonCode,
+    /// What the cue asks.
+    pub action: Action,
+    /// Private: the task's to-do list and the solver's progress, carried to the next review.
+    pub plan: String,
+    /// First-person continuation of the solver's reasoning (reasoning-prefill path only).
+    pub hint: String,
+    /// Private: never shown to the solver.
+    pub private_diagnosis: String,
+}
+
+impl AdvisorDecision {
+    /// Whether this decision interrupts the solver.
+    pub fn intervenes(&self) -> bool {
+        self.intervene && self.action != Action::Continue
+    }
+}
+
+/// One problem of an advisor answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecisionProblem {
+    /// The field's location (`action`, `$`, `<unknown field>`).
+    pub location: String,
+    /// What is wrong, never the value.
+    pub description: String,
+}
+
+/// The advisor's answer is not a valid decision. Carries no part of the
+/// answer and no chained error.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AdvisorDecisionError {
+    /// Every problem found.
+    pub problems: Vec<DecisionProblem>,
+}
+
+impl AdvisorDecisionError {
+    pub(crate) fn single(location: &str, description: impl Into<String>) -> AdvisorDecisionError {
+        AdvisorDecisionError {
+            problems: vec![DecisionProblem {
+                location: location.to_owned(),
+                description: description.into(),
+            }],
+        }
+    }
+}
+
+impl fmt::Display for AdvisorDecisionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid advisor decision:")?;
+        for p in &self.problems {
+            write!(f, "\n  {}: {}", p.location, p.description)?;
+        }
+        Ok(())
+    }
+}
+
+/// Deliberately no `source()`: nothing of the answer may travel with the error.
+impl std::error::Error for AdvisorDecisionError {}
+
+const FIELDS: [&str; 7] = [
+    "intervene",
+    "confidence",
+    "reason_code",
+    "action",
+    "plan",
+    "hint",
+    "private_diagnosis",
+];
+
+struct Collect(Vec<DecisionProblem>);
+
+impl Collect {
+    fn add(&mut self, location: &str, description: impl Into<String>) {
+        self.0.push(DecisionProblem {
+            location: location.to_owned(),
+            description: description.into(),
+        });
+    }
+
+    fn string(&mut self, obj: &Map<String, Value>, field: &str) -> Option<String> {
+        match obj.get(field) {
+            None => self.add(field, "field required"),
+            Some(Value::String(s)) => return Some(s.clone()),
+            Some(_) => self.add(field, "input should be a valid string"),
+        }
+        None
+    }
+
+    fn enumeration<T>(
+        &mut self,
+        obj: &Map<String, Value>,
+        field: &str,
+        all: &[T],
+        parse: fn(&str) -> Option<T>,
+    ) -> Option<T>
+    where
+        T: Copy + fmt::Display,
+    {
+        let allowed = all.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
+        match obj.get(field) {
+            None => self.add(field, "field required"),
+            Some(Value::String(s)) => match parse(s) {
+                Some(v) => return Some(v),
+                None => self.add(field, format!("input should be one of {allowed}")),
+            },
+            Some(Value::Array(_)) => self.add(
+                field,
+                format!("input should be a plain string, one of {allowed}, not a list"),
+            ),
+            Some(_) => self.add(field, format!("input should be a string, one of {allowed}")),
+        }
+        None
+    }
+}
+
+/// Parses the advisor's answer strictly.
+///
+/// ```
+/// use advisor::rollout::{Action, parse_decision};
+/// let d = parse_decision(r#"{"intervene": false, "confidence": 0.8, "reason_code": "COMPLETE",
+///   "action": "CONTINUE", "plan": "1. verify ties.", "hint": "", "private_diagnosis": "fine"}"#).unwrap();
+/// assert_eq!(d.action, Action::Continue);
+/// assert!(parse_decision(r#"{"action": ["CONTINUE"]}"#).is_err());
+/// ```
+pub fn parse_decision(answer: &str) -> Result<AdvisorDecision, AdvisorDecisionError> {
+    let text = extract_object(answer).map_err(|e| AdvisorDecisionError::single("$", e.to_string()))?;
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| AdvisorDecisionError::single("$", crate::json::describe_serde_error(&e)))?;
+    let Some(obj) = value.as_object() else {
+        return Err(AdvisorDecisionError::single("$", "input should be a JSON object"));
+    };
+    let mut c = Collect(Vec::new());
+    for key in obj.keys() {
+        if !FIELDS.contains(&key.as_str()) {
+            c.add("<unknown field>", "extra inputs are not permitted");
+        }
+    }
+    let intervene = match obj.get("intervene") {
+        None => {
+            c.add("intervene", "field required");
+            None
+        }
+        Some(Value::Bool(b)) => Some(*b),
+        Some(_) => {
+            c.add("intervene", "input should be a valid boolean");
+            None
+        }
+    };
+    let confidence = match obj.get("confidence") {
+        None => {
+            c.add("confidence", "field required");
+            None
+        }
+        Some(Value::Number(n)) => match n.as_f64() {
+            Some(x) if (0.0..=1.0).contains(&x) => Some(x),
+            _ => {
+                c.add("confidence", "input should be between 0.0 and 1.0");
+                None
+            }
+        },
+        Some(_) => {
+            c.add("confidence", "input should be a valid number");
+            None
+        }
+    };
+    let reason_code = c.enumeration(obj, "reason_code", ReasonCode::ALL, ReasonCode::parse);
+    let action = c.enumeration(obj, "action", Action::ALL, Action::parse);
+    let plan = c.string(obj, "plan");
+    let hint = c.string(obj, "hint");
+    let private_diagnosis = c.string(obj, "private_diagnosis");
+    if let (Some(intervene), Some(action)) = (intervene, action) {
+        if action == Action::Continue && intervene {
+            c.add("intervene", "must be false when the action is CONTINUE");
+        }
+        if action == Action::ConfirmAndSubmit && !intervene {
+            c.add("intervene", "must be true when the action is CONFIRM_AND_SUBMIT");
+        }
+        if !(intervene && action != Action::Continue) && hint.as_deref().is_some_and(|h| !h.trim().is_empty()) {
+            c.add("hint", "must be empty when not intervening");
+        }
+    }
+    match (
+        intervene,
+        confidence,
+        reason_code,
+        action,
+        plan,
+        hint,
+        private_diagnosis,
+    ) {
+        (Some(intervene), Some(confidence), Some(reason_code), Some(action), Some(plan), Some(hint), Some(pd))
+            if c.0.is_empty() =>
+        {
+            Ok(AdvisorDecision {
+                intervene,
+                confidence,
+                reason_code,
+                action,
+                plan,
+                hint,
+                private_diagnosis: pd,
+            })
+        }
+        _ => Err(AdvisorDecisionError { problems: c.0 }),
+    }
+}

@@ -1,0 +1,260 @@
+//! The rollout advisor's private trace: one versioned JSON line per event.
+//!
+//! Owns [`RolloutEvent`], [`EventKind`] and [`RolloutTrace`], the writer that
+//! numbers events and writes `attempt_end` exactly once (on drop if the harness
+//! never did). The trace is private — it holds decisions with their plans and
+//! diagnoses — and must never be fed to a solver. Write failures are logged and
+//! never break a rollout.
+
+use std::io::Write;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use serde::{Deserialize, Serialize};
+
+use super::cue::CompiledCue;
+use super::decision::AdvisorDecision;
+use super::screen::ScreenResult;
+use crate::model::Usage;
+
+/// The `schema` of every event this version writes.
+pub const ROLLOUT_TRACE_SCHEMA: &str = "advisor.rollout.v1";
+
+/// Which arm of an experiment an attempt belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Arm {
+    /// Attempts run with the advisor.
+    Advised,
+    /// Control attempts, without the advisor.
+    Unadvised,
+}
+
+/// Why a review ran.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Trigger {
+    /// The draft calls the finish tool.
+    Finish,
+    /// A k-th turn.
+    Periodic,
+}
+
+/// How an attempt ended, as the harness reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// Graded and passed.
+    Passed,
+    /// Graded and failed.
+    Failed,
+    /// Not graded (or the trace ended without a report).
+    Unknown,
+}
+
+/// What happened.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum EventKind {
+    /// The attempt began.
+    AttemptStart,
+    /// The gate opened.
+    ReviewGated {
+        /// Finish or periodic.
+        trigger: Trigger,
+        /// Interventions used before this review.
+        interventions_used: u32,
+    },
+    /// A review was due but the intervention budget was spent.
+    ReviewSkipped {
+        /// Finish or periodic.
+        trigger: Trigger,
+    },
+    /// One call to the advisor model.
+    AdvisorAttempt {
+        /// 1-based.
+        attempt: u32,
+        /// Whether it produced a valid decision.
+        ok: bool,
+        /// `model` or `decision` when it failed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        error_kind: Option<String>,
+        /// What was wrong (never the answer).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        error: Option<String>,
+        /// Tokens used.
+        usage: Usage,
+    },
+    /// The accepted decision, private fields included.
+    Decision {
+        /// The decision.
+        decision: AdvisorDecision,
+    },
+    /// A hint was screened.
+    Screened {
+        /// The screen's result (hashes only).
+        result: ScreenResult,
+    },
+    /// A cue reached the solver.
+    CueDelivered {
+        /// The cue.
+        cue: CompiledCue,
+        /// Whether the revision keeps the finish tool.
+        finish_tool_offered: bool,
+    },
+    /// A revision called finish without the tool and was resampled.
+    RevisionResampled {
+        /// 1-based revision attempt that was rejected.
+        attempt: u32,
+    },
+    /// The advisor or the revision failed and the draft was kept.
+    FailOpen {
+        /// `advisor` or `revision`.
+        stage: String,
+        /// What failed.
+        error: String,
+    },
+    /// The advisor or the revision failed and the error was returned.
+    Failed {
+        /// `advisor` or `revision`.
+        stage: String,
+        /// What failed.
+        error: String,
+    },
+    /// The attempt ended.
+    AttemptEnd {
+        /// As the harness reports it.
+        outcome: Outcome,
+        /// Reviews that produced a decision.
+        reviews: u32,
+        /// Cues delivered.
+        interventions: u32,
+        /// Solver calls seen (drafts and revisions).
+        solver_calls: u32,
+    },
+}
+
+/// One trace line.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RolloutEvent {
+    /// [`ROLLOUT_TRACE_SCHEMA`].
+    pub schema: String,
+    /// The attempt.
+    pub rollout_id: String,
+    /// The task.
+    pub task_id: String,
+    /// The arm.
+    pub arm: Arm,
+    /// Strictly increasing within an attempt.
+    pub seq: u64,
+    /// The solver turn, when it applies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn: Option<u32>,
+    /// What happened.
+    #[serde(flatten)]
+    pub kind: EventKind,
+}
+
+struct Inner {
+    out: Box<dyn Write + Send>,
+    seq: u64,
+    ended: bool,
+    totals: (u32, u32, u32),
+}
+
+/// Writes one attempt's private trace. Cheap to clone; clones share the stream.
+#[derive(Clone)]
+pub struct RolloutTrace {
+    rollout_id: String,
+    task_id: String,
+    arm: Arm,
+    inner: Arc<Mutex<Inner>>,
+}
+
+impl std::fmt::Debug for RolloutTrace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RolloutTrace")
+            .field("rollout_id", &self.rollout_id)
+            .field("arm", &self.arm)
+            .finish()
+    }
+}
+
+impl RolloutTrace {
+    /// Starts the trace of one attempt (writes `attempt_start`).
+    pub fn start(
+        out: impl Write + Send + 'static,
+        rollout_id: impl Into<String>,
+        task_id: impl Into<String>,
+        arm: Arm,
+    ) -> RolloutTrace {
+        let t = RolloutTrace {
+            rollout_id: rollout_id.into(),
+            task_id: task_id.into(),
+            arm,
+            inner: Arc::new(Mutex::new(Inner {
+                out: Box::new(out),
+                seq: 0,
+                ended: false,
+                totals: (0, 0, 0),
+            })),
+        };
+        t.record(None, EventKind::AttemptStart);
+        t
+    }
+
+    /// Writes one event.
+    pub fn record(&self, turn: Option<u32>, kind: EventKind) {
+        let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        if inner.ended {
+            return;
+        }
+        if let EventKind::AttemptEnd { .. } = kind {
+            inner.ended = true;
+        }
+        inner.seq += 1;
+        let event = RolloutEvent {
+            schema: ROLLOUT_TRACE_SCHEMA.to_owned(),
+            rollout_id: self.rollout_id.clone(),
+            task_id: self.task_id.clone(),
+            arm: self.arm,
+            seq: inner.seq,
+            turn,
+            kind,
+        };
+        let result = serde_json::to_vec(&event)
+            .map_err(std::io::Error::from)
+            .and_then(|mut line| {
+                line.push(b'\n');
+                inner.out.write_all(&line).and_then(|()| inner.out.flush())
+            });
+        if let Err(e) = result {
+            tracing::warn!(error = %e, "could not write a rollout trace event");
+        }
+    }
+
+    pub(crate) fn set_totals(&self, reviews: u32, interventions: u32, solver_calls: u32) {
+        self.inner.lock().unwrap_or_else(PoisonError::into_inner).totals = (reviews, interventions, solver_calls);
+    }
+
+    /// Ends the attempt with the harness's outcome (written once; later calls are ignored).
+    pub fn end(&self, outcome: Outcome) {
+        let (reviews, interventions, solver_calls) = self.inner.lock().unwrap_or_else(PoisonError::into_inner).totals;
+        self.record(
+            None,
+            EventKind::AttemptEnd {
+                outcome,
+                reviews,
+                interventions,
+                solver_calls,
+            },
+        );
+    }
+}
+
+impl Drop for RolloutTrace {
+    fn drop(&mut self) {
+        if Arc::strong_count(&self.inner) == 1 {
+            self.end(Outcome::Unknown);
+        }
+    }
+}

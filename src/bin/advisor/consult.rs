@@ -7,14 +7,13 @@
 //! `check <file|->` validates a response: the JSON on stdout (exit 0) or one
 //! problem per line on stderr (exit 1).
 
-use std::io::Read;
-use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
 
 use advisor::consult::{AdvisorRequest, Consultant, Decision, validate_response};
-use advisor::model::{OpenAiCompatible, StructuredOutput};
 use clap::{Args, Subcommand};
+
+use crate::input::read_all as read;
+use crate::model_args::ModelArgs;
 
 /// `advisor consult` subcommands.
 #[derive(Debug, Subcommand)]
@@ -30,18 +29,9 @@ pub(crate) enum ConsultCommand {
 pub(crate) struct AskArgs {
     /// The advisor-request.v1 JSON file (- for stdin).
     request: String,
-    /// The model to ask.
-    #[arg(long)]
-    model: String,
-    /// OpenAI-compatible base URL.
-    #[arg(long)]
-    base_url: String,
-    /// Structured output: json_schema, json_object or none.
-    #[arg(long, default_value = "json_schema")]
-    structured_output: String,
-    /// Seconds the model may take per answer.
-    #[arg(long, default_value_t = 180)]
-    timeout_secs: u64,
+    /// The model to ask (required).
+    #[command(flatten)]
+    model: ModelArgs,
     /// Answers to try before giving up.
     #[arg(long, default_value_t = 3)]
     max_attempts: u32,
@@ -52,17 +42,6 @@ pub(crate) struct AskArgs {
 pub(crate) struct CheckArgs {
     /// The answer to validate (- for stdin).
     file: String,
-}
-
-fn read(path: &str) -> Result<String, String> {
-    if path == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| format!("<stdin>: {e}"))?;
-        return Ok(s);
-    }
-    std::fs::read_to_string(PathBuf::from(path)).map_err(|e| format!("{path}: {e}"))
 }
 
 pub(crate) async fn run(cmd: &ConsultCommand) -> ExitCode {
@@ -109,25 +88,12 @@ async fn ask(args: &AskArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let mode = match args.structured_output.as_str() {
-        "json_schema" => StructuredOutput::JsonSchema,
-        "json_object" => StructuredOutput::JsonObjectWithSchema,
-        "none" => StructuredOutput::None,
-        other => {
-            eprintln!("advisor consult ask: --structured-output {other:?}: use json_schema, json_object or none");
+    let model = match args.model.client() {
+        Ok(Some(m)) => m,
+        Ok(None) => {
+            eprintln!("advisor consult ask: needs --model NAME --base-url URL");
             return ExitCode::from(2);
         }
-    };
-    let mut b = OpenAiCompatible::builder(&args.base_url, &args.model)
-        .structured_output(mode)
-        .timeout(Duration::from_secs(args.timeout_secs.max(1)));
-    if let Ok(key) = std::env::var("ADVISOR_API_KEY") {
-        if !key.is_empty() {
-            b = b.api_key(key);
-        }
-    }
-    let model = match b.build() {
-        Ok(m) => m,
         Err(e) => {
             eprintln!("advisor consult ask: {e}");
             return ExitCode::from(2);

@@ -6,6 +6,18 @@
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 
+/// Reads all of `path` (standard input for `-`); the error names the input.
+pub(crate) fn read_all(path: &str) -> Result<String, String> {
+    if path == "-" {
+        let mut s = String::new();
+        io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| format!("<stdin>: {e}"))?;
+        return Ok(s);
+    }
+    std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))
+}
+
 /// An opened input and the name to use for it in messages.
 pub(crate) struct Input {
     pub(crate) name: String,

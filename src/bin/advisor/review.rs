@@ -14,13 +14,13 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use advisor::AdvisorPlugin;
-use advisor::model::{OpenAiCompatible, StructuredOutput};
 use advisor::review::{ModelReviewer, Reviewer, RulesReviewer};
 use advisor::transcript::{TranscriptFormat, read_transcript};
 use clap::Args;
 use serde_json::json;
 
 use crate::finish::review_transcript;
+use crate::model_args::ModelArgs;
 
 /// Arguments of `advisor review`.
 #[derive(Debug, Args)]
@@ -30,18 +30,9 @@ pub(crate) struct ReviewArgs {
     /// Transcript format: claude-code, openai or codex (default: detected).
     #[arg(long)]
     format: Option<String>,
-    /// Review with this model instead of the offline rules.
-    #[arg(long, requires = "base_url")]
-    model: Option<String>,
-    /// OpenAI-compatible base URL for --model (e.g. http://127.0.0.1:8080/v1).
-    #[arg(long)]
-    base_url: Option<String>,
-    /// Structured output for --model: json_schema, json_object or none.
-    #[arg(long, default_value = "json_schema")]
-    structured_output: String,
-    /// Seconds the review may take.
-    #[arg(long, default_value_t = 60)]
-    timeout_secs: u64,
+    /// Review with a model instead of the offline rules.
+    #[command(flatten)]
+    model: ModelArgs,
     /// Notes admitted per review.
     #[arg(long, default_value_t = 3)]
     max_notes: usize,
@@ -56,32 +47,13 @@ fn fail(msg: impl std::fmt::Display) -> ExitCode {
 }
 
 fn reviewer(args: &ReviewArgs) -> Result<(Arc<dyn Reviewer>, String), String> {
-    let Some(model) = &args.model else {
-        return Ok((Arc::new(RulesReviewer::new()), "rules".to_owned()));
-    };
-    let mode = match args.structured_output.as_str() {
-        "json_schema" => StructuredOutput::JsonSchema,
-        "json_object" => StructuredOutput::JsonObjectWithSchema,
-        "none" => StructuredOutput::None,
-        other => {
-            return Err(format!(
-                "--structured-output {other:?}: use json_schema, json_object or none"
-            ));
-        }
-    };
-    let mut b = OpenAiCompatible::builder(args.base_url.clone().unwrap_or_default(), model.clone())
-        .structured_output(mode)
-        .timeout(Duration::from_secs(args.timeout_secs.max(1)));
-    if let Ok(key) = std::env::var("ADVISOR_API_KEY") {
-        if !key.is_empty() {
-            b = b.api_key(key);
+    match args.model.client()? {
+        None => Ok((Arc::new(RulesReviewer::new()), "rules".to_owned())),
+        Some(client) => {
+            let label = format!("model {}", client.model());
+            Ok((Arc::new(ModelReviewer::new(client).max_notes(args.max_notes)), label))
         }
     }
-    let client = b.build().map_err(|e| e.to_string())?;
-    Ok((
-        Arc::new(ModelReviewer::new(client).max_notes(args.max_notes)),
-        format!("model {model}"),
-    ))
 }
 
 pub(crate) async fn run(args: &ReviewArgs) -> ExitCode {
@@ -113,8 +85,8 @@ pub(crate) async fn run(args: &ReviewArgs) -> ExitCode {
     let builder = AdvisorPlugin::builder()
         .shared_reviewer(reviewer)
         .max_notes_per_review(args.max_notes)
-        .timeout(Duration::from_secs(args.timeout_secs.max(1)));
-    let progress = args.model.is_some().then(|| {
+        .timeout(Duration::from_secs(args.model.timeout_secs.max(1)));
+    let progress = args.model.model.is_some().then(|| {
         let label = label.clone();
         tokio::spawn(async move {
             let started = Instant::now();
@@ -133,7 +105,7 @@ pub(crate) async fn run(args: &ReviewArgs) -> ExitCode {
     let finish = review_transcript(builder, &transcript, &answer, None, &mut |w| warnings.push(w)).await;
     if let Some(p) = progress {
         p.abort();
-        if args.model.is_some() {
+        if args.model.model.is_some() {
             eprint!("\r\x1b[K");
         }
     }

@@ -6,12 +6,13 @@
 //! exit status 1. `decision check <file|->` validates an advisor answer:
 //! the decision as JSON (exit 0) or one problem per line (exit 1).
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use advisor::rollout::{Arm, parse_decision, summarize};
 use clap::{Args, Subcommand};
+
+use crate::input::read_all;
 
 /// Arguments of `advisor summarize`.
 #[derive(Debug, Args)]
@@ -130,20 +131,11 @@ pub(crate) fn run_summarize(args: &SummarizeArgs) -> ExitCode {
 
 pub(crate) fn run_decision(cmd: &DecisionCommand) -> ExitCode {
     let DecisionCommand::Check { file } = cmd;
-    let text = if file == "-" {
-        let mut s = String::new();
-        if let Err(e) = std::io::stdin().read_to_string(&mut s) {
-            eprintln!("advisor decision check: <stdin>: {e}");
+    let text = match read_all(file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("advisor decision check: {e}");
             return ExitCode::from(2);
-        }
-        s
-    } else {
-        match std::fs::read_to_string(file) {
-            Ok(t) => t,
-            Err(e) => {
-                eprintln!("advisor decision check: {file}: {e}");
-                return ExitCode::from(2);
-            }
         }
     };
     match parse_decision(&text) {

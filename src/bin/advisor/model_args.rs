@@ -1,0 +1,50 @@
+//! The model flags shared by `review` and `consult ask`, and the one place
+//! they become an [`OpenAiCompatible`] client (API key from `ADVISOR_API_KEY`).
+
+use std::time::Duration;
+
+use advisor::model::{OpenAiCompatible, StructuredOutput};
+use clap::Args;
+
+/// `--model`, `--base-url`, `--structured-output`, `--timeout-secs`.
+#[derive(Debug, Args)]
+pub(crate) struct ModelArgs {
+    /// The model to ask (an OpenAI-compatible endpoint).
+    #[arg(long, requires = "base_url")]
+    pub(crate) model: Option<String>,
+    /// OpenAI-compatible base URL (e.g. http://127.0.0.1:8080/v1).
+    #[arg(long)]
+    pub(crate) base_url: Option<String>,
+    /// Structured output: json_schema, json_object (llama.cpp) or none.
+    #[arg(long, default_value = "json_schema")]
+    pub(crate) structured_output: String,
+    /// Seconds one model request may take.
+    #[arg(long, default_value_t = 60)]
+    pub(crate) timeout_secs: u64,
+}
+
+impl ModelArgs {
+    /// The client these flags describe, `Ok(None)` without `--model`.
+    pub(crate) fn client(&self) -> Result<Option<OpenAiCompatible>, String> {
+        let Some(model) = &self.model else { return Ok(None) };
+        let mode = match self.structured_output.as_str() {
+            "json_schema" => StructuredOutput::JsonSchema,
+            "json_object" => StructuredOutput::JsonObjectWithSchema,
+            "none" => StructuredOutput::None,
+            other => {
+                return Err(format!(
+                    "--structured-output {other:?}: use json_schema, json_object or none"
+                ));
+            }
+        };
+        let mut b = OpenAiCompatible::builder(self.base_url.clone().unwrap_or_default(), model.clone())
+            .structured_output(mode)
+            .timeout(Duration::from_secs(self.timeout_secs.max(1)));
+        if let Ok(key) = std::env::var("ADVISOR_API_KEY") {
+            if !key.is_empty() {
+                b = b.api_key(key);
+            }
+        }
+        b.build().map(Some).map_err(|e| e.to_string())
+    }
+}

@@ -181,6 +181,9 @@ fn strict_parsing_rules() {
         "Sure:\n```json\n{\"notes\":[]}\n```",
         "```json\n{\"notes\":[]}\n```\n```json\n{\"notes\":[]}\n```",
         "{\"notes\":[{\"text\":1,\"severity\":\"nit\"}]}",
+        // found by fuzzing: serde takes a struct written as a list
+        "```\n{\"notes\":[[\"e((\",\n\n\n\"seh[\"]]}\n```",
+        "{\"notes\":[[\"text\",\"nit\"]]}",
     ] {
         assert!(parse_notes(bad).is_err(), "{bad:?} must be rejected");
     }

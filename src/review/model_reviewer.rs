@@ -48,7 +48,17 @@ struct WireNotes {
 /// assert!(parse_notes("Looks fine to me!").is_err());
 /// ```
 pub fn parse_notes(answer: &str) -> Result<Vec<Note>, String> {
-    let wire: WireNotes = parse_object(answer)?;
+    let value: serde_json::Value = parse_object(answer)?;
+    // serde would also take a note written as a list (`["text", "nit"]`); a
+    // strict parser must not, so the shape is checked before the fields.
+    let notes_are_objects = value
+        .get("notes")
+        .and_then(serde_json::Value::as_array)
+        .is_some_and(|notes| notes.iter().all(serde_json::Value::is_object));
+    if !notes_are_objects {
+        return Err("the answer must be {\"notes\": [ {\"text\", \"severity\"}, … ]}".to_owned());
+    }
+    let wire: WireNotes = serde_json::from_value(value).map_err(|e| crate::json::describe_serde_error(&e))?;
     Ok(wire
         .notes
         .into_iter()

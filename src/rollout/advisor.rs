@@ -99,8 +99,8 @@ impl std::error::Error for RolloutError {}
 
 /// The privileged advisor of one attempt.
 pub struct Advisor {
-    config: AdvisorConfig,
-    task: TaskMaterial,
+    config: Arc<AdvisorConfig>,
+    task: Arc<TaskMaterial>,
     model: Arc<dyn ChatModel>,
     trace: Option<RolloutTrace>,
     solver_calls: u32,
@@ -122,16 +122,25 @@ impl fmt::Debug for Advisor {
 }
 
 impl Advisor {
-    /// An advisor for one attempt at `task`.
-    pub fn new(config: AdvisorConfig, task: TaskMaterial, model: impl ChatModel + 'static) -> Advisor {
+    /// An advisor for one attempt at `task`. Config and task may be shared
+    /// (`Arc`) across the attempts of a rollout farm.
+    pub fn new(
+        config: impl Into<Arc<AdvisorConfig>>,
+        task: impl Into<Arc<TaskMaterial>>,
+        model: impl ChatModel + 'static,
+    ) -> Advisor {
         Advisor::with_shared_model(config, task, Arc::new(model))
     }
 
     /// Like [`new`](Self::new) with an already shared model (many attempts, one client).
-    pub fn with_shared_model(config: AdvisorConfig, task: TaskMaterial, model: Arc<dyn ChatModel>) -> Advisor {
+    pub fn with_shared_model(
+        config: impl Into<Arc<AdvisorConfig>>,
+        task: impl Into<Arc<TaskMaterial>>,
+        model: Arc<dyn ChatModel>,
+    ) -> Advisor {
         Advisor {
-            config,
-            task,
+            config: config.into(),
+            task: task.into(),
             model,
             trace: None,
             solver_calls: 0,

@@ -9,6 +9,7 @@
 
 mod claude_code;
 mod codex;
+mod hook_input;
 mod openai;
 
 use std::collections::BTreeMap;
@@ -19,6 +20,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::host::{Message, Role, ToolCall, ToolTrace};
+
+pub use hook_input::HookInput;
 
 /// A transcript file format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]

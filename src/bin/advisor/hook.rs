@@ -13,9 +13,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use advisor::config::AdvisorConfig;
-use advisor::transcript::read_transcript;
+use advisor::transcript::{HookInput, read_transcript};
 use clap::Args;
-use serde::Deserialize;
 use serde_json::json;
 
 use crate::finish::review_transcript;
@@ -30,20 +29,6 @@ pub(crate) struct HookArgs {
     /// The workspace root (default: the hook's `cwd`, else the current directory).
     #[arg(long)]
     workspace: Option<PathBuf>,
-}
-
-#[derive(Debug, Deserialize)]
-struct HookInput {
-    session_id: String,
-    #[serde(default)]
-    transcript_path: Option<PathBuf>,
-    #[serde(default)]
-    #[allow(dead_code)]
-    stop_hook_active: Option<bool>,
-    #[serde(default)]
-    last_assistant_message: Option<String>,
-    #[serde(default)]
-    cwd: Option<PathBuf>,
 }
 
 /// Lets the stop through, saying why on one line of stderr.
@@ -62,14 +47,9 @@ pub(crate) async fn run(args: &HookArgs) -> ExitCode {
     if let Err(e) = std::io::stdin().read_to_string(&mut raw) {
         return let_through(format!("cannot read the hook input: {e}"));
     }
-    let input: HookInput = match serde_json::from_str(&raw) {
+    let input = match HookInput::parse(&raw) {
         Ok(i) => i,
-        Err(e) => {
-            return let_through(format!(
-                "the hook input is not valid ({})",
-                advisor::json::describe_serde_error(&e)
-            ));
-        }
+        Err(e) => return let_through(e),
     };
     let workspace = args
         .workspace

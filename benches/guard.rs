@@ -1,0 +1,53 @@
+//! Guard throughput on a realistic note mix, single thread: notes per second,
+//! and the cost ratio of similarity dedupe (on / off) measured in one run.
+//!
+//! `cargo bench --bench guard`
+#![allow(missing_docs)]
+
+#[path = "common.rs"]
+mod common;
+
+use std::hint::black_box;
+
+use advisor::review::ReviewKind;
+use advisor::{EmissionGuard, gate::gate_review};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+
+fn run(reviews: &[Vec<advisor::Note>], similarity: bool) -> usize {
+    let mut guard = EmissionGuard::new(3).with_similarity(similarity);
+    let mut delivered = 0;
+    for r in reviews {
+        delivered += gate_review(&mut guard, r, ReviewKind::Finish).accepted().len();
+    }
+    delivered
+}
+
+fn bench(c: &mut Criterion) {
+    let reviews = common::note_corpus(20_000);
+    let notes: usize = reviews.iter().map(Vec::len).sum();
+    let mut g = c.benchmark_group("guard");
+    g.throughput(Throughput::Elements(notes as u64));
+    g.bench_function(format!("gate {notes} notes (exact dedupe)"), |b| {
+        b.iter(|| black_box(run(&reviews, false)))
+    });
+    g.bench_function(format!("gate {notes} notes (similarity dedupe)"), |b| {
+        b.iter(|| black_box(run(&reviews, true)))
+    });
+    g.finish();
+
+    let off = common::median(9, || {
+        black_box(run(&reviews, false));
+    });
+    let on = common::median(9, || {
+        black_box(run(&reviews, true));
+    });
+    println!(
+        "RESULT guard: {notes} notes, {:.0} notes/s exact, {:.0} notes/s similarity; similarity/exact cost ratio {:.2}",
+        notes as f64 / off.as_secs_f64(),
+        notes as f64 / on.as_secs_f64(),
+        on.as_secs_f64() / off.as_secs_f64()
+    );
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,36 @@
+//! The emission guard and rendering on arbitrary notes: rendered output has
+//! exactly one open and one close tag per delivered note and no raw `<` from
+//! note text; delivered text is clamped and free of control characters.
+#![no_main]
+
+use advisor::guard::MAX_NOTE_CHARS;
+use advisor::render::render_advisories;
+use advisor::review::ReviewKind;
+use advisor::{EmissionGuard, Note, Severity, gate::gate_review};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let text = String::from_utf8_lossy(data);
+    let mut guard = EmissionGuard::new(3).with_similarity(data.first().is_some_and(|b| b & 1 == 1));
+    for review in text.split('\u{1}') {
+        let notes: Vec<Note> = review
+            .split('\u{2}')
+            .enumerate()
+            .map(|(i, t)| Note::new(t, [Severity::Nit, Severity::Concern, Severity::Blocker][i % 3]))
+            .collect();
+        let gate = gate_review(&mut guard, &notes, ReviewKind::Finish);
+        let accepted = gate.accepted();
+        assert!(accepted.len() <= 3);
+        for n in &accepted {
+            assert!(n.text.chars().count() <= MAX_NOTE_CHARS);
+            assert!(!n.text.chars().any(|c| c.is_control() && c != '\n' && c != '\t'));
+        }
+        let rendered = render_advisories(&accepted);
+        assert_eq!(rendered.matches("<advisory ").count(), accepted.len());
+        assert_eq!(rendered.matches("</advisory>").count(), accepted.len());
+        assert_eq!(rendered.matches('<').count(), 2 * accepted.len());
+        if let Some(injection) = &gate.injection {
+            assert_eq!(injection.matches("</advisory>").count(), accepted.len());
+        }
+    }
+});

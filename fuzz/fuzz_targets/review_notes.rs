@@ -1,0 +1,24 @@
+//! The reviewer-notes parser never accepts an answer that breaks a rule: an
+//! accepted answer is exactly one JSON object holding only `notes`, each note
+//! only `text` and `severity`, with nothing but one optional fence around it.
+#![no_main]
+
+use advisor::json::extract_object;
+use advisor::review::parse_notes;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    if let Ok(notes) = parse_notes(text) {
+        let inner = extract_object(text).expect("accepted answers are one object");
+        let v: serde_json::Value = serde_json::from_str(inner).expect("accepted answers are JSON");
+        let obj = v.as_object().expect("an object");
+        assert_eq!(obj.len(), 1);
+        let list = obj["notes"].as_array().expect("notes is a list");
+        assert_eq!(list.len(), notes.len());
+        for n in list {
+            let n = n.as_object().expect("each note is an object");
+            assert!(n.len() == 2 && n["text"].is_string() && n["severity"].is_string());
+        }
+    }
+});

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use advisor::{Note, Severity};
 
 /// Reviews of notes: from `$ADVISOR_NOTES_TSV` when set, else generated here.
-pub fn note_corpus(n: usize) -> Vec<Vec<Note>> {
+pub(crate) fn note_corpus(n: usize) -> Vec<Vec<Note>> {
     if let Ok(path) = std::env::var("ADVISOR_NOTES_TSV") {
         if let Ok(text) = std::fs::read_to_string(&path) {
             let mut reviews: Vec<Vec<Note>> = Vec::new();
@@ -110,7 +110,7 @@ fn generate(n: usize) -> Vec<Vec<Note>> {
 }
 
 /// The median wall time of `runs` runs of `f`.
-pub fn median<F: FnMut()>(runs: usize, mut f: F) -> Duration {
+pub(crate) fn median<F: FnMut()>(runs: usize, mut f: F) -> Duration {
     let mut times: Vec<Duration> = (0..runs)
         .map(|_| {
             let t = Instant::now();
@@ -123,7 +123,7 @@ pub fn median<F: FnMut()>(runs: usize, mut f: F) -> Duration {
 }
 
 /// Resident memory of this process, in KiB (Linux; 0 elsewhere).
-pub fn rss_kib() -> u64 {
+pub(crate) fn rss_kib() -> u64 {
     std::fs::read_to_string("/proc/self/statm")
         .ok()
         .and_then(|s| s.split_whitespace().nth(1).and_then(|p| p.parse::<u64>().ok()))

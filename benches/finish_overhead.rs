@@ -2,7 +2,7 @@
 //! 32-message window, against the same loop without the advisor.
 //!
 //! `cargo bench --bench finish_overhead`
-#![allow(missing_docs)]
+#![allow(missing_docs, clippy::unwrap_used, clippy::expect_used)] // criterion macros; benches may panic
 
 #[path = "common.rs"]
 mod common;

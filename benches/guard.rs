@@ -2,7 +2,7 @@
 //! and the cost ratio of similarity dedupe (on / off) measured in one run.
 //!
 //! `cargo bench --bench guard`
-#![allow(missing_docs)]
+#![allow(missing_docs, clippy::unwrap_used, clippy::expect_used)] // criterion macros; benches may panic
 
 #[path = "common.rs"]
 mod common;

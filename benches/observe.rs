@@ -2,7 +2,7 @@
 //! the cost is the window, not the history (target ratio ≤ 1.5).
 //!
 //! `cargo bench --bench observe`
-#![allow(missing_docs)]
+#![allow(missing_docs, clippy::unwrap_used, clippy::expect_used)] // criterion macros; benches may panic
 
 #[path = "common.rs"]
 mod common;

@@ -3,7 +3,7 @@
 //! milliseconds) is what costs.
 //!
 //! `cargo bench --bench reviewer`
-#![allow(missing_docs)] // criterion's macros generate undocumented items
+#![allow(missing_docs, clippy::unwrap_used, clippy::expect_used)] // criterion macros; benches may panic
 
 use advisor::host::{Message, Role, ToolTrace};
 use advisor::model::ScriptedModel;

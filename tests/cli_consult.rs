@@ -101,3 +101,41 @@ async fn an_invalid_request_is_exit_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("schema_version"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn review_with_a_model_shows_progress_and_prints_the_models_notes() {
+    let server = MockServer::start().await;
+    let notes =
+        r#"{"notes":[{"text":"the last test run failed but the answer says all tests pass","severity":"blocker"}]}"#;
+    Mock::given(method("POST"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(completion(notes))
+                .set_delay(std::time::Duration::from_millis(1500)),
+        )
+        .mount(&server)
+        .await;
+    let uri = server.uri();
+    let out = tokio::task::spawn_blocking(move || {
+        Command::cargo_bin("advisor")
+            .unwrap()
+            .args(["review", "--json", "--model", "m", "--base-url", &format!("{uri}/v1")])
+            .arg(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/examples/transcripts/claude-failing-tests.jsonl"
+            ))
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("waiting for model m"),
+        "progress after a second"
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["reviewer"], "model m");
+    assert_eq!(v["notes"][0]["severity"], "blocker");
+    assert_eq!(v["interrupt"], true);
+}

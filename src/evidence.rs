@@ -131,7 +131,30 @@ impl Window {
     }
 
     /// Appends `msgs` to the window, dropping the oldest as the bounds require.
+    ///
+    /// Only the new messages are bounded when the result fits the byte budget
+    /// (the common case); otherwise the whole window is bounded again, newest
+    /// first. Both give the same window.
     pub fn extend(&mut self, msgs: &[Message]) {
+        let b = self.bounds;
+        let fresh = &msgs[msgs.len().saturating_sub(b.max_messages)..];
+        let new: Vec<Message> = fresh
+            .iter()
+            .map(|m| bound_message(m, &b, b.max_message_bytes))
+            .collect();
+        let keep_old = b.max_messages - new.len();
+        let drop_old = self.messages.len().saturating_sub(keep_old);
+        let bytes: usize = self.messages[drop_old..]
+            .iter()
+            .chain(&new)
+            .map(|m| m.content.len())
+            .sum();
+        if bytes <= b.max_bytes {
+            self.messages.drain(..drop_old);
+            self.messages.extend(new);
+            self.omitted += drop_old + (msgs.len() - fresh.len());
+            return;
+        }
         let before = self.messages.len() + msgs.len();
         let kept = bound_tail(msgs.iter().rev().chain(self.messages.iter().rev()), &self.bounds);
         self.omitted += before - kept.len();
@@ -226,6 +249,24 @@ mod tests {
         w.replace(&[Message::assistant_with_tools("checking", vec![call])]);
         assert_eq!(w.messages()[0].content, "checking\nTool call run_sql: {\"q\":1}");
         assert!(w.messages()[0].tool_calls.is_empty());
+    }
+
+    #[test]
+    fn the_fast_path_of_extend_matches_bounding_the_window_again() {
+        let bounds = EvidenceBounds {
+            max_messages: 5,
+            max_bytes: 300,
+            max_message_bytes: 120,
+            ..EvidenceBounds::default()
+        };
+        let mut w = Window::new(bounds);
+        for i in 0..60 {
+            let m = Message::user("x".repeat((i * 37) % 200));
+            let slow = bound_tail(std::iter::once(&m).chain(w.messages().iter().rev()), &bounds);
+            w.extend(std::slice::from_ref(&m));
+            assert_eq!(w.messages(), &slow[..], "after {} messages", i + 1);
+            assert!(w.bytes() <= 300 && w.messages().len() <= 5);
+        }
     }
 
     #[test]

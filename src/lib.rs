@@ -90,7 +90,8 @@ pub use host::Extensions;
 pub use note::{Note, Severity};
 pub use plugin::AdvisorPlugin;
 
-/// The README's Rust examples, compiled and run as doctests.
-#[cfg(doctest)]
+/// The README's Rust examples, compiled and run as doctests (they use the
+/// HTTP client, so only with the `http` feature).
+#[cfg(all(doctest, feature = "http"))]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;

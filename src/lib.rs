@@ -63,6 +63,7 @@
 
 pub mod adapters;
 pub mod agent;
+pub mod atomic_file;
 #[cfg(feature = "config")]
 pub mod config;
 pub mod consult;

@@ -9,11 +9,12 @@
 //! whose trigger was consulted. Must not call models.
 
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::request::AdvisorRequest;
 use super::response::{AdvisorResponse, validate_response};
+use crate::atomic_file::write_atomic;
 
 const PENDING: &str = ".advisor-request.pending.json";
 const REQUEST: &str = ".advisor-request.json";
@@ -43,14 +44,6 @@ fn safe(s: &str) -> String {
         })
         .take(64)
         .collect()
-}
-
-fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let tmp = path.with_extension(format!("tmp.{}", std::process::id()));
-    std::fs::write(&tmp, bytes)?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
 }
 
 impl ConsultStore {

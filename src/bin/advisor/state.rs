@@ -1,13 +1,12 @@
 //! Per-session hook state on disk: the advisor's checkpoint plus what the
 //! transcript held at the last review.
 //!
-//! Owns the state file's shape, its location (one file per session, so hooks
-//! of different sessions never touch the same file) and atomic writes (a
-//! uniquely named temporary file renamed over the old one). A corrupt file is
+//! Owns the state file's shape and its location (one file per session, so
+//! hooks of different sessions never touch the same file); writes go through
+//! [`advisor::atomic_file::write_atomic`]. A corrupt file is
 //! reported and treated as fresh, never a crash.
 
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
@@ -88,20 +87,6 @@ pub(crate) fn load(path: &Path) -> Result<Option<SessionState>, String> {
 
 /// Writes `state` atomically.
 pub(crate) fn save(path: &Path, state: &SessionState) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0);
-    let tmp = dir.join(format!(
-        ".{}.{}.{nanos}.tmp",
-        path.file_name().and_then(|n| n.to_str()).unwrap_or("state"),
-        std::process::id()
-    ));
     let body = serde_json::to_vec_pretty(state).map_err(std::io::Error::other)?;
-    std::fs::write(&tmp, body)?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+    advisor::atomic_file::write_atomic(path, &body)
 }

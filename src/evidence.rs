@@ -52,6 +52,28 @@ impl Default for EvidenceBounds {
     }
 }
 
+impl EvidenceBounds {
+    /// Checks that every bound is more than zero (`max_tool_calls_per_message`
+    /// may be zero: no tool calls projected). The error names `{prefix}.{field}`.
+    pub fn validate(&self, prefix: &str) -> Result<(), crate::error::Error> {
+        let fields = [
+            ("max_messages", self.max_messages),
+            ("max_bytes", self.max_bytes),
+            ("max_message_bytes", self.max_message_bytes),
+            ("max_tools", self.max_tools),
+            ("max_tool_field_bytes", self.max_tool_field_bytes),
+            ("max_final_bytes", self.max_final_bytes),
+        ];
+        match fields.iter().find(|(_, v)| *v == 0) {
+            Some((field, _)) => Err(crate::error::Error::config(
+                format!("{prefix}.{field}"),
+                "must be more than zero: a reviewer with no evidence can only guess",
+            )),
+            None => Ok(()),
+        }
+    }
+}
+
 const MAX_NAME_BYTES: usize = 64;
 const MAX_CALL_ID_BYTES: usize = 128;
 const MAX_CALL_ARGS_BYTES: usize = 1_024;

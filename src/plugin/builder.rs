@@ -311,7 +311,7 @@ impl AdvisorPluginBuilder {
         if self.timeout.is_zero() {
             return Err(Error::config("timeout", "must be more than zero"));
         }
-        validate_evidence(&self.evidence)?;
+        self.evidence.validate("evidence")?;
         Ok(AdvisorPlugin {
             config: Arc::new(Config {
                 members,
@@ -327,24 +327,4 @@ impl AdvisorPluginBuilder {
             }),
         })
     }
-}
-
-fn validate_evidence(b: &EvidenceBounds) -> Result<(), Error> {
-    let fields = [
-        ("evidence.max_messages", b.max_messages),
-        ("evidence.max_bytes", b.max_bytes),
-        ("evidence.max_message_bytes", b.max_message_bytes),
-        ("evidence.max_tools", b.max_tools),
-        ("evidence.max_tool_field_bytes", b.max_tool_field_bytes),
-        ("evidence.max_final_bytes", b.max_final_bytes),
-    ];
-    for (field, value) in fields {
-        if value == 0 {
-            return Err(Error::config(
-                field,
-                "must be more than zero: a reviewer with no evidence can only guess",
-            ));
-        }
-    }
-    Ok(())
 }

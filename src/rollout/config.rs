@@ -180,9 +180,7 @@ impl AdvisorConfigBuilder {
         if c.finish_tool.trim().is_empty() {
             return Err(Error::config("finish_tool", "must name the solver's finish tool"));
         }
-        if c.history.max_messages == 0 || c.history.max_bytes == 0 || c.history.max_message_bytes == 0 {
-            return Err(Error::config("history", "bounds must be more than zero"));
-        }
+        c.history.validate("history")?;
         Ok(c)
     }
 }

@@ -129,3 +129,12 @@ pub(crate) fn rss_kib() -> u64 {
         .and_then(|s| s.split_whitespace().nth(1).and_then(|p| p.parse::<u64>().ok()))
         .map_or(0, |pages| pages * 4)
 }
+
+/// The two-worker Tokio runtime the async benches run on.
+pub(crate) fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}

@@ -48,11 +48,7 @@ fn agent(with_advisor: bool) -> Agent {
 }
 
 fn bench(c: &mut Criterion) {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let rt = common::runtime();
     let mut g = c.benchmark_group("run with a finish review");
     g.bench_function("without advisor", |b| {
         b.iter(|| rt.block_on(agent(false).run("sum revenue")).unwrap())

@@ -51,11 +51,7 @@ fn vm_hwm_kib() -> u64 {
 }
 
 fn bench(c: &mut Criterion) {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let rt = common::runtime();
     let server = rt.block_on(async {
         let s = MockServer::start().await;
         let body = serde_json::json!({"choices": [{"message": {"role": "assistant", "content": CONTINUE}, "finish_reason": "stop"}],

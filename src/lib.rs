@@ -64,6 +64,7 @@
 pub mod adapters;
 pub mod agent;
 pub mod atomic_file;
+pub mod bounded_read;
 #[cfg(feature = "config")]
 pub mod config;
 pub mod consult;

@@ -74,6 +74,7 @@ pub mod finish_guard;
 pub mod gate;
 pub mod guard;
 pub mod host;
+pub mod invisible;
 pub mod json;
 pub mod model;
 pub mod note;

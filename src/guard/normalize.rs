@@ -5,19 +5,9 @@
 //! reported by `advisor replay` and stored in checkpoints — and
 //! [`strip_controls`]. Must not keep state; the guard does that.
 
+use crate::invisible::is_invisible;
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
-
-/// Whether `c` has the Unicode `Default_Ignorable_Code_Point` property
-/// (zero-width characters, joiners, bidi controls, variation selectors, tags …).
-/// These render as nothing, so they must not split or change a key.
-fn is_default_ignorable(c: char) -> bool {
-    matches!(c as u32,
-        0x00AD | 0x034F | 0x061C | 0x115F..=0x1160 | 0x17B4..=0x17B5
-        | 0x180B..=0x180F | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x206F
-        | 0x3164 | 0xFE00..=0xFE0F | 0xFEFF | 0xFFA0 | 0xFFF0..=0xFFF8
-        | 0x1BCA0..=0x1BCA3 | 0x1D173..=0x1D17A | 0xE0000..=0xE0FFF)
-}
 
 /// Letters, digits and combining marks are word characters; everything else
 /// separates words.
@@ -44,7 +34,7 @@ fn is_word_char(c: char) -> bool {
 pub fn normalize_note(text: &str) -> String {
     let folded: String = text
         .chars()
-        .filter(|c| !is_default_ignorable(*c))
+        .filter(|c| !is_invisible(*c))
         .nfkc()
         .flat_map(char::to_lowercase)
         .nfkc()

@@ -1,5 +1,6 @@
 //! Reading agent transcripts from disk: Claude Code session JSONL, OpenAI-style
-//! message JSONL and Codex rollout JSONL, auto-detected.
+//! message JSONL, Codex rollout JSONL and Gemini CLI sessions (JSON or JSONL),
+//! auto-detected.
 //!
 //! Owns the neutral [`Transcript`] (messages, paired tool traces, genuine user
 //! prompts, compaction points, skipped line counts) and [`TranscriptError`],
@@ -9,6 +10,7 @@
 
 mod claude_code;
 mod codex;
+mod gemini;
 mod hook_input;
 mod openai;
 
@@ -33,15 +35,18 @@ pub enum TranscriptFormat {
     OpenAi,
     /// Codex rollout JSONL (`{"timestamp","type","payload"}`).
     Codex,
+    /// Gemini CLI session: one JSON record, or JSONL with `$set`/`$rewindTo` edits.
+    Gemini,
 }
 
 impl TranscriptFormat {
-    /// Parses a format name: `claude-code`, `openai` or `codex`.
+    /// Parses a format name: `claude-code`, `openai`, `codex` or `gemini`.
     pub fn parse(name: &str) -> Option<TranscriptFormat> {
         match name.trim().to_ascii_lowercase().as_str() {
             "claude-code" | "claude" | "claudecode" => Some(TranscriptFormat::ClaudeCode),
             "openai" | "messages" => Some(TranscriptFormat::OpenAi),
             "codex" => Some(TranscriptFormat::Codex),
+            "gemini" | "gemini-cli" => Some(TranscriptFormat::Gemini),
             _ => None,
         }
     }
@@ -52,6 +57,7 @@ impl TranscriptFormat {
             TranscriptFormat::ClaudeCode => "claude-code",
             TranscriptFormat::OpenAi => "openai",
             TranscriptFormat::Codex => "codex",
+            TranscriptFormat::Gemini => "gemini",
         }
     }
 
@@ -312,6 +318,12 @@ pub fn parse_transcript(
     text: &str,
     format: Option<TranscriptFormat>,
 ) -> Result<(Transcript, TranscriptFormat), TranscriptError> {
+    if matches!(format, None | Some(TranscriptFormat::Gemini)) {
+        let forced = format.is_some();
+        if let Some(read) = gemini::try_read(name, text, forced) {
+            return read.map(|t| (t, TranscriptFormat::Gemini));
+        }
+    }
     let mut lines = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         if raw.trim().is_empty() {
@@ -346,7 +358,7 @@ pub fn parse_transcript(
                     TranscriptErrorKind::UnknownFormat,
                     name,
                     Some(*first_line),
-                    "unknown transcript format (expected Claude Code, OpenAI-style or Codex JSONL); pass --format",
+                    "unknown transcript format (expected Claude Code, OpenAI-style, Codex JSONL or a Gemini CLI session); pass --format",
                 )
             })?,
     };
@@ -356,6 +368,10 @@ pub fn parse_transcript(
         TranscriptFormat::ClaudeCode => claude_code::read(&lines).map_err(|(l, m)| malformed(l, m))?,
         TranscriptFormat::OpenAi => openai::read(&lines).map_err(|(l, m)| malformed(l, m))?,
         TranscriptFormat::Codex => codex::read(&lines).map_err(|(l, m)| malformed(l, m))?,
+        // Read above: `try_read` always answers when the format is forced.
+        TranscriptFormat::Gemini => {
+            return Err(malformed(*first_line, "not a Gemini CLI session".into()));
+        }
     };
     Ok((transcript, format))
 }

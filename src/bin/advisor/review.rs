@@ -27,7 +27,7 @@ use crate::model_args::ModelArgs;
 pub(crate) struct ReviewArgs {
     /// The transcript file (JSONL).
     transcript: PathBuf,
-    /// Transcript format: claude-code, openai or codex (default: detected).
+    /// Transcript format: claude-code, openai, codex or gemini (default: detected).
     #[arg(long)]
     format: Option<String>,
     /// Review with a model instead of the offline rules.
@@ -60,7 +60,7 @@ pub(crate) async fn run(args: &ReviewArgs) -> ExitCode {
     let format = match args.format.as_deref().map(|f| (f, TranscriptFormat::parse(f))) {
         None => None,
         Some((_, Some(f))) => Some(f),
-        Some((name, None)) => return fail(format!("--format {name:?}: use claude-code, openai or codex")),
+        Some((name, None)) => return fail(format!("--format {name:?}: use claude-code, openai, codex or gemini")),
     };
     let transcript = match read_transcript(&args.transcript, format) {
         Ok(t) => t,

@@ -1,0 +1,347 @@
+//! Gemini CLI session files: the single-JSON `session-*.json` format and the
+//! JSONL format Gemini CLI writes since v0.39.
+//!
+//! Both are read the way Gemini CLI's own loader reads them
+//! (`loadConversationRecord` in `packages/core/src/services/chatRecordingService.ts`
+//! of google-gemini/gemini-cli):
+//!
+//! - A line with a string `$rewindTo` removes that message and every message
+//!   after it; when the id is unknown it removes all messages.
+//! - A line with a string `id` is a message record. A message is appended
+//!   again, whole, every time it changes (`pushMessage`), so the **last copy
+//!   wins** and keeps the position of the first copy.
+//! - A line with an object `$set` merges metadata; when `$set.messages` is an
+//!   array it is a checkpoint that replaces every message.
+//! - A line with string `sessionId` and `projectHash` is the metadata line; the
+//!   legacy single-JSON file is such a record with the whole `messages` array
+//!   (pretty-printed over many lines, so it is parsed as one value).
+//! - Lines that are not JSON are skipped, as Gemini CLI skips them.
+//!
+//! Messages are then mapped to the neutral [`Transcript`]: `user` records are
+//! prompts unless they only carry tool responses (`functionResponse` parts,
+//! which newer versions record next to `toolCalls[].result`), are what Gemini
+//! CLI itself does not resume as user content (empty, starting with `/` or `?`,
+//! `<session_context>` or `<hook_context>`, see `isIgnoredUserContent` in
+//! `packages/core/src/utils/sessionUtils.ts`), or are the continuation Gemini
+//! CLI sends on its own (`Please continue.` from the next-speaker check in
+//! `packages/core/src/core/client.ts`, `System: Please continue.` from the
+//! invalid-stream retry removed in gemini-cli#26340). A `/init` expanded into
+//! its long instruction is what the user asked for by typing `/init`, so it is
+//! kept as the prompt. `gemini` records carry the answer text (thought parts
+//! left out) and `toolCalls[]` whose `result` holds `functionResponse` parts. A
+//! tool call recorded with `status: "success"` can still have failed: the shell
+//! tool reports a non-zero exit only as `Exit Code: N` in its output text, so
+//! the output is checked with the shared failure heuristics. `info`, `error`
+//! and `warning` records are not conversation and are skipped, as in Gemini
+//! CLI's `convertSessionToClientHistory`.
+//!
+//! Must not review anything, and must not read files: it parses text it is given.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::Value;
+
+use super::{Transcript, TranscriptError, TranscriptErrorKind};
+use crate::host::{Message, ToolCall};
+
+/// Tool-call statuses that mean the call did not succeed (Gemini CLI's
+/// `CoreToolCallStatus`, `packages/core/src/scheduler/types.ts`).
+const FAILED_STATUSES: [&str; 2] = ["error", "cancelled"];
+
+/// User texts Gemini CLI sends on its own to make the model go on.
+const CONTINUATIONS: [&str; 2] = ["Please continue.", "System: Please continue."];
+
+/// Reads `text` as a Gemini CLI session when it looks like one, else `None`.
+/// `forced` reads it as one whatever it looks like.
+pub(super) fn try_read(name: &str, text: &str, forced: bool) -> Option<Result<Transcript, TranscriptError>> {
+    let trimmed = text.trim_start_matches('\u{feff}');
+    // The single-JSON format (or a one-line JSONL file) is one JSON value.
+    if let Ok(whole) = serde_json::from_str::<Value>(trimmed) {
+        if forced || is_metadata(&whole) {
+            return Some(Ok(read_records(std::iter::once(Some(whole)))));
+        }
+        return None;
+    }
+    let mut lines = trimmed.lines().filter(|l| !l.trim().is_empty()).peekable();
+    let first = lines.peek().and_then(|l| serde_json::from_str::<Value>(l).ok());
+    let gemini = first.as_ref().is_some_and(|v| is_metadata(v) || is_edit(v));
+    if !gemini && !forced {
+        return None;
+    }
+    let records: Vec<Option<Value>> = lines.map(|l| serde_json::from_str::<Value>(l).ok()).collect();
+    if records.iter().all(Option::is_none) {
+        return Some(Err(TranscriptError::new(
+            TranscriptErrorKind::NotJson,
+            name,
+            None,
+            "no line of this Gemini CLI session is JSON",
+        )));
+    }
+    Some(Ok(read_records(records)))
+}
+
+/// The metadata line (or legacy whole record): string `sessionId` and
+/// `projectHash`, and no `type` (Claude Code lines carry `sessionId` and a
+/// `type`).
+fn is_metadata(v: &Value) -> bool {
+    v.get("sessionId").is_some_and(Value::is_string)
+        && v.get("projectHash").is_some_and(Value::is_string)
+        && v.get("type").is_none()
+}
+
+/// A `$set` or `$rewindTo` line.
+fn is_edit(v: &Value) -> bool {
+    v.get("$set").is_some_and(Value::is_object) || v.get("$rewindTo").is_some_and(Value::is_string)
+}
+
+/// The conversation as Gemini CLI's loader rebuilds it: message records in
+/// first-seen order, each holding its last copy.
+#[derive(Default)]
+struct Conversation {
+    order: Vec<String>,
+    by_id: HashMap<String, Value>,
+    /// Ids of every user record that was a genuine prompt, rewound or not.
+    prompts_seen: HashSet<String>,
+}
+
+impl Conversation {
+    fn set(&mut self, msg: Value) {
+        let Some(id) = msg.get("id").and_then(Value::as_str).map(str::to_owned) else {
+            return;
+        };
+        if is_prompt(&msg) {
+            self.prompts_seen.insert(id.clone());
+        }
+        if self.by_id.insert(id.clone(), msg).is_none() {
+            self.order.push(id);
+        }
+    }
+
+    fn rewind_to(&mut self, id: &str) {
+        let cut = self.order.iter().position(|o| o == id).unwrap_or(0);
+        for gone in self.order.drain(cut..) {
+            self.by_id.remove(&gone);
+        }
+    }
+
+    fn replace_all(&mut self, messages: &[Value]) {
+        self.order.clear();
+        self.by_id.clear();
+        for m in messages {
+            self.set(m.clone());
+        }
+    }
+}
+
+fn read_records(records: impl IntoIterator<Item = Option<Value>>) -> Transcript {
+    let mut t = Transcript::default();
+    let mut conv = Conversation::default();
+    for record in records {
+        let Some(record) = record else {
+            t.skip("line:not-json");
+            continue;
+        };
+        if let Some(id) = record.get("$rewindTo").and_then(Value::as_str) {
+            conv.rewind_to(id);
+        } else if record.get("id").is_some_and(Value::is_string) {
+            conv.set(record);
+        } else if let Some(set) = record.get("$set").filter(|s| s.is_object()) {
+            if let Some(Value::Array(messages)) = set.get("messages") {
+                conv.replace_all(messages);
+            }
+        } else if record.get("sessionId").is_some_and(Value::is_string) {
+            if let Some(Value::Array(messages)) = record.get("messages") {
+                for m in messages {
+                    conv.set(m.clone());
+                }
+            }
+        } else {
+            t.skip("line:unknown");
+        }
+    }
+    // Every prompt the file ever recorded, rewound ones included: the count
+    // grows when the user asks something new, even after a rewind.
+    t.user_prompts = conv.prompts_seen.len();
+    let mut answered: HashSet<String> = HashSet::new();
+    for id in &conv.order {
+        if let Some(msg) = conv.by_id.get(id) {
+            message(&mut t, msg, &mut answered);
+        }
+    }
+    t
+}
+
+/// The parts of a `PartListUnion`: a string, one part, or a list of both.
+fn parts(content: &Value) -> Vec<Value> {
+    match content {
+        Value::Null => Vec::new(),
+        Value::String(s) => vec![serde_json::json!({ "text": s })],
+        Value::Array(list) => list
+            .iter()
+            .map(|p| match p {
+                Value::String(s) => serde_json::json!({ "text": s }),
+                other => other.clone(),
+            })
+            .collect(),
+        other => vec![other.clone()],
+    }
+}
+
+/// Text of the non-thought text parts, joined by newlines.
+fn text_parts(parts: &[Value]) -> String {
+    parts
+        .iter()
+        .filter(|p| p.get("thought").and_then(Value::as_bool) != Some(true))
+        .filter_map(|p| p.get("text").and_then(Value::as_str))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn is_prompt(msg: &Value) -> bool {
+    if msg.get("type").and_then(Value::as_str) != Some("user") {
+        return false;
+    }
+    let parts = parts(msg.get("content").unwrap_or(&Value::Null));
+    if parts.iter().any(|p| p.get("functionResponse").is_some()) && text_parts(&parts).trim().is_empty() {
+        return false;
+    }
+    let text = text_parts(&parts);
+    let text = text.trim();
+    !(is_ignored_user_content(text) || CONTINUATIONS.contains(&text) || super::is_injected(text))
+}
+
+/// Gemini CLI's `isIgnoredUserContent`: user content it does not resume.
+fn is_ignored_user_content(trimmed: &str) -> bool {
+    trimmed.is_empty()
+        || trimmed.starts_with('/')
+        || trimmed.starts_with('?')
+        || trimmed.starts_with("<session_context>")
+        || trimmed.starts_with("<hook_context>")
+}
+
+fn message(t: &mut Transcript, msg: &Value, answered: &mut HashSet<String>) {
+    let ty = msg.get("type").and_then(Value::as_str).unwrap_or("");
+    let parts = parts(msg.get("content").unwrap_or(&Value::Null));
+    match ty {
+        "user" => user(t, &parts, answered),
+        "gemini" => gemini(t, msg, &parts, answered),
+        "info" | "error" | "warning" => t.skip(&format!("message:{ty}")),
+        "" => t.skip("message:untyped"),
+        other => t.skip(&format!("message:{other}")),
+    }
+}
+
+fn user(t: &mut Transcript, parts: &[Value], answered: &mut HashSet<String>) {
+    // Tool responses recorded as a user turn: pair the ones `toolCalls` did not.
+    for p in parts {
+        if let Some(resp) = p.get("functionResponse") {
+            let id = resp.get("id").and_then(Value::as_str).unwrap_or_default();
+            if !id.is_empty() && answered.insert(id.to_owned()) {
+                let (output, failed) = response_output(resp);
+                t.tool_result(id, output, failed);
+            }
+        }
+    }
+    let text = text_parts(parts);
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        if !parts.iter().any(|p| p.get("functionResponse").is_some()) {
+            t.skip("user:empty");
+        }
+        return;
+    }
+    if CONTINUATIONS.contains(&trimmed) {
+        t.skip("user:continuation");
+        return;
+    }
+    if is_ignored_user_content(trimmed) {
+        t.skip("user:not-a-prompt");
+        return;
+    }
+    t.messages.push(Message::user(text));
+}
+
+fn gemini(t: &mut Transcript, msg: &Value, parts: &[Value], answered: &mut HashSet<String>) {
+    let text = text_parts(parts);
+    let mut calls = Vec::new();
+    let mut results = Vec::new();
+    if let Some(Value::Array(records)) = msg.get("toolCalls") {
+        for tc in records {
+            let call = ToolCall {
+                id: tc.get("id").and_then(Value::as_str).unwrap_or_default().to_owned(),
+                name: tc.get("name").and_then(Value::as_str).unwrap_or("tool").to_owned(),
+                arguments: tc.get("args").map(Value::to_string).unwrap_or_default(),
+            };
+            let status = tc.get("status").and_then(Value::as_str).unwrap_or("");
+            let status_failed = FAILED_STATUSES.contains(&status);
+            match tc.get("result") {
+                Some(result) if !result.is_null() => {
+                    let (output, failed) = result_output(result);
+                    results.push((call.id.clone(), output, failed || status_failed));
+                }
+                _ if status_failed => results.push((call.id.clone(), format!("tool call {status}"), true)),
+                _ => {}
+            }
+            calls.push(call);
+        }
+    }
+    // Checkpointed history keeps calls as `functionCall` parts of the content.
+    for p in parts {
+        if let Some(fc) = p.get("functionCall") {
+            let id = fc.get("id").and_then(Value::as_str).unwrap_or_default();
+            if !calls.iter().any(|c| c.id == id) {
+                calls.push(ToolCall {
+                    id: id.to_owned(),
+                    name: fc.get("name").and_then(Value::as_str).unwrap_or("tool").to_owned(),
+                    arguments: fc.get("args").map(Value::to_string).unwrap_or_default(),
+                });
+            }
+        }
+    }
+    if text.trim().is_empty() && calls.is_empty() {
+        t.skip("gemini:empty");
+        return;
+    }
+    t.messages.push(Message::assistant_with_tools(text, calls));
+    for (id, output, failed) in results {
+        if id.is_empty() || answered.insert(id.clone()) {
+            t.tool_result(&id, output, failed);
+        }
+    }
+}
+
+/// Output text of a `toolCalls[].result` (`PartListUnion`), and whether it
+/// reports an error.
+fn result_output(result: &Value) -> (String, bool) {
+    let mut texts = Vec::new();
+    let mut failed = false;
+    for p in parts(result) {
+        if let Some(resp) = p.get("functionResponse") {
+            let (text, f) = response_output(resp);
+            failed |= f;
+            texts.push(text);
+        } else if let Some(text) = p.get("text").and_then(Value::as_str) {
+            texts.push(text.to_owned());
+        }
+    }
+    let text = texts.join("\n");
+    // The shell tool reports a kill only as a `Signal: <name>` line.
+    failed |= text.lines().any(|l| l.trim_start().starts_with("Signal: "));
+    (text, failed)
+}
+
+/// Output text of a `functionResponse`: `response.output`, or
+/// `response.error` (a failure), or the response as JSON.
+fn response_output(resp: &Value) -> (String, bool) {
+    let response = resp.get("response").unwrap_or(&Value::Null);
+    if let Some(err) = response.get("error") {
+        let text = err.as_str().map(str::to_owned).unwrap_or_else(|| err.to_string());
+        return (text, true);
+    }
+    match response.get("output") {
+        Some(Value::String(s)) => (s.clone(), false),
+        Some(other) => (other.to_string(), false),
+        None if response.is_null() => (String::new(), false),
+        None => (response.to_string(), false),
+    }
+}

@@ -17,14 +17,15 @@ fn dangerous(c: char) -> bool {
     c.is_control() || is_invisible(c) || matches!(c, '\u{2028}' | '\u{2029}')
 }
 
-fn escape(s: &str, keep_newlines: bool) -> Cow<'_, str> {
-    if !s.chars().any(|c| dangerous(c) && !(keep_newlines && c == '\n')) {
+/// `s` for one line of output: every control character, newline included,
+/// and every invisible character escaped.
+pub(crate) fn line(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(dangerous) {
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len() + 16);
     for c in s.chars() {
         match c {
-            '\n' if keep_newlines => out.push('\n'),
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
@@ -35,17 +36,6 @@ fn escape(s: &str, keep_newlines: bool) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
-}
-
-/// `s` for one line of output: every control character, newline included,
-/// and every invisible character escaped.
-pub(crate) fn line(s: &str) -> Cow<'_, str> {
-    escape(s, false)
-}
-
-/// `s` for a block of output: like [`line`], but `\n` stays a line break.
-pub(crate) fn block(s: &str) -> Cow<'_, str> {
-    escape(s, true)
 }
 
 /// A JSON text for a terminal: raw characters [`line`] would escape (C1
@@ -87,7 +77,6 @@ mod tests {
             line("a\u{9b}b\u{202e}c\u{2028}d\u{e0041}"),
             "a\\u{9b}b\\u{202e}c\\u{2028}d\\u{e0041}"
         );
-        assert_eq!(block("a\nb\r"), "a\nb\\r");
         assert_eq!(line("a\nb"), "a\\nb");
         assert!(matches!(line("plain text, ünïcode"), Cow::Borrowed(_)));
     }

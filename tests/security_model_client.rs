@@ -31,12 +31,20 @@ fn a_base_url_with_a_query_fragment_or_credentials_is_refused_without_quoting_it
         assert!(!err.to_string().contains(KEY), "the key leaked: {err}");
         assert!(!format!("{err:?}").contains(KEY));
     }
-    assert!(OpenAiCompatible::builder("http://127.0.0.1:8080/v1/", "m").build().is_ok());
+    assert!(
+        OpenAiCompatible::builder("http://127.0.0.1:8080/v1/", "m")
+            .build()
+            .is_ok()
+    );
 }
 
 #[test]
 fn the_timeout_has_an_upper_bound_rejected_not_clamped() {
-    for bad in [Duration::ZERO, MAX_TIMEOUT + Duration::from_secs(1), Duration::from_secs(u64::MAX)] {
+    for bad in [
+        Duration::ZERO,
+        MAX_TIMEOUT + Duration::from_secs(1),
+        Duration::from_secs(u64::MAX),
+    ] {
         let err = OpenAiCompatible::builder("http://127.0.0.1:8080/v1", "m")
             .timeout(bad)
             .build()

@@ -128,20 +128,18 @@ impl Summarizer {
             self.malformed(source, number, &format!("schema is not {ROLLOUT_TRACE_SCHEMA}"));
             return;
         }
-        {
-            let a = self.attempts.entry(event.rollout_id.clone()).or_default();
-            a.arm = Some(event.arm);
-            match event.kind {
-                EventKind::ReviewGated { .. } => a.gated += 1,
-                EventKind::Decision { .. } => a.decisions += 1,
-                EventKind::CueDelivered { cue, .. } => a
-                    .cues
-                    .push((cue.action.as_str().to_owned(), cue.reason_code.as_str().to_owned())),
-                EventKind::RevisionResampled { .. } => a.resampled += 1,
-                EventKind::FailOpen { .. } | EventKind::Failed { .. } => a.fail_open += 1,
-                EventKind::AttemptEnd { outcome, .. } => a.outcome = Some(outcome),
-                _ => {}
-            }
+        let a = self.attempts.entry(event.rollout_id.clone()).or_default();
+        a.arm = Some(event.arm);
+        match event.kind {
+            EventKind::ReviewGated { .. } => a.gated += 1,
+            EventKind::Decision { .. } => a.decisions += 1,
+            EventKind::CueDelivered { cue, .. } => a
+                .cues
+                .push((cue.action.as_str().to_owned(), cue.reason_code.as_str().to_owned())),
+            EventKind::RevisionResampled { .. } => a.resampled += 1,
+            EventKind::FailOpen { .. } | EventKind::Failed { .. } => a.fail_open += 1,
+            EventKind::AttemptEnd { outcome, .. } => a.outcome = Some(outcome),
+            _ => {}
         }
     }
 

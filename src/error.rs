@@ -19,6 +19,10 @@ pub enum ErrorKind {
     Extension,
     /// The model behind a run failed.
     Model,
+    /// A workspace's configuration asks to send data somewhere (a model
+    /// reviewer, a URL, a key variable, a header) that the user has not
+    /// trusted; nothing was sent. The message names `advisor trust <path>`.
+    Untrusted,
 }
 
 /// An error from configuring or running the advisor's contract.
@@ -89,6 +93,7 @@ impl fmt::Display for Error {
             ErrorKind::Checkpoint => "invalid advisor checkpoint",
             ErrorKind::Extension => "extension error",
             ErrorKind::Model => "model error",
+            ErrorKind::Untrusted => "untrusted advisor configuration",
         };
         match &self.field {
             Some(field) => write!(f, "{what}: {field}: {}", self.message),

@@ -1,12 +1,22 @@
-//! Strict extraction of the one JSON object a model was asked to answer with.
+//! Strict extraction of the one JSON object a model was asked to answer with,
+//! and the strictness rules every strict parser of the crate shares.
 //!
 //! Owns the rule every model answer in this crate follows: the answer is a
 //! single JSON object, optionally wrapped in exactly one Markdown code fence
-//! (```` ``` ```` or ```` ```json ````); any prose before or after is an error.
+//! (```` ``` ```` or ```` ```json ````); any prose before or after is an error;
+//! no object, at any depth, repeats a key ([`check_no_duplicate_keys`] — serde
+//! would silently keep the last one). It also owns what "one line" means
+//! ([`has_line_break`]: `\n`, `\r`, VT, FF, NEL, U+2028, U+2029), what "empty"
+//! means ([`is_blank`]: whitespace and invisible characters only), and how a
+//! unit-interval number is judged on its literal text ([`unit_interval`]).
 //! Errors describe the shape, never quote the model's text. This module must
 //! not know what the object means — each caller validates its own schema.
 
+use std::collections::HashSet;
 use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
 
 /// Why a model answer is not a lone JSON object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -76,24 +86,158 @@ pub fn extract_object(answer: &str) -> Result<&str, JsonShapeError> {
 }
 
 /// Extracts the object and deserializes it, mapping every failure to a
-/// description that never contains the answer's text.
+/// description that never contains the answer's text. A repeated key at any
+/// depth is an error.
 pub fn parse_object<T: serde::de::DeserializeOwned>(answer: &str) -> Result<T, String> {
     let text = extract_object(answer).map_err(|e| e.to_string())?;
+    check_no_duplicate_keys(text).map_err(|e| describe_serde_error(&e))?;
     serde_json::from_str(text).map_err(|e| describe_serde_error(&e))
+}
+
+/// Parses JSON text into a [`serde_json::Value`], refusing any object (at
+/// any depth) that repeats a key. The error never contains the text.
+///
+/// ```
+/// use advisor::json::parse_strict_value;
+/// assert!(parse_strict_value(r#"{"a":{"b":1,"c":2}}"#).is_ok());
+/// let err = parse_strict_value(r#"{"a":{"b":1,"b":2}}"#).unwrap_err();
+/// assert!(err.contains("repeats a key"), "{err}");
+/// ```
+pub fn parse_strict_value(text: &str) -> Result<serde_json::Value, String> {
+    check_no_duplicate_keys(text).map_err(|e| describe_serde_error(&e))?;
+    serde_json::from_str(text).map_err(|e| describe_serde_error(&e))
+}
+
+/// The message of the error [`check_no_duplicate_keys`] raises (ours, so
+/// [`describe_serde_error`] can recognise it without quoting anything else).
+const DUPLICATE_KEY: &str = "advisor: duplicate key";
+
+/// Walks JSON text and fails on the first object that repeats a key (after
+/// unescaping: `"a"` and `"\u0061"` are the same key), or on invalid JSON.
+pub fn check_no_duplicate_keys(text: &str) -> Result<(), serde_json::Error> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    NoDuplicates.deserialize(&mut de)?;
+    de.end()
+}
+
+#[derive(Clone, Copy)]
+struct NoDuplicates;
+
+impl<'de> DeserializeSeed<'de> for NoDuplicates {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for NoDuplicates {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while seq.next_element_seed(self)?.is_some() {}
+        Ok(())
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut seen = HashSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if !seen.insert(key) {
+                return Err(de::Error::custom(DUPLICATE_KEY));
+            }
+            map.next_value_seed(self)?;
+        }
+        Ok(())
+    }
 }
 
 /// Describes a serde_json error by category and position only. (serde's own
 /// messages can quote values, e.g. `invalid value: string "…"`, which would
 /// leak the model's output.)
 pub fn describe_serde_error(e: &serde_json::Error) -> String {
+    describe_serde_error_of("the answer", e)
+}
+
+/// [`describe_serde_error`] about `subject` (`"the hook input"`, `"the
+/// line"`…) instead of the answer.
+pub fn describe_serde_error_of(subject: &str, e: &serde_json::Error) -> String {
     use serde_json::error::Category;
     let what = match e.classify() {
+        Category::Data if e.to_string().starts_with(DUPLICATE_KEY) => "repeats a key within one object",
         Category::Io => "could not be read",
         Category::Syntax => "is not valid JSON",
         Category::Data => "does not match the expected fields and types",
         Category::Eof => "ends before the JSON is complete",
     };
-    format!("the answer {what} (line {}, column {})", e.line(), e.column())
+    format!("{subject} {what} (line {}, column {})", e.line(), e.column())
+}
+
+/// Whether `s` breaks a line anywhere: `\n`, `\r`, VT (U+000B), FF
+/// (U+000C), NEL (U+0085), LINE SEPARATOR (U+2028) or PARAGRAPH SEPARATOR
+/// (U+2029). A one-line field holds none of them.
+pub fn has_line_break(s: &str) -> bool {
+    s.contains(['\n', '\r', '\u{0B}', '\u{0C}', '\u{85}', '\u{2028}', '\u{2029}'])
+}
+
+/// Whether `s` says nothing: only whitespace and invisible characters
+/// ([`crate::invisible::is_invisible`]). Such a field counts as empty.
+pub fn is_blank(s: &str) -> bool {
+    s.chars()
+        .all(|c| c.is_whitespace() || crate::invisible::is_invisible(c))
+}
+
+/// A number in `[0, 1]` judged on its literal JSON text: `0`, `1`, `0.` or
+/// `1.` followed by digits (for `1.`, zeros only). A sign, an exponent
+/// (`1e0`), a value above one however small the excess
+/// (`1.0000000000000001`, which `f64` would round to 1) and `-0` are
+/// rejected, so what is accepted never depends on float rounding.
+///
+/// ```
+/// use advisor::json::unit_interval;
+/// assert_eq!(unit_interval("0.75"), Some(0.75));
+/// assert_eq!(unit_interval("1"), Some(1.0));
+/// for bad in ["-0", "1.0000000000000001", "1e0", "0e0", "+0.5", "1.5", ".5", "NaN", "\"0.5\""] {
+///     assert_eq!(unit_interval(bad), None, "{bad}");
+/// }
+/// ```
+pub fn unit_interval(literal: &str) -> Option<f64> {
+    let (int, frac) = match literal.split_once('.') {
+        Some((i, f)) => (i, Some(f)),
+        None => (literal, None),
+    };
+    let ok = match (int, frac) {
+        ("0", None) | ("1", None) => true,
+        ("0", Some(f)) => !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()),
+        ("1", Some(f)) => !f.is_empty() && f.bytes().all(|b| b == b'0'),
+        _ => false,
+    };
+    if ok { literal.parse::<f64>().ok() } else { None }
+}
+
+/// The literal JSON text of `key` in the top-level object `text` (which the
+/// caller has already checked for duplicate keys), if present.
+pub fn top_level_literal<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+    let map: std::collections::HashMap<String, &'a RawValue> = serde_json::from_str(text).ok()?;
+    map.get(key).map(|raw| raw.get().trim())
 }
 
 #[cfg(test)]
@@ -123,7 +267,59 @@ mod tests {
         assert_eq!(extract_object("[1,2]"), Err(JsonShapeError::NotAnObject));
     }
 
+    #[test]
+    fn duplicate_keys_are_refused_at_any_depth() {
+        for dup in [
+            r#"{"decision":"APPROVE","decision":"PLAN"}"#,
+            r#"{"a":[{"x":1,"x":1}]}"#,
+            r#"{"a":{"b":{"c":1,"c":2}}}"#,
+            r#"{"a":1,"\u0061":2}"#,
+        ] {
+            let e = check_no_duplicate_keys(dup).unwrap_err();
+            assert!(describe_serde_error(&e).contains("repeats a key"), "{dup}");
+        }
+        assert!(check_no_duplicate_keys(r#"{"a":{"a":1},"b":[{"a":1},{"a":2}]}"#).is_ok());
+        let e: Result<serde_json::Value, String> = parse_object(r#"{"notes":[],"notes":[{"text":"x"}]}"#);
+        assert!(e.is_err());
+    }
+
+    #[test]
+    fn line_breaks_and_blank_fields() {
+        for s in [
+            "a\nb",
+            "a\rb",
+            "a\u{0B}b",
+            "a\u{0C}b",
+            "a\u{85}b",
+            "a\u{2028}b",
+            "a\u{2029}b",
+        ] {
+            assert!(has_line_break(s), "{s:?}");
+        }
+        assert!(!has_line_break("a\tb c"));
+        assert!(is_blank("\u{200B}\u{2060} \u{FEFF}\u{E0041}\u{AD}"));
+        assert!(!is_blank("\u{200B}x"));
+    }
+
+    #[test]
+    fn top_level_literals_keep_their_text() {
+        assert_eq!(
+            top_level_literal(r#"{"c": 1.0000000000000001 }"#, "c"),
+            Some("1.0000000000000001")
+        );
+        assert_eq!(top_level_literal(r#"{"c":-0}"#, "c"), Some("-0"));
+        assert_eq!(top_level_literal(r#"{"c":-0}"#, "d"), None);
+    }
+
     proptest! {
+        #[test]
+        fn unit_interval_agrees_with_the_value_on_plain_decimals(n in 0u32..=1000, digits in 1usize..6) {
+            let lit = format!("{:.*}", digits, f64::from(n) / 1000.0);
+            let v = unit_interval(&lit);
+            prop_assert!(v.is_some(), "{}", lit);
+            prop_assert!((0.0..=1.0).contains(&v.unwrap_or(-1.0)));
+        }
+
         #[test]
         fn never_panics_and_returns_a_braced_slice(s in "\\PC{0,200}") {
             if let Ok(inner) = extract_object(&s) {

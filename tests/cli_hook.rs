@@ -251,8 +251,28 @@ fn internal_errors_let_the_stop_through_with_one_line_on_stderr() {
         &format!("[reviewer]\nkind = \"model\"\nmodel = \"m\"\nbase_url = \"http://127.0.0.1:{port}/v1\"\n"),
     );
     let t = ws.write("t.jsonl", &example("claude-failing-tests.jsonl"));
-    let (stdout, stderr, code) = hook(&ws, "s-model", &t);
-    assert_eq!((stdout.as_str(), code), ("", 0));
+    // (a workspace's model settings run only once the user trusts them)
+    let xdg = ws.path().join("xdg");
+    Command::cargo_bin("advisor")
+        .unwrap()
+        .env("XDG_CONFIG_HOME", &xdg)
+        .arg("trust")
+        .arg(ws.path())
+        .assert()
+        .success();
+    let input = json!({"session_id": "s-model", "transcript_path": t, "cwd": ws.path(), "stop_hook_active": false});
+    let out = Command::cargo_bin("advisor")
+        .unwrap()
+        .env("XDG_CONFIG_HOME", &xdg)
+        .arg("hook")
+        .write_stdin(input.to_string())
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!((stdout.as_ref(), out.status.code()), ("", Some(0)));
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("review failed"), "{stderr}");
 }

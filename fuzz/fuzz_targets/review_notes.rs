@@ -1,16 +1,22 @@
 //! The reviewer-notes parser never accepts an answer that breaks a rule: an
 //! accepted answer is exactly one JSON object holding only `notes`, each note
-//! only `text` and `severity`, with nothing but one optional fence around it.
+//! only `text` and `severity`, no key repeated at any depth, with nothing but
+//! one optional fence around it.
 #![no_main]
+
+#[path = "strict_common.rs"]
+mod strict_common;
 
 use advisor::json::extract_object;
 use advisor::review::parse_notes;
 use libfuzzer_sys::fuzz_target;
+use strict_common::repeats_a_key;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     if let Ok(notes) = parse_notes(text) {
         let inner = extract_object(text).expect("accepted answers are one object");
+        assert!(!repeats_a_key(inner), "a repeated key was accepted");
         let v: serde_json::Value = serde_json::from_str(inner).expect("accepted answers are JSON");
         let obj = v.as_object().expect("an object");
         assert_eq!(obj.len(), 1);

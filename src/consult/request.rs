@@ -2,8 +2,9 @@
 //!
 //! Owns the request type and its lenient parsing: unknown fields are ignored
 //! (a request is never validated against the strict response schema), but a
-//! wrong `schema_version` or a missing required field is a clear error. Must
-//! not build prompts.
+//! wrong `schema_version`, a missing required field or a key repeated in one
+//! object (which would make the request mean two things) is a clear error
+//! that names the field, never a value. Must not build prompts.
 
 use std::fmt;
 
@@ -178,12 +179,24 @@ impl AdvisorRequest {
     /// Parses a request: unknown fields are ignored; a wrong or missing
     /// `schema_version`, a missing required field or a wrong type is an error.
     pub fn parse(text: &str) -> Result<AdvisorRequest, RequestError> {
-        let value: Value = serde_json::from_str(text).map_err(|e| RequestError(format!("not JSON ({e})")))?;
+        crate::json::check_no_duplicate_keys(text)
+            .map_err(|e| RequestError(crate::json::describe_serde_error_of("the request", &e)))?;
+        let value: Value = serde_json::from_str(text)
+            .map_err(|e| RequestError(crate::json::describe_serde_error_of("the request", &e)))?;
         match value.get("schema_version").and_then(Value::as_str) {
             Some(REQUEST_SCHEMA) => {}
             Some(_) => return Err(RequestError(format!("schema_version must be \"{REQUEST_SCHEMA}\""))),
             None => return Err(RequestError("schema_version is missing".into())),
         }
-        serde_json::from_value(value).map_err(|e| RequestError(e.to_string()))
+        serde_json::from_value(value).map_err(|e| {
+            // serde's "missing field `x`" names only our own field; other
+            // messages can quote a value, so they are described instead.
+            let msg = e.to_string();
+            RequestError(if msg.starts_with("missing field") {
+                msg
+            } else {
+                "a field has the wrong type (see the advisor-request.v1 schema)".to_owned()
+            })
+        })
     }
 }

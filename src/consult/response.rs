@@ -4,9 +4,12 @@
 //! rule at once — the union of what the original schema, wrapper and prompt
 //! each checked only in part: schema version; decision PLAN | CORRECTION |
 //! STOP (APPROVE / REQUEST_CHANGES and anything else rejected); a non-empty
-//! summary; 1 to 4 executor instructions, each one non-empty line; confidence
-//! in 0..=1; `stop_reason` non-null and non-empty iff STOP; no unknown fields;
-//! no prose around the object (one code fence tolerated). Every problem is
+//! summary; 1 to 4 executor instructions, each one non-empty line (VT, FF,
+//! NEL, U+2028 and U+2029 break lines too); confidence a plain decimal in
+//! 0..=1 judged on its literal text ([`crate::json::unit_interval`]);
+//! `stop_reason` non-null and non-empty iff STOP; a text of only invisible
+//! characters is empty; no unknown fields; no key repeated, at any depth; no
+//! prose around the object (one code fence tolerated). Every problem is
 //! listed with its field; no value from the answer is ever quoted.
 
 use std::fmt;
@@ -14,7 +17,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::json::extract_object;
+use crate::json::{extract_object, has_line_break, is_blank, parse_strict_value, top_level_literal, unit_interval};
 
 /// The response schema version.
 pub const RESPONSE_SCHEMA: &str = "advisor-response.v1";
@@ -150,8 +153,8 @@ fn instructions(obj: &Map<String, Value>, p: &mut Problems) -> Vec<String> {
         let at = format!("executor_instructions[{i}]");
         match item.as_str() {
             None => p.add(at, "must be a string"),
-            Some(s) if s.trim().is_empty() => p.add(at, "must not be empty"),
-            Some(s) if s.contains(['\n', '\r']) => p.add(at, "must be a single line"),
+            Some(s) if is_blank(s) => p.add(at, "must not be empty"),
+            Some(s) if has_line_break(s) => p.add(at, "must be a single line"),
             Some(s) => out.push(s.trim().to_owned()),
         }
     }
@@ -179,10 +182,10 @@ pub fn validate_response(answer: &str) -> Result<AdvisorResponse, ResponseError>
             return Err(ResponseError { problems: p.0 });
         }
     };
-    let value: Value = match serde_json::from_str(text) {
+    let value: Value = match parse_strict_value(text) {
         Ok(v) => v,
         Err(e) => {
-            p.add("$", crate::json::describe_serde_error(&e));
+            p.add("$", e);
             return Err(ResponseError { problems: p.0 });
         }
     };
@@ -201,7 +204,7 @@ pub fn validate_response(answer: &str) -> Result<AdvisorResponse, ResponseError>
             p.add("summary", "is missing");
             String::new()
         }
-        Some(Value::String(s)) if !s.trim().is_empty() => s.trim().to_owned(),
+        Some(Value::String(s)) if !is_blank(s) => s.trim().to_owned(),
         Some(Value::String(_)) => {
             p.add("summary", "must not be empty");
             String::new()
@@ -217,17 +220,20 @@ pub fn validate_response(answer: &str) -> Result<AdvisorResponse, ResponseError>
             p.add("confidence", "is missing");
             0.0
         }
-        Some(v) => match v.as_f64() {
-            Some(c) if (0.0..=1.0).contains(&c) => c,
-            Some(_) => {
-                p.add("confidence", "must be between 0.00 and 1.00");
-                0.0
-            }
+        Some(Value::Number(_)) => match top_level_literal(text, "confidence").and_then(unit_interval) {
+            Some(c) => c,
             None => {
-                p.add("confidence", "must be a number between 0.00 and 1.00");
+                p.add(
+                    "confidence",
+                    "must be a plain decimal between 0 and 1 (no sign, no exponent, nothing above 1)",
+                );
                 0.0
             }
         },
+        Some(_) => {
+            p.add("confidence", "must be a number between 0.00 and 1.00");
+            0.0
+        }
     };
     let stop_reason = match (obj.get("stop_reason"), decision) {
         (None, _) => {
@@ -241,7 +247,7 @@ pub fn validate_response(answer: &str) -> Result<AdvisorResponse, ResponseError>
             );
             None
         }
-        (Some(Value::String(s)), Some(Decision::Stop)) if s.trim().is_empty() => {
+        (Some(Value::String(s)), Some(Decision::Stop)) if is_blank(s) => {
             p.add("stop_reason", "must not be empty when the decision is STOP");
             None
         }

@@ -22,7 +22,7 @@ use crate::host::{Message, ToolCall};
 
 pub use backoff::Backoff;
 #[cfg(feature = "http")]
-pub use openai::{OpenAiCompatible, OpenAiCompatibleBuilder, StructuredOutput};
+pub use openai::{MAX_TIMEOUT, OpenAiCompatible, OpenAiCompatibleBuilder, StructuredOutput};
 pub use scripted::ScriptedModel;
 
 /// A tool the model may call.

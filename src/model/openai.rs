@@ -28,6 +28,8 @@ pub use super::openai_wire::StructuredOutput;
 const MAX_BODY_BYTES: usize = 8 * 1024 * 1024;
 /// Longest server error text quoted in an error.
 const MAX_ERROR_EXCERPT: usize = 300;
+/// Longest timeout a client accepts; longer ones are rejected at `build()`.
+pub const MAX_TIMEOUT: Duration = Duration::from_secs(600);
 
 /// An API key that never prints.
 #[derive(Clone, Default)]
@@ -40,13 +42,35 @@ impl std::fmt::Debug for ApiKey {
 }
 
 impl ApiKey {
-    /// `text` with every occurrence of the key replaced.
+    /// `text` with every occurrence of the key replaced, whatever its ASCII
+    /// case (a server that echoes the key lowercased or uppercased).
     fn redact(&self, text: &str) -> String {
         match &self.0 {
-            Some(k) if k.len() >= 4 => text.replace(k.as_str(), "[redacted]"),
+            Some(k) if k.len() >= 4 => redact_ignoring_ascii_case(text, k),
             _ => text.to_owned(),
         }
     }
+}
+
+/// `text` with every ASCII-case-insensitive occurrence of `secret` replaced
+/// by `[redacted]`.
+fn redact_ignoring_ascii_case(text: &str, secret: &str) -> String {
+    let (t, k) = (text.as_bytes(), secret.as_bytes());
+    let mut out = String::with_capacity(text.len());
+    let mut start = 0;
+    let mut i = 0;
+    while i + k.len() <= t.len() {
+        if t[i..i + k.len()].eq_ignore_ascii_case(k) && text.is_char_boundary(i) && text.is_char_boundary(i + k.len()) {
+            out.push_str(&text[start..i]);
+            out.push_str("[redacted]");
+            i += k.len();
+            start = i;
+        } else {
+            i += 1;
+        }
+    }
+    out.push_str(&text[start..]);
+    out
 }
 
 #[derive(Debug)]
@@ -54,6 +78,7 @@ struct Inner {
     http: reqwest::Client,
     endpoint: String,
     key: ApiKey,
+    headers: reqwest::header::HeaderMap,
     body: BodySettings,
     mode: AtomicU8,
     timeout: Duration,
@@ -85,6 +110,7 @@ pub struct OpenAiCompatibleBuilder {
     model: String,
     key: ApiKey,
     key_env: Option<String>,
+    headers: Vec<(String, String)>,
     mode: StructuredOutput,
     timeout: Duration,
     max_retries: u32,
@@ -102,6 +128,7 @@ impl OpenAiCompatible {
             model: model.into(),
             key: ApiKey::default(),
             key_env: None,
+            headers: Vec::new(),
             mode: StructuredOutput::default(),
             timeout: Duration::from_secs(60),
             max_retries: 3,
@@ -137,14 +164,24 @@ impl OpenAiCompatibleBuilder {
         self
     }
 
+    /// An extra header sent with every request (its value is treated like a
+    /// secret: never logged, never put in an error).
+    pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
+
     /// How to ask for JSON answers (default [`StructuredOutput::JsonSchema`]).
     pub fn structured_output(mut self, mode: StructuredOutput) -> Self {
         self.mode = mode;
         self
     }
 
-    /// Time allowed for one request, from connecting to the end of the body
-    /// (default 60 s). A request that times out is not retried.
+    /// Time allowed for one call, from connecting to the end of the body,
+    /// retries and their waits included (default 60 s, at most
+    /// [`MAX_TIMEOUT`]): a `Retry-After` longer than what remains ends the
+    /// call with the server's error instead of waiting. A request that times
+    /// out is not retried.
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
         self
@@ -183,6 +220,7 @@ impl OpenAiCompatibleBuilder {
     /// Validates the settings and builds the client.
     pub fn build(self) -> Result<OpenAiCompatible, Error> {
         let base = self.base_url.trim().trim_end_matches('/');
+        // Errors about the URL never quote it: it may carry a key.
         let parsed = reqwest::Url::parse(base).map_err(|e| {
             Error::config(
                 "base_url",
@@ -192,11 +230,36 @@ impl OpenAiCompatibleBuilder {
         if !matches!(parsed.scheme(), "http" | "https") {
             return Err(Error::config("base_url", "must start with http:// or https://"));
         }
+        if base.contains(['?', '#']) || parsed.query().is_some() || parsed.fragment().is_some() {
+            return Err(Error::config(
+                "base_url",
+                "must not have a query (?…) or a fragment (#…): the path /chat/completions is appended to it; \
+                 pass a key with the API key setting, not in the URL",
+            ));
+        }
+        if !parsed.username().is_empty() || parsed.password().is_some() {
+            return Err(Error::config(
+                "base_url",
+                "must not carry credentials (user:password@); pass a key with the API key setting",
+            ));
+        }
         if self.model.trim().is_empty() {
             return Err(Error::config("model", "must not be empty"));
         }
-        if self.timeout.is_zero() {
-            return Err(Error::config("timeout", "must be more than zero"));
+        if self.timeout.is_zero() || self.timeout > MAX_TIMEOUT {
+            return Err(Error::config(
+                "timeout",
+                format!("must be more than zero and at most {} s", MAX_TIMEOUT.as_secs()),
+            ));
+        }
+        let mut headers = reqwest::header::HeaderMap::new();
+        for (name, value) in &self.headers {
+            let name = reqwest::header::HeaderName::from_bytes(name.as_bytes())
+                .map_err(|_| Error::config("headers", "a header name is not a valid HTTP header name"))?;
+            let mut value = reqwest::header::HeaderValue::from_str(value)
+                .map_err(|_| Error::config("headers", "a header value is not a valid HTTP header value"))?;
+            value.set_sensitive(true);
+            headers.insert(name, value);
         }
         if self.max_concurrency == 0 {
             return Err(Error::config("max_concurrency", "must be at least 1"));
@@ -223,6 +286,7 @@ impl OpenAiCompatibleBuilder {
                 http,
                 endpoint: format!("{base}/chat/completions"),
                 key,
+                headers,
                 body: BodySettings {
                     model: self.model,
                     max_tokens: self.max_tokens,
@@ -286,9 +350,14 @@ impl Inner {
         ModelError::new(ModelErrorKind::Transport, self.key.redact(&format!("{what}: {e}")))
     }
 
-    async fn attempt(&self, request: &ChatRequest, mode: StructuredOutput) -> Attempt {
+    async fn attempt(&self, request: &ChatRequest, mode: StructuredOutput, timeout: Duration) -> Attempt {
         let body = request_body(&self.body, request, mode);
-        let mut builder = self.http.post(&self.endpoint).timeout(self.timeout).json(&body);
+        let mut builder = self
+            .http
+            .post(&self.endpoint)
+            .timeout(timeout)
+            .headers(self.headers.clone())
+            .json(&body);
         if let Some(key) = &self.key.0 {
             builder = builder.bearer_auth(key);
         }
@@ -352,9 +421,17 @@ impl ChatModel for OpenAiCompatible {
     async fn complete(&self, request: ChatRequest) -> Result<ChatResponse, ModelError> {
         let inner = &self.inner;
         let mut retries = 0u32;
+        let deadline = tokio::time::Instant::now() + inner.timeout;
         loop {
             let mode = StructuredOutput::from_u8(inner.mode.load(Ordering::Relaxed));
-            match inner.attempt(&request, mode).await {
+            let remaining = deadline.saturating_duration_since(tokio::time::Instant::now());
+            if remaining.is_zero() {
+                return Err(ModelError::new(
+                    ModelErrorKind::Timeout,
+                    format!("the model server did not answer within {:?}", inner.timeout),
+                ));
+            }
+            match inner.attempt(&request, mode, remaining).await {
                 Attempt::Done(r) => return Ok(r),
                 Attempt::Fail(e) => return Err(e),
                 Attempt::FallBack => {
@@ -367,6 +444,11 @@ impl ChatModel for OpenAiCompatible {
                         return Err(e);
                     }
                     let delay = inner.backoff.delay(retries, retry_after);
+                    // A wait may not outlive the call's deadline (a server's
+                    // `Retry-After: 999999` included): give up with its error.
+                    if tokio::time::Instant::now() + delay >= deadline {
+                        return Err(e);
+                    }
                     tracing::debug!(error = %e, retry = retries + 1, ?delay, "retrying the model request");
                     retries += 1;
                     tokio::time::sleep(delay).await;

@@ -3,7 +3,10 @@
 //! Owns the seven-field decision of seed 000, its enums, and
 //! [`AdvisorDecisionError`]: unknown fields rejected, enums only as plain
 //! strings (a list-wrapped enum is rejected), one JSON code fence tolerated,
-//! prose before or after rejected, confidence in 0..=1, and the consistency
+//! prose before or after rejected, no key repeated at any depth, confidence a
+//! plain decimal in 0..=1 judged on its literal text
+//! ([`crate::json::unit_interval`]), a hint of only invisible characters
+//! counted as empty, and the consistency
 //! the seed states (CONTINUE does not intervene, CONFIRM_AND_SUBMIT does, no
 //! hint without an intervention). The error lists each problem with its field
 //! location and a description, never contains any part of the advisor's
@@ -15,7 +18,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::json::extract_object;
+use crate::json::{extract_object, is_blank, parse_strict_value, top_level_literal, unit_interval};
 
 macro_rules! wire_enum {
     ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident => $wire:literal),+ $(,)? }) => {
@@ -217,8 +220,7 @@ impl Collect {
 /// ```
 pub fn parse_decision(answer: &str) -> Result<AdvisorDecision, AdvisorDecisionError> {
     let text = extract_object(answer).map_err(|e| AdvisorDecisionError::single("$", e.to_string()))?;
-    let value: Value = serde_json::from_str(text)
-        .map_err(|e| AdvisorDecisionError::single("$", crate::json::describe_serde_error(&e)))?;
+    let value: Value = parse_strict_value(text).map_err(|e| AdvisorDecisionError::single("$", e))?;
     let Some(obj) = value.as_object() else {
         return Err(AdvisorDecisionError::single("$", "input should be a JSON object"));
     };
@@ -244,10 +246,13 @@ pub fn parse_decision(answer: &str) -> Result<AdvisorDecision, AdvisorDecisionEr
             c.add("confidence", "field required");
             None
         }
-        Some(Value::Number(n)) => match n.as_f64() {
-            Some(x) if (0.0..=1.0).contains(&x) => Some(x),
-            _ => {
-                c.add("confidence", "input should be between 0.0 and 1.0");
+        Some(Value::Number(_)) => match top_level_literal(text, "confidence").and_then(unit_interval) {
+            Some(x) => Some(x),
+            None => {
+                c.add(
+                    "confidence",
+                    "input should be a plain decimal between 0.0 and 1.0 (no sign, no exponent)",
+                );
                 None
             }
         },
@@ -268,7 +273,7 @@ pub fn parse_decision(answer: &str) -> Result<AdvisorDecision, AdvisorDecisionEr
         if action == Action::ConfirmAndSubmit && !intervene {
             c.add("intervene", "must be true when the action is CONFIRM_AND_SUBMIT");
         }
-        if !(intervene && action != Action::Continue) && hint.as_deref().is_some_and(|h| !h.trim().is_empty()) {
+        if !(intervene && action != Action::Continue) && hint.as_deref().is_some_and(|h| !is_blank(h)) {
             c.add("hint", "must be empty when not intervening");
         }
     }

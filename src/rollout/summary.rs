@@ -6,7 +6,9 @@
 //! `effectively_unadvised` (the advisor failed and never intervened) and
 //! `advised_without_reviews` (never reviewed at all), and the pass rate per arm
 //! when outcomes were recorded. A malformed line is reported with its source
-//! and line, never skipped silently. Must not write traces.
+//! and line, never skipped silently. [`Summarizer`] takes lines one at a time
+//! so a caller can stream files of any length. Must not write traces or read
+//! files.
 
 use std::collections::BTreeMap;
 
@@ -73,43 +75,81 @@ fn rate(n: u32, d: u32) -> Option<f64> {
 
 /// Summarizes trace lines from `(source name, text)` inputs.
 pub fn summarize<'a>(inputs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Summary {
-    let mut attempts: BTreeMap<String, Attempt> = BTreeMap::new();
-    let mut malformed = Vec::new();
+    let mut s = Summarizer::new();
     for (source, text) in inputs {
         for (i, line) in text.lines().enumerate() {
-            if line.trim().is_empty() {
-                continue;
-            }
-            let event: RolloutEvent = match serde_json::from_str(line) {
-                Ok(e) => e,
-                Err(e) => {
-                    malformed.push(format!(
-                        "{source}:{}: not a rollout trace event ({})",
-                        i + 1,
-                        crate::json::describe_serde_error(&e)
-                    ));
-                    continue;
-                }
-            };
-            if event.schema != ROLLOUT_TRACE_SCHEMA {
-                malformed.push(format!("{source}:{}: schema is not {ROLLOUT_TRACE_SCHEMA}", i + 1));
-                continue;
-            }
-            let a = attempts.entry(event.rollout_id.clone()).or_default();
-            a.arm = Some(event.arm);
-            match event.kind {
-                EventKind::ReviewGated { .. } => a.gated += 1,
-                EventKind::Decision { .. } => a.decisions += 1,
-                EventKind::CueDelivered { cue, .. } => a
-                    .cues
-                    .push((cue.action.as_str().to_owned(), cue.reason_code.as_str().to_owned())),
-                EventKind::RevisionResampled { .. } => a.resampled += 1,
-                EventKind::FailOpen { .. } | EventKind::Failed { .. } => a.fail_open += 1,
-                EventKind::AttemptEnd { outcome, .. } => a.outcome = Some(outcome),
-                _ => {}
-            }
+            s.line(source, i + 1, line);
         }
     }
+    s.finish()
+}
+
+/// Builds a [`Summary`] one trace line at a time.
+#[derive(Default)]
+pub struct Summarizer {
+    attempts: BTreeMap<String, Attempt>,
+    malformed: Vec<String>,
+}
+
+impl std::fmt::Debug for Summarizer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Summarizer")
+            .field("attempts", &self.attempts.len())
+            .field("malformed", &self.malformed.len())
+            .finish()
+    }
+}
+
+impl Summarizer {
+    /// An empty summary.
+    pub fn new() -> Summarizer {
+        Summarizer::default()
+    }
+
+    /// Records that line `number` of `source` could not be read, and why.
+    pub fn malformed(&mut self, source: &str, number: usize, why: &str) {
+        self.malformed.push(format!("{source}:{number}: {why}"));
+    }
+
+    /// Counts line `number` of `source` (blank lines are ignored).
+    pub fn line(&mut self, source: &str, number: usize, line: &str) {
+        if line.trim().is_empty() {
+            return;
+        }
+        let event: RolloutEvent = match serde_json::from_str(line) {
+            Ok(e) => e,
+            Err(e) => {
+                let why = crate::json::describe_serde_error_of("the line", &e);
+                self.malformed(source, number, &format!("not a rollout trace event ({why})"));
+                return;
+            }
+        };
+        if event.schema != ROLLOUT_TRACE_SCHEMA {
+            self.malformed(source, number, &format!("schema is not {ROLLOUT_TRACE_SCHEMA}"));
+            return;
+        }
+        let a = self.attempts.entry(event.rollout_id.clone()).or_default();
+        a.arm = Some(event.arm);
+        match event.kind {
+            EventKind::ReviewGated { .. } => a.gated += 1,
+            EventKind::Decision { .. } => a.decisions += 1,
+            EventKind::CueDelivered { cue, .. } => a
+                .cues
+                .push((cue.action.as_str().to_owned(), cue.reason_code.as_str().to_owned())),
+            EventKind::RevisionResampled { .. } => a.resampled += 1,
+            EventKind::FailOpen { .. } | EventKind::Failed { .. } => a.fail_open += 1,
+            EventKind::AttemptEnd { outcome, .. } => a.outcome = Some(outcome),
+            _ => {}
+        }
+    }
+
+    /// The summary of every line counted so far.
+    pub fn finish(self) -> Summary {
+        summarize_attempts(&self.attempts, self.malformed)
+    }
+}
+
+fn summarize_attempts(attempts: &BTreeMap<String, Attempt>, malformed: Vec<String>) -> Summary {
     let mut arms: BTreeMap<Arm, ArmSummary> = BTreeMap::new();
     for a in attempts.values() {
         let Some(arm) = a.arm else { continue };

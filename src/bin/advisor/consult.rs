@@ -5,7 +5,8 @@
 //! validated `advisor-response.v1`: exit 0, or 3 for STOP so scripts can
 //! branch; an invalid request is exit 2, a failed consultation exit 1.
 //! `check <file|->` validates a response: the JSON on stdout (exit 0) or one
-//! problem per line on stderr (exit 1).
+//! problem per line on stderr (exit 1). Output goes through
+//! [`crate::terminal`].
 
 use std::process::ExitCode;
 
@@ -14,6 +15,11 @@ use clap::{Args, Subcommand};
 
 use crate::input::read_all as read;
 use crate::model_args::ModelArgs;
+use crate::terminal::{json as safe_json, line};
+
+fn pretty(r: &advisor::consult::AdvisorResponse) -> String {
+    safe_json(&serde_json::to_string_pretty(r).unwrap_or_default()).into_owned()
+}
 
 /// `advisor consult` subcommands.
 #[derive(Debug, Subcommand)]
@@ -55,18 +61,18 @@ fn check(args: &CheckArgs) -> ExitCode {
     let text = match read(&args.file) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("advisor consult check: {e}");
+            eprintln!("advisor consult check: {}", line(&e));
             return ExitCode::from(2);
         }
     };
     match validate_response(&text) {
         Ok(r) => {
-            println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());
+            println!("{}", pretty(&r));
             ExitCode::SUCCESS
         }
         Err(e) => {
             for p in &e.problems {
-                eprintln!("{}: {}", p.field, p.problem);
+                eprintln!("{}: {}", line(&p.field), line(&p.problem));
             }
             ExitCode::from(1)
         }
@@ -77,14 +83,14 @@ async fn ask(args: &AskArgs) -> ExitCode {
     let text = match read(&args.request) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("advisor consult ask: {e}");
+            eprintln!("advisor consult ask: {}", line(&e));
             return ExitCode::from(2);
         }
     };
     let request = match AdvisorRequest::parse(&text) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("advisor consult ask: {}: {e}", args.request);
+            eprintln!("advisor consult ask: {}: {}", line(&args.request), line(&e.to_string()));
             return ExitCode::from(2);
         }
     };
@@ -95,7 +101,7 @@ async fn ask(args: &AskArgs) -> ExitCode {
             return ExitCode::from(2);
         }
         Err(e) => {
-            eprintln!("advisor consult ask: {e}");
+            eprintln!("advisor consult ask: {}", line(&e));
             return ExitCode::from(2);
         }
     };
@@ -105,7 +111,7 @@ async fn ask(args: &AskArgs) -> ExitCode {
         .await
     {
         Ok(c) => {
-            println!("{}", serde_json::to_string_pretty(&c.response).unwrap_or_default());
+            println!("{}", pretty(&c.response));
             if c.response.decision == Decision::Stop {
                 ExitCode::from(3)
             } else {
@@ -113,7 +119,7 @@ async fn ask(args: &AskArgs) -> ExitCode {
             }
         }
         Err(e) => {
-            eprintln!("advisor consult ask: {e}");
+            eprintln!("advisor consult ask: {}", line(&e.to_string()));
             ExitCode::from(1)
         }
     }

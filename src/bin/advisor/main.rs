@@ -13,6 +13,8 @@ mod replay;
 mod review;
 mod rollout_cmds;
 mod state;
+mod terminal;
+mod trust;
 
 use std::process::ExitCode;
 
@@ -34,6 +36,8 @@ enum Command {
     Hook(hook::HookArgs),
     /// Opt this workspace in: write a commented .advisor/config.toml.
     Init(init::InitArgs),
+    /// Trust this workspace's own model settings (.advisor/config.toml [reviewer]), or --revoke / --list.
+    Trust(trust::TrustArgs),
     /// Re-run the emission guard over recorded reviews or a trace, with a reason per note.
     Replay(replay::ReplayArgs),
     /// Per-arm counts and rates over rollout-advisor traces.
@@ -75,6 +79,7 @@ fn main() -> ExitCode {
         Command::Review(args) => runtime.block_on(review::run(&args)),
         Command::Hook(args) => runtime.block_on(hook::run(&args)),
         Command::Init(args) => init::run(&args),
+        Command::Trust(args) => trust::run(&args),
         Command::Replay(args) => replay::run(&args),
         Command::Consult(cmd) => runtime.block_on(consult::run(&cmd)),
         Command::Summarize(args) => rollout_cmds::run_summarize(&args),

@@ -5,7 +5,9 @@
 //! with `--model NAME --base-url URL`, a model (key from `ADVISOR_API_KEY`),
 //! and prints every note with the guard's decision and the exact injection
 //! that would reach the agent (`--json` for machines). Input problems are one
-//! line naming the file and line, exit status 2.
+//! line naming the file and line, exit status 2. Every text from the
+//! transcript or the reviewer is printed through [`crate::terminal`], so it
+//! cannot repaint the terminal.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -21,6 +23,7 @@ use serde_json::json;
 
 use crate::finish::review_transcript;
 use crate::model_args::ModelArgs;
+use crate::terminal::{json as safe_json, line};
 
 /// Arguments of `advisor review`.
 #[derive(Debug, Args)]
@@ -42,7 +45,7 @@ pub(crate) struct ReviewArgs {
 }
 
 fn fail(msg: impl std::fmt::Display) -> ExitCode {
-    eprintln!("advisor review: {msg}");
+    eprintln!("advisor review: {}", line(&msg.to_string()));
     ExitCode::from(2)
 }
 
@@ -69,12 +72,13 @@ pub(crate) async fn run(args: &ReviewArgs) -> ExitCode {
     let name = args.transcript.display().to_string();
     let Some(answer) = transcript.last_answer().map(str::to_owned) else {
         if args.json {
-            println!(
-                "{}",
-                json!({"transcript": name, "status": "nothing_to_review", "notes": [], "interrupt": false, "injection": null, "skipped": transcript.skipped})
-            );
+            let out = json!({"transcript": name, "status": "nothing_to_review", "notes": [], "interrupt": false, "injection": null, "skipped": transcript.skipped});
+            println!("{}", safe_json(&out.to_string()));
         } else {
-            println!("{name}: nothing to review: the transcript has no assistant answer yet");
+            println!(
+                "{}: nothing to review: the transcript has no assistant answer yet",
+                line(&name)
+            );
         }
         return ExitCode::SUCCESS;
     };
@@ -151,13 +155,15 @@ pub(crate) async fn run(args: &ReviewArgs) -> ExitCode {
             "error": event.error.as_ref().map(|e| e.message.clone()),
             "skipped": transcript.skipped,
         });
-        println!("{out}");
+        println!("{}", safe_json(&out.to_string()));
     } else {
         println!(
-            "transcript: {name} ({} messages, {} tool calls)\nreviewer: {label}\nanswer under review: {:?}\n",
+            "transcript: {} ({} messages, {} tool calls)\nreviewer: {}\nanswer under review: \"{}\"\n",
+            line(&name),
             transcript.messages.len(),
             transcript.tools.len(),
-            advisor::text::clamp_chars(&answer, 200)
+            line(&label),
+            line(advisor::text::clamp_chars(&answer, 200))
         );
         if notes.is_empty() && event.error.is_none() {
             println!("no notes: the answer would go through unchanged");
@@ -168,20 +174,20 @@ pub(crate) async fn run(args: &ReviewArgs) -> ExitCode {
                 i + 1,
                 d.severity,
                 d.reason.as_str(),
-                n["text"].as_str().unwrap_or_default()
+                line(n["text"].as_str().unwrap_or_default())
             );
         }
         if let Some(e) = &event.error {
             println!(
                 "the reviewer failed ({}); the answer would go through unchanged",
-                e.message
+                line(&e.message)
             );
         }
         match &injection {
             Some(text) => {
                 println!("\nverdict: the agent would be sent back with this message:\n");
                 for l in text.lines() {
-                    println!("    {l}");
+                    println!("    {}", line(l));
                 }
             }
             None if !notes.is_empty() => println!("\nverdict: nothing would reach the agent"),

@@ -1,0 +1,93 @@
+//! Escaping untrusted text before it reaches a terminal.
+//!
+//! Owns the one rule every human-readable output of the CLI follows: a
+//! character that can move the cursor, repaint or hide text, or reorder it —
+//! C0 and C1 controls (`\r`, `ESC`, CSI…), DEL, line and paragraph
+//! separators, bidi controls and every other invisible character
+//! ([`advisor::invisible::is_invisible`]) — is printed as a visible escape
+//! (`\r`, `\u{1b}`), never raw. [`json`] does the same for JSON output while
+//! keeping it valid JSON with the same value. Must not decide what is printed.
+
+use std::borrow::Cow;
+use std::fmt::Write;
+
+use advisor::invisible::is_invisible;
+
+fn dangerous(c: char) -> bool {
+    c.is_control() || is_invisible(c) || matches!(c, '\u{2028}' | '\u{2029}')
+}
+
+/// `s` for one line of output: every control character, newline included,
+/// and every invisible character escaped.
+pub(crate) fn line(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(dangerous) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 16);
+    for c in s.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if dangerous(c) => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// A JSON text for a terminal: raw characters [`line`] would escape (C1
+/// controls, separators, bidi and other invisible characters, which
+/// `serde_json` leaves raw inside strings) become `\uXXXX` escapes, so the
+/// JSON stays valid and means the same.
+pub(crate) fn json(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(dangerous_in_json) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if dangerous_in_json(c) {
+            let mut units = [0u16; 2];
+            for u in c.encode_utf16(&mut units) {
+                let _ = write!(out, "\\u{u:04x}");
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// What `serde_json` leaves raw but a terminal would act on. (`\n` between
+/// tokens of pretty output is layout; inside strings serde_json escapes it.)
+fn dangerous_in_json(c: char) -> bool {
+    dangerous(c) && !matches!(c, '\n' | ' ')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repainting_sequences_become_visible() {
+        assert_eq!(line("ok\r\x1b[2Kfine\x1b[8m"), "ok\\r\\u{1b}[2Kfine\\u{1b}[8m");
+        assert_eq!(
+            line("a\u{9b}b\u{202e}c\u{2028}d\u{e0041}"),
+            "a\\u{9b}b\\u{202e}c\\u{2028}d\\u{e0041}"
+        );
+        assert_eq!(line("a\nb"), "a\\nb");
+        assert!(matches!(line("plain text, ünïcode"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn json_stays_valid_and_equal() {
+        let v = serde_json::json!({"t": "a\u{9b}[2K\u{202e}b\u{e0041}\u{2028}"});
+        let text = serde_json::to_string_pretty(&v).unwrap_or_default();
+        let safe = json(&text);
+        assert!(!safe.chars().any(dangerous_in_json), "{safe}");
+        let back: serde_json::Value = serde_json::from_str(&safe).unwrap_or_default();
+        assert_eq!(back, v);
+    }
+}

@@ -1,0 +1,149 @@
+//! `advisor trust [PATH]`: let a workspace's own `[reviewer]` settings run.
+//!
+//! Reads the workspace's `.advisor/config.toml` (bounded), prints exactly
+//! which network settings it would trust — model, base URL, key variable,
+//! header names — and records their fingerprint for the workspace's canonical
+//! path in the user config (written atomically). `--revoke` forgets it,
+//! `--list` shows every grant and whether the file still matches. Must not
+//! decide the trust rules themselves (the library's `config` module does).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use advisor::config::{AdvisorConfig, ReviewerSettings, UserConfig, trust::fingerprint};
+use clap::Args;
+
+use crate::terminal::line;
+
+/// Arguments of `advisor trust`.
+#[derive(Debug, Args)]
+pub(crate) struct TrustArgs {
+    /// The workspace whose `.advisor/config.toml` network settings to trust
+    /// (default: the current directory).
+    #[arg(default_value = ".")]
+    path: PathBuf,
+    /// Forget the trust given to the workspace.
+    #[arg(long, conflicts_with = "list")]
+    revoke: bool,
+    /// List the workspaces of the user config and what they were granted.
+    #[arg(long)]
+    list: bool,
+}
+
+fn fail(msg: impl std::fmt::Display) -> ExitCode {
+    eprintln!("advisor trust: {}", line(&msg.to_string()));
+    ExitCode::from(2)
+}
+
+/// What a `[reviewer]` table would do, for a person to judge.
+fn describe(r: &ReviewerSettings) -> String {
+    let mut out = format!(
+        "model reviewer {:?} at {}",
+        r.model.as_deref().unwrap_or("(none)"),
+        r.base_url.as_deref().unwrap_or("(no base_url)")
+    );
+    match &r.api_key_env {
+        Some(v) => out.push_str(&format!(", API key from ${v}")),
+        None => out.push_str(", no API key"),
+    }
+    if !r.headers.is_empty() {
+        let names: Vec<&str> = r.headers.keys().map(String::as_str).collect();
+        out.push_str(&format!(", headers {}", names.join(", ")));
+    }
+    line(&out).into_owned()
+}
+
+fn user_path() -> Result<PathBuf, String> {
+    UserConfig::default_path()
+        .ok_or_else(|| "neither XDG_CONFIG_HOME nor HOME is set: no user config to write".to_owned())
+}
+
+pub(crate) fn run(args: &TrustArgs) -> ExitCode {
+    let path = match user_path() {
+        Ok(p) => p,
+        Err(e) => return fail(e),
+    };
+    let mut user = match UserConfig::load_from(&path) {
+        Ok(u) => u,
+        Err(e) => return fail(e),
+    };
+    if args.list {
+        return list(&user, &path);
+    }
+    let workspace = std::fs::canonicalize(&args.path).unwrap_or_else(|_| args.path.clone());
+    if args.revoke {
+        if !user.revoke(&workspace) {
+            println!(
+                "{}: was not trusted; nothing to revoke",
+                line(&workspace.display().to_string())
+            );
+            return ExitCode::SUCCESS;
+        }
+        if let Err(e) = user.save_to(&path) {
+            return fail(e);
+        }
+        println!(
+            "revoked: {} may no longer choose where reviews are sent (recorded in {})",
+            line(&workspace.display().to_string()),
+            line(&path.display().to_string())
+        );
+        return ExitCode::SUCCESS;
+    }
+    let file = match AdvisorConfig::read_file(&workspace) {
+        Ok(Some(c)) => c,
+        Ok(None) => {
+            return fail(format!(
+                "{} has no {}; nothing to trust",
+                workspace.display(),
+                advisor::config::CONFIG_PATH
+            ));
+        }
+        Err(e) => return fail(e),
+    };
+    let Some(reviewer) = file.reviewer.filter(ReviewerSettings::sends_data) else {
+        println!(
+            "{}: its config sends nothing anywhere (the reviewer is not a model); nothing to trust",
+            line(&workspace.display().to_string())
+        );
+        return ExitCode::SUCCESS;
+    };
+    let fp = user.trust(&workspace, &reviewer);
+    if let Err(e) = user.save_to(&path) {
+        return fail(e);
+    }
+    println!(
+        "trusted {}: {}\nrecorded {} in {}\nany change to its [reviewer] table needs `advisor trust` again",
+        line(&workspace.display().to_string()),
+        describe(&reviewer),
+        fp,
+        line(&path.display().to_string())
+    );
+    ExitCode::SUCCESS
+}
+
+fn list(user: &UserConfig, path: &Path) -> ExitCode {
+    println!("user config: {}", line(&path.display().to_string()));
+    if let Some(r) = user.reviewer.as_ref().filter(|r| r.sends_data()) {
+        println!("your reviewer: {}", describe(r));
+    }
+    if user.workspaces.is_empty() {
+        println!("no workspaces trusted or opted in");
+    }
+    for (ws, grant) in &user.workspaces {
+        let state = match &grant.trusted_reviewer {
+            None => "not trusted".to_owned(),
+            Some(fp) => match AdvisorConfig::read_file(Path::new(ws)) {
+                Ok(Some(c)) => match c.reviewer.filter(ReviewerSettings::sends_data) {
+                    Some(r) if fingerprint(&r) == *fp => format!("trusted: {}", describe(&r)),
+                    Some(_) => "trusted settings changed since: untrusted until `advisor trust` again".to_owned(),
+                    None => "trusted, but the file names no model now".to_owned(),
+                },
+                Ok(None) => "trusted, but the workspace has no config file now".to_owned(),
+                Err(e) => format!("trusted, but the config cannot be read: {}", line(&e.to_string())),
+            },
+        };
+        let opt = if grant.opt_in { ", opted in by path" } else { "" };
+        println!("{}{opt}: {state}", line(ws));
+    }
+    ExitCode::SUCCESS
+}

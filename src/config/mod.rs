@@ -1,0 +1,471 @@
+//! Workspace opt-in and the trust model: which settings a cloned repository
+//! may choose, and which only the user may.
+//!
+//! A workspace opts in with `.advisor/config.toml` ([`AdvisorConfig`]). That
+//! file is whatever was cloned, so it may only *tune*: enable, caps, rounds,
+//! cadence, severity clamp, shadow mode, timeout. Everything that sends data
+//! anywhere — the `[reviewer]` table (`kind = "model"`, `model`, `base_url`,
+//! loopback included, `api_key_env`, `headers`, `structured_output`) — comes
+//! from the user's own config ([`UserConfig`], under `$XDG_CONFIG_HOME` or
+//! `~/.config`), or from a workspace file whose `[reviewer]` table the user
+//! trusted with `advisor trust` (the user config records a SHA-256 of exactly
+//! that table, see [`trust`]). [`resolve`] applies these rules in one call;
+//! [`AdvisorConfig::load`] goes through it, so every host that loads a
+//! workspace gets them.
+//!
+//! This file owns the workspace file's schema, its strict parsing (an unknown
+//! key is an error naming the key and its line), its bounded reading, the
+//! commented [`STARTER_CONFIG`] that `advisor init` writes, and building a
+//! plugin from a resolved config. Must not run reviews, and must never take a
+//! URL, model, header or key-variable name from the environment.
+
+mod resolve;
+pub mod trust;
+mod user;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, ErrorKind};
+use crate::note::Severity;
+use crate::plugin::{AdvisorPlugin, AdvisorPluginBuilder};
+use crate::review::{Reviewer, RulesReviewer};
+
+pub use resolve::{Resolved, ReviewerSource, resolve};
+pub use user::{USER_CONFIG_RELATIVE, UserConfig, WorkspaceGrant};
+
+/// Where a workspace's config lives, relative to its root.
+pub const CONFIG_PATH: &str = ".advisor/config.toml";
+
+/// Largest config file read, workspace or user (bytes). A larger file — or a
+/// device, FIFO or directory in its place — is refused at once.
+pub const MAX_CONFIG_BYTES: u64 = 64 * 1024;
+
+/// Longest `timeout_secs` a config may set. Larger values are rejected, not
+/// clamped.
+pub const MAX_TIMEOUT_SECS: u64 = 600;
+
+/// The commented starter file `advisor init` writes.
+pub const STARTER_CONFIG: &str = r#"# advisor: a second opinion before your agent finishes.
+# This file opts the workspace in; delete it (or set enabled = false) to opt out.
+enabled = true
+
+# Finish reviews per user request (each review counts, re-open or not).
+max_rounds = 2
+# Notes that may reach the agent per review.
+max_notes_per_review = 3
+# Also review every N completed turns (0 = only at the finish).
+interval_turns = 0
+# Highest severity the reviewer may raise: "nit" (advise, never interrupt),
+# "concern" or "blocker".
+max_severity = "blocker"
+# Shadow mode: review and record, never send anything to the agent.
+shadow = false
+# Seconds a review may take before the stop goes through without it (1 to 600).
+timeout_secs = 30
+
+# The reviewer. Without a [reviewer] table here, the one in your own config
+# (~/.config/advisor/config.toml) is used, else the offline rules.
+#
+# A model reviewer sends the transcript to a server, so this file cannot turn
+# one on by itself: after writing a [reviewer] table with kind = "model", run
+# `advisor trust` in this workspace. Any later change to the table needs
+# `advisor trust` again; changing the settings above does not.
+#
+# [reviewer]
+# kind = "model"                        # or "rules": offline checks
+# model = "gpt-4o-mini"
+# base_url = "https://api.openai.com/v1"
+# api_key_env = "ADVISOR_API_KEY"       # the key is read from this variable
+# structured_output = "json_schema"     # or "json_object" (llama.cpp) or "none"
+"#;
+
+/// Which reviewer a workspace uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReviewerKind {
+    /// The offline [`RulesReviewer`].
+    #[default]
+    Rules,
+    /// A [`ModelReviewer`](crate::review::ModelReviewer) over an
+    /// OpenAI-compatible endpoint (feature `http`).
+    Model,
+}
+
+/// A severity name, strictly one of the three.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SeverityName {
+    /// `nit`
+    Nit,
+    /// `concern`
+    Concern,
+    /// `blocker`
+    #[default]
+    Blocker,
+}
+
+impl From<SeverityName> for Severity {
+    fn from(s: SeverityName) -> Severity {
+        match s {
+            SeverityName::Nit => Severity::Nit,
+            SeverityName::Concern => Severity::Concern,
+            SeverityName::Blocker => Severity::Blocker,
+        }
+    }
+}
+
+/// How a model reviewer asks for JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OutputMode {
+    /// `json_schema` (OpenAI, vLLM).
+    #[default]
+    JsonSchema,
+    /// `json_object` with a `schema` (llama.cpp).
+    JsonObject,
+    /// No `response_format`.
+    None,
+}
+
+/// The `[reviewer]` table: the network settings. In a workspace file it is
+/// honoured only when the user trusted it (see the module docs).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReviewerSettings {
+    /// Rules or model.
+    #[serde(default)]
+    pub kind: ReviewerKind,
+    /// Model name (kind = "model").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// Base URL of the OpenAI-compatible API (kind = "model"); no query,
+    /// fragment or credentials.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base_url: Option<String>,
+    /// Environment variable holding the API key. Unset means no key is sent
+    /// (local servers need none); no variable is read by default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_key_env: Option<String>,
+    /// Extra HTTP headers sent with every request.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub headers: BTreeMap<String, String>,
+    /// Structured output mode.
+    #[serde(default)]
+    pub structured_output: OutputMode,
+}
+
+impl ReviewerSettings {
+    /// Whether these settings send anything off the machine's process: a
+    /// model reviewer.
+    pub fn sends_data(&self) -> bool {
+        self.kind == ReviewerKind::Model
+    }
+}
+
+fn default_true() -> bool {
+    true
+}
+fn default_rounds() -> u32 {
+    crate::plugin::DEFAULT_MAX_ROUNDS
+}
+fn default_notes() -> usize {
+    crate::guard::DEFAULT_MAX_NOTES_PER_REVIEW
+}
+fn default_timeout() -> u64 {
+    30
+}
+
+/// A workspace's advisor settings (`.advisor/config.toml`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AdvisorConfig {
+    /// Whether the advisor runs (default true: the file is the opt-in).
+    #[serde(default = "default_true")]
+    pub enabled: bool,
+    /// Finish reviews per user request.
+    #[serde(default = "default_rounds")]
+    pub max_rounds: u32,
+    /// Notes that may reach the agent per review.
+    #[serde(default = "default_notes")]
+    pub max_notes_per_review: usize,
+    /// Periodic review every N completed turns (0: finish only).
+    #[serde(default)]
+    pub interval_turns: u32,
+    /// Highest severity the reviewer may raise.
+    #[serde(default)]
+    pub max_severity: SeverityName,
+    /// Review and record, never inject.
+    #[serde(default)]
+    pub shadow: bool,
+    /// Seconds a review may take (1 to [`MAX_TIMEOUT_SECS`]).
+    #[serde(default = "default_timeout")]
+    pub timeout_secs: u64,
+    /// The reviewer; `None` when the file has no `[reviewer]` table (the
+    /// user's reviewer, else the rules, is used).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reviewer: Option<ReviewerSettings>,
+}
+
+impl Default for AdvisorConfig {
+    fn default() -> Self {
+        AdvisorConfig {
+            enabled: true,
+            max_rounds: default_rounds(),
+            max_notes_per_review: default_notes(),
+            interval_turns: 0,
+            max_severity: SeverityName::Blocker,
+            shadow: false,
+            timeout_secs: default_timeout(),
+            reviewer: None,
+        }
+    }
+}
+
+/// Parses TOML `text` into `T`; errors name `name`, the offending key and its
+/// line, never a value.
+pub(crate) fn parse_toml<T: serde::de::DeserializeOwned>(name: &str, text: &str) -> Result<T, Error> {
+    toml::from_str(text).map_err(|e| {
+        let line = e.span().map(|s| {
+            text.as_bytes()[..s.start.min(text.len())]
+                .iter()
+                .filter(|b| **b == b'\n')
+                .count()
+                + 1
+        });
+        let what = e.message().trim().to_owned();
+        let at = match line {
+            Some(l) => format!("{name}:{l}"),
+            None => name.to_owned(),
+        };
+        Error::new(ErrorKind::Config, format!("{at}: {what}"))
+    })
+}
+
+/// Reads a config file within [`MAX_CONFIG_BYTES`], regular files only;
+/// `Ok(None)` when there is none.
+pub(crate) fn read_config_file(path: &Path) -> Result<Option<String>, Error> {
+    match crate::bounded_read::read_file_to_string(path, MAX_CONFIG_BYTES) {
+        Ok(text) => Ok(Some(text)),
+        Err(e) if e.is_not_found() => Ok(None),
+        Err(e) => Err(Error::new(ErrorKind::Config, format!("cannot read the config: {e}"))),
+    }
+}
+
+impl AdvisorConfig {
+    /// Parses config text; `name` (the file) is used in errors, which name the
+    /// offending key and its line.
+    pub fn parse(name: &str, text: &str) -> Result<AdvisorConfig, Error> {
+        parse_toml(name, text)
+    }
+
+    /// The config file of `workspace`.
+    pub fn path_in(workspace: &Path) -> PathBuf {
+        workspace.join(CONFIG_PATH)
+    }
+
+    /// Reads `workspace`'s file as written, without applying the trust rules
+    /// (for inspecting it, and for `advisor trust`). `Ok(None)` when there is
+    /// no file. Hosts must use [`load`](Self::load) or [`resolve`] instead.
+    pub fn read_file(workspace: &Path) -> Result<Option<AdvisorConfig>, Error> {
+        let path = AdvisorConfig::path_in(workspace);
+        match read_config_file(&path)? {
+            Some(text) => AdvisorConfig::parse(&path.display().to_string(), &text).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// The effective config of `workspace` under the trust rules, against the
+    /// user's own config ([`UserConfig::load`]): `Ok(None)` when the workspace
+    /// has not opted in or has turned the advisor off. A workspace file whose
+    /// `[reviewer]` table asks for a model the user has not trusted is an
+    /// [`ErrorKind::Untrusted`] error naming `advisor trust <path>`. The
+    /// returned config's `reviewer` is the one allowed to run, so
+    /// [`plugin_builder`](Self::plugin_builder) on it is safe.
+    pub fn load(workspace: &Path) -> Result<Option<AdvisorConfig>, Error> {
+        let user = UserConfig::load()?;
+        Ok(resolve(workspace, &user)?.map(|r| r.config))
+    }
+
+    /// Checks the values a builder would also reject, naming the field.
+    pub fn validate(&self) -> Result<(), Error> {
+        if self.timeout_secs == 0 || self.timeout_secs > MAX_TIMEOUT_SECS {
+            return Err(Error::config(
+                "timeout_secs",
+                format!("must be between 1 and {MAX_TIMEOUT_SECS}"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// A plugin builder set up from this config, for hosts that add their own
+    /// callbacks or trace sink before `build()`. Use it on a config from
+    /// [`load`](Self::load) or [`Resolved`]: a config built by hand is
+    /// trusted as the code that built it.
+    pub fn plugin_builder(&self) -> Result<AdvisorPluginBuilder, Error> {
+        self.validate()?;
+        Ok(AdvisorPlugin::builder()
+            .shared_reviewer(self.build_reviewer()?)
+            .enabled(self.enabled)
+            .max_rounds(self.max_rounds)
+            .max_notes_per_review(self.max_notes_per_review)
+            .interval_turns(self.interval_turns)
+            .max_severity(self.max_severity.into())
+            .shadow(self.shadow)
+            .timeout(Duration::from_secs(self.timeout_secs)))
+    }
+
+    /// The reviewer these settings describe.
+    pub fn build_reviewer(&self) -> Result<Arc<dyn Reviewer>, Error> {
+        match &self.reviewer {
+            Some(r) if r.sends_data() => self.model_reviewer(r),
+            _ => Ok(Arc::new(RulesReviewer::new())),
+        }
+    }
+
+    #[cfg(feature = "http")]
+    fn model_reviewer(&self, r: &ReviewerSettings) -> Result<Arc<dyn Reviewer>, Error> {
+        let model = build_model(r, Duration::from_secs(self.timeout_secs.clamp(1, MAX_TIMEOUT_SECS)))?;
+        Ok(Arc::new(
+            crate::review::ModelReviewer::new(model).max_notes(self.max_notes_per_review),
+        ))
+    }
+
+    #[cfg(not(feature = "http"))]
+    fn model_reviewer(&self, _r: &ReviewerSettings) -> Result<Arc<dyn Reviewer>, Error> {
+        Err(Error::config(
+            "reviewer.kind",
+            "\"model\" needs the crate's `http` feature; use \"rules\" or rebuild with it",
+        ))
+    }
+}
+
+/// The HTTP client `r` describes. Only the API key's *value* comes from the
+/// environment, from the variable `r` names.
+#[cfg(feature = "http")]
+pub(crate) fn build_model(r: &ReviewerSettings, timeout: Duration) -> Result<crate::model::OpenAiCompatible, Error> {
+    use crate::model::{OpenAiCompatible, StructuredOutput};
+    let model = r
+        .model
+        .as_deref()
+        .filter(|m| !m.trim().is_empty())
+        .ok_or_else(|| Error::config("reviewer.model", "is required when reviewer.kind = \"model\""))?;
+    let base = r
+        .base_url
+        .as_deref()
+        .ok_or_else(|| Error::config("reviewer.base_url", "is required when reviewer.kind = \"model\""))?;
+    let mut b = OpenAiCompatible::builder(base, model)
+        .structured_output(match r.structured_output {
+            OutputMode::JsonSchema => StructuredOutput::JsonSchema,
+            OutputMode::JsonObject => StructuredOutput::JsonObjectWithSchema,
+            OutputMode::None => StructuredOutput::None,
+        })
+        .timeout(timeout);
+    for (name, value) in &r.headers {
+        b = b.header(name, value);
+    }
+    if let Some(var) = &r.api_key_env {
+        match std::env::var(var) {
+            Ok(key) if !key.is_empty() => b = b.api_key(key),
+            _ => {
+                return Err(Error::config(
+                    "reviewer.api_key_env",
+                    format!("the environment variable {var} is not set"),
+                ));
+            }
+        }
+    }
+    b.build()
+}
+
+impl AdvisorPlugin {
+    /// Builds the plugin a config describes (a disabled config builds a plugin
+    /// that declines every run).
+    pub fn from_config(config: &AdvisorConfig) -> Result<AdvisorPlugin, Error> {
+        config.plugin_builder()?.build()
+    }
+
+    /// The plugin for `workspace` under the trust rules ([`AdvisorConfig::load`]),
+    /// or `None` when it has not opted in or has turned the advisor off.
+    ///
+    /// ```
+    /// let dir = std::env::temp_dir().join("advisor-doc-no-config");
+    /// assert!(advisor::AdvisorPlugin::from_workspace(&dir)?.is_none());
+    /// # Ok::<(), advisor::Error>(())
+    /// ```
+    pub fn from_workspace(workspace: &Path) -> Result<Option<AdvisorPlugin>, Error> {
+        match AdvisorConfig::load(workspace)? {
+            Some(c) if c.enabled => AdvisorPlugin::from_config(&c).map(Some),
+            _ => Ok(None),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn the_starter_file_parses_to_the_defaults() {
+        let c = AdvisorConfig::parse("starter", STARTER_CONFIG).unwrap();
+        assert_eq!(c, AdvisorConfig::default());
+        assert!(AdvisorPlugin::from_config(&c).is_ok());
+    }
+
+    #[test]
+    fn unknown_keys_are_errors_naming_the_key_and_line() {
+        let text = "enabled = true\nmax_rounds = 2\nmax_round = 3\n";
+        let err = AdvisorConfig::parse(".advisor/config.toml", text).unwrap_err();
+        let msg = err.to_string();
+        assert!(msg.contains(".advisor/config.toml:3"), "{msg}");
+        assert!(msg.contains("max_round"), "{msg}");
+        let err = AdvisorConfig::parse("c", "[reviewer]\nkind = \"rules\"\nmodle = \"x\"\n").unwrap_err();
+        assert!(
+            err.to_string().contains("c:3") && err.to_string().contains("modle"),
+            "{err}"
+        );
+        let err = AdvisorConfig::parse("c", "max_severity = \"critical\"\n").unwrap_err();
+        assert!(err.to_string().contains("c:1"), "{err}");
+    }
+
+    #[test]
+    fn bad_values_are_config_errors() {
+        let c = AdvisorConfig {
+            max_rounds: 0,
+            ..AdvisorConfig::default()
+        };
+        assert_eq!(AdvisorPlugin::from_config(&c).unwrap_err().field(), Some("max_rounds"));
+        let c = AdvisorConfig {
+            reviewer: Some(ReviewerSettings {
+                kind: ReviewerKind::Model,
+                ..ReviewerSettings::default()
+            }),
+            ..AdvisorConfig::default()
+        };
+        assert!(AdvisorPlugin::from_config(&c).is_err());
+    }
+
+    #[test]
+    fn timeout_secs_has_an_upper_bound_that_is_rejected_not_clamped() {
+        for bad in [0, MAX_TIMEOUT_SECS + 1, u64::MAX] {
+            let c = AdvisorConfig {
+                timeout_secs: bad,
+                ..AdvisorConfig::default()
+            };
+            assert_eq!(
+                AdvisorPlugin::from_config(&c).unwrap_err().field(),
+                Some("timeout_secs")
+            );
+        }
+        let c = AdvisorConfig {
+            timeout_secs: MAX_TIMEOUT_SECS,
+            ..AdvisorConfig::default()
+        };
+        assert!(AdvisorPlugin::from_config(&c).is_ok());
+    }
+}

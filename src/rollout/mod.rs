@@ -21,5 +21,5 @@ pub use cue::{CompiledCue, Revision, compile_cue, self_check_sentence};
 pub use decision::{Action, AdvisorDecision, AdvisorDecisionError, DecisionProblem, ReasonCode, parse_decision};
 pub use prompt::system_prompt;
 pub use screen::{ScreenCheck, ScreenInput, ScreenResult, Violation, screen_hint};
-pub use summary::{ArmSummary, Summary, summarize};
+pub use summary::{ArmSummary, Summary, TraceReadError, summarize, summarize_paths};
 pub use trace::{Arm, EventKind, Outcome, ROLLOUT_TRACE_SCHEMA, RolloutEvent, RolloutTrace, Trigger};

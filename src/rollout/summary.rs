@@ -6,9 +6,12 @@
 //! `effectively_unadvised` (the advisor failed and never intervened) and
 //! `advised_without_reviews` (never reviewed at all), and the pass rate per arm
 //! when outcomes were recorded. A malformed line is reported with its source
-//! and line, never skipped silently. Must not write traces.
+//! and line, never skipped silently. [`summarize_paths`] reads trace files and
+//! directories for the CLI and the Python bindings alike. Must not write traces.
 
 use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
@@ -146,4 +149,63 @@ pub fn summarize<'a>(inputs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Su
         s.advised_without_reviews_rate = rate(s.advised_without_reviews, s.attempts);
     }
     Summary { arms, malformed }
+}
+
+/// A trace path could not be read.
+#[derive(Debug)]
+pub struct TraceReadError {
+    /// The file or directory.
+    pub path: PathBuf,
+    /// Why.
+    pub error: std::io::Error,
+}
+
+impl fmt::Display for TraceReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.error)
+    }
+}
+
+impl std::error::Error for TraceReadError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
+fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    if path.is_dir() {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(path)?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() || p.extension().is_some_and(|e| e == "jsonl") {
+                collect(&p, out)?;
+            }
+        }
+    } else {
+        out.push(path.to_owned());
+    }
+    Ok(())
+}
+
+/// Summarizes trace files; a directory is searched recursively for `*.jsonl`
+/// (in name order). The source of each malformed line is the file's path.
+pub fn summarize_paths<P: AsRef<Path>>(paths: &[P]) -> Result<Summary, TraceReadError> {
+    let mut files = Vec::new();
+    for p in paths {
+        let p = p.as_ref();
+        collect(p, &mut files).map_err(|error| TraceReadError {
+            path: p.to_owned(),
+            error,
+        })?;
+    }
+    let mut texts = Vec::new();
+    for f in files {
+        match std::fs::read_to_string(&f) {
+            Ok(t) => texts.push((f.display().to_string(), t)),
+            Err(error) => return Err(TraceReadError { path: f, error }),
+        }
+    }
+    Ok(summarize(texts.iter().map(|(n, t)| (n.as_str(), t.as_str()))))
 }

@@ -6,10 +6,10 @@
 //! exit status 1. `decision check <file|->` validates an advisor answer:
 //! the decision as JSON (exit 0) or one problem per line (exit 1).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use advisor::rollout::{Arm, parse_decision, summarize};
+use advisor::rollout::{Arm, parse_decision, summarize_paths};
 use clap::{Args, Subcommand};
 
 use crate::input::read_all;
@@ -35,46 +35,18 @@ pub(crate) enum DecisionCommand {
     },
 }
 
-fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    if path.is_dir() {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(path)?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .collect();
-        entries.sort();
-        for p in entries {
-            if p.is_dir() || p.extension().is_some_and(|e| e == "jsonl") {
-                collect(&p, out)?;
-            }
-        }
-    } else {
-        out.push(path.to_owned());
-    }
-    Ok(())
-}
-
 fn pct(r: Option<f64>) -> String {
     r.map_or_else(|| "-".to_owned(), |r| format!("{:.1}%", r * 100.0))
 }
 
 pub(crate) fn run_summarize(args: &SummarizeArgs) -> ExitCode {
-    let mut files = Vec::new();
-    for p in &args.paths {
-        if let Err(e) = collect(p, &mut files) {
-            eprintln!("advisor summarize: {}: {e}", p.display());
+    let summary = match summarize_paths(&args.paths) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("advisor summarize: {e}");
             return ExitCode::from(2);
         }
-    }
-    let mut texts = Vec::new();
-    for f in &files {
-        match std::fs::read_to_string(f) {
-            Ok(t) => texts.push((f.display().to_string(), t)),
-            Err(e) => {
-                eprintln!("advisor summarize: {}: {e}", f.display());
-                return ExitCode::from(2);
-            }
-        }
-    }
-    let summary = summarize(texts.iter().map(|(n, t)| (n.as_str(), t.as_str())));
+    };
     for m in &summary.malformed {
         eprintln!("advisor summarize: {m}");
     }

@@ -50,8 +50,9 @@ def user_prompt(request: Dict[str, Any]) -> str:
     """The text of the last user message of a chat request."""
     msgs: List[Dict[str, Any]] = request.get("messages", [])
     for m in reversed(msgs):
-        if m.get("role") == "user" and isinstance(m.get("content"), str):
-            return m["content"]
+        content = m.get("content")
+        if m.get("role") == "user" and isinstance(content, str):
+            return content
     return ""
 
 
@@ -113,8 +114,8 @@ class MockOpenAIServer:
     @property
     def base_url(self) -> str:
         """``http://127.0.0.1:<port>/v1``."""
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}/v1"
+        port = self._httpd.server_address[1]
+        return f"http://127.0.0.1:{port}/v1"
 
     def start(self) -> "MockOpenAIServer":
         """Starts serving in a background thread."""

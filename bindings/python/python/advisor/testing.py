@@ -132,3 +132,17 @@ class MockOpenAIServer:
 
     def __exit__(self, *_exc: Any) -> None:
         self.stop()
+
+
+if __name__ == "__main__":
+    # `python -m advisor.testing`: serve CONTINUE decisions until killed; prints the base URL.
+    import sys
+    import time
+
+    with MockOpenAIServer() as _server:
+        print(_server.base_url, flush=True)
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            sys.exit(0)

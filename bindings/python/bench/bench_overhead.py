@@ -6,12 +6,14 @@ against the same local mock OpenAI-compatible server (``python -m
 advisor.testing`` in a subprocess, so it does not share this process's GIL),
 driven from Python (``Advisor.review`` in a loop; ``review_async`` all at once
 under asyncio) and from Rust only (``advisor._advisor._rust_reviews``, the
-same reviews as ``benches/rollout_load.rs``, in this process). Median of 3
-runs each; the difference per review is the Python layer's overhead.
+same reviews as ``benches/rollout_load.rs``, in this process). Rounds are
+interleaved (Rust, Python, Rust, Python, …) and the medians compared; the
+difference per review is the Python layer's overhead.
 
-Memory: 10 000 idle Advisors sharing one config, task and endpoint —
-bytes per Advisor by tracemalloc (Python heap) and by RSS delta (everything,
-Rust heap included).
+Memory (measured first, on a fresh heap): 100 000 idle Advisors sharing one
+config, task and endpoint — bytes per Advisor by RSS delta (everything: the
+Python object, the Rust advisor, the list slot) and, in a second pass, by
+tracemalloc (the Python heap only).
 
     python bindings/python/bench/bench_overhead.py [--n 1000] [--json out.json]
 """
@@ -73,17 +75,33 @@ def machine() -> str:
 def main(argv: List[str]) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=1000)
-    ap.add_argument("--idle", type=int, default=10_000)
+    ap.add_argument("--idle", type=int, default=100_000)
+    ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--json")
     args = ap.parse_args(argv)
     n = args.n
+    config = AdvisorConfig()
+    task = TaskMaterial("Make merge keep insertion order for equal keys.", {"tests/test_hidden.py": HIDDEN})
+    # Idle memory first, on a heap the review runs have not grown yet.
+    model = OpenAICompatible("http://127.0.0.1:9/v1", "mock")
+    gc.collect()
+    rss0 = rss_bytes()
+    idle = [Advisor(config, task, model) for _ in range(args.idle)]
+    rss1 = rss_bytes()
+    del idle
+    gc.collect()
+    tracemalloc.start()
+    snap0 = tracemalloc.take_snapshot()
+    idle = [Advisor(config, task, model) for _ in range(args.idle)]
+    snap1 = tracemalloc.take_snapshot()
+    tracemalloc.stop()
+    py_heap = sum(s.size_diff for s in snap1.compare_to(snap0, "filename"))
+    del idle
     server = subprocess.Popen([sys.executable, "-m", "advisor.testing"], stdout=subprocess.PIPE, text=True)
     try:
         assert server.stdout is not None
         base_url = server.stdout.readline().strip()
         model = OpenAICompatible(base_url, "mock", max_concurrency=64)
-        config = AdvisorConfig()
-        task = TaskMaterial("Make merge keep insertion order for equal keys.", {"tests/test_hidden.py": HIDDEN})
 
         def py_sequential() -> None:
             for _ in range(n):
@@ -100,28 +118,23 @@ def main(argv: List[str]) -> int:
         for _ in range(50):
             Advisor(config, task, model).review(HISTORY, DRAFT, regenerate)
 
-        rust_seq = statistics.median(_rust_reviews(config, task, model, HISTORY, n, False) for _ in range(3))
-        py_seq = median_seconds(3, py_sequential)
-        rust_conc = statistics.median(_rust_reviews(config, task, model, HISTORY, n, True) for _ in range(3))
-        py_conc = median_seconds(3, py_concurrent)
+        # Interleaved rounds, so both sides see the same background load.
+        rounds: Dict[str, List[float]] = {"rust_seq": [], "py_seq": [], "rust_conc": [], "py_conc": []}
+        for _ in range(args.rounds):
+            rounds["rust_seq"].append(_rust_reviews(config, task, model, HISTORY, n, False))
+            rounds["py_seq"].append(median_seconds(1, py_sequential))
+            rounds["rust_conc"].append(_rust_reviews(config, task, model, HISTORY, n, True))
+            rounds["py_conc"].append(median_seconds(1, py_concurrent))
+        rust_seq, py_seq, rust_conc, py_conc = (statistics.median(rounds[k]) for k in ("rust_seq", "py_seq", "rust_conc", "py_conc"))
     finally:
         server.terminate()
         server.wait(10)
 
-    gc.collect()
-    rss0 = rss_bytes()
-    tracemalloc.start()
-    snap0 = tracemalloc.take_snapshot()
-    idle = [Advisor(config, task, model) for _ in range(args.idle)]
-    snap1 = tracemalloc.take_snapshot()
-    rss1 = rss_bytes()
-    tracemalloc.stop()
-    py_heap = sum(s.size_diff for s in snap1.compare_to(snap0, "filename"))
-    del idle
-
     result = {
         "machine": machine(),
         "reviews": n,
+        "rounds": rounds,
+        "load_average": os.getloadavg(),
         "sequential": {
             "python_s": py_seq,
             "rust_s": rust_seq,
@@ -141,7 +154,7 @@ def main(argv: List[str]) -> int:
         },
     }
     s, c, m = result["sequential"], result["concurrent"], result["idle_advisor"]
-    print(f"machine: {result['machine']}")
+    print(f"machine: {result['machine']}; load average {os.getloadavg()[0]:.1f}")
     print(
         f"sequential: {n} reviews from Python {s['python_s'] * 1e3:.0f} ms vs Rust {s['rust_s'] * 1e3:.0f} ms: "
         f"Python layer {s['overhead_us_per_review']:.1f} µs per review (ratio {s['ratio']:.2f})"

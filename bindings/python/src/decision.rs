@@ -23,6 +23,7 @@ type DecisionArgs = (bool, f64, String, String, String, String, String);
 impl PyAdvisorDecision {
     #[new]
     #[pyo3(signature = (intervene, confidence, reason_code, action, plan = String::new(), hint = String::new(), private_diagnosis = String::new()))]
+    #[allow(clippy::too_many_arguments)] // the seven fields of the decision, as keyword arguments
     fn new(
         py: Python<'_>,
         intervene: bool,

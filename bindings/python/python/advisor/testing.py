@@ -71,6 +71,10 @@ class MockOpenAIServer:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"  # keep-alive, as real endpoints do
+            # One write per response and no Nagle delay: headers and body in
+            # separate segments would meet the client's delayed ACK (~40 ms).
+            wbufsize = 1 << 16
+            disable_nagle_algorithm = True
 
             def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
                 length = int(self.headers.get("Content-Length") or 0)

@@ -19,8 +19,9 @@ log() { printf 'python-ci: %s\n' "$*" >&2; }
 
 log "virtual environment in $VENV"
 "$PY" -m venv --clear "$VENV"
+VENV="$(cd "$VENV" && pwd)"
 # maturin's build backend runs the `maturin` executable: the venv's bin first on PATH.
-export PATH="$PWD/$VENV/bin:$PATH"
+export PATH="$VENV/bin:$PATH"
 "$VENV/bin/python" -m pip install --quiet --upgrade pip
 log "installing $MATURIN_SPEC $PYTEST_SPEC $RAY_SPEC"
 "$VENV/bin/python" -m pip install --quiet "$MATURIN_SPEC" "$PYTEST_SPEC" "$RAY_SPEC"
@@ -29,13 +30,15 @@ log "building and installing the wheel (pip install ./bindings/python)"
 "$VENV/bin/python" -m pip install --quiet --no-build-isolation ./bindings/python
 
 log "building the advisor CLI for the trace round trip"
-cargo build --quiet --bin advisor
+# .ci/run passes --all-features to reuse the build of its `cargo test --all-features`.
+# shellcheck disable=SC2086
+cargo build --quiet ${ADVISOR_CLI_CARGO_ARGS:-} --bin advisor
 export ADVISOR_BIN="$PWD/target/debug/advisor"
 export CI="${CI:-true}"
 
 log "pytest"
 status=0
-(cd bindings/python && "../../$VENV/bin/python" -m pytest -q -p no:cacheprovider) || status=$?
+(cd bindings/python && "$VENV/bin/python" -m pytest -q -p no:cacheprovider) || status=$?
 case "$status" in
   0) log "pytest passed" ;;
   5) log "pytest collected no tests: failing"; exit 5 ;;

@@ -13,6 +13,7 @@ mod decision;
 mod prompt;
 mod screen;
 mod summary;
+mod summary_files;
 mod trace;
 
 pub use advisor::{Advisor, Draft, RolloutError};
@@ -22,4 +23,5 @@ pub use decision::{Action, AdvisorDecision, AdvisorDecisionError, DecisionProble
 pub use prompt::system_prompt;
 pub use screen::{ScreenCheck, ScreenInput, ScreenResult, Violation, screen_hint};
 pub use summary::{ArmSummary, Summarizer, Summary, summarize};
+pub use summary_files::{MAX_TRACE_LINE, TraceReadError, summarize_paths};
 pub use trace::{Arm, EventKind, Outcome, ROLLOUT_TRACE_SCHEMA, RolloutEvent, RolloutTrace, Trigger};

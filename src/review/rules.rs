@@ -102,6 +102,44 @@ fn quote(error: &str) -> String {
     truncate_middle(flat.trim(), QUOTE_BYTES)
 }
 
+/// Which rule raised a note.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Rule {
+    /// The answer claims success over a failing test or build run.
+    UnverifiedCompletion,
+    /// A failed call was never followed by a success.
+    UnrecoveredFailure,
+    /// The answer contains a stub marker.
+    StubMarker,
+}
+
+impl Rule {
+    /// The rule's stable name (`unverified_completion`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Rule::UnverifiedCompletion => "unverified_completion",
+            Rule::UnrecoveredFailure => "unrecovered_failure",
+            Rule::StubMarker => "stub_marker",
+        }
+    }
+}
+
+/// A note and the rule that raised it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleNote {
+    /// The rule.
+    pub rule: Rule,
+    /// The note.
+    pub note: Note,
+}
+
+impl RuleNote {
+    fn new(rule: Rule, note: Note) -> RuleNote {
+        RuleNote { rule, note }
+    }
+}
+
 /// The offline rules reviewer.
 ///
 /// ```
@@ -126,6 +164,11 @@ impl RulesReviewer {
 
     /// Applies every rule to `review`, most severe first.
     pub fn check(&self, review: &Review) -> Vec<Note> {
+        self.check_rules(review).into_iter().map(|r| r.note).collect()
+    }
+
+    /// Like [`check`](Self::check), with the rule that raised each note.
+    pub fn check_rules(&self, review: &Review) -> Vec<RuleNote> {
         let mut notes = Vec::new();
         let answer = review.final_answer.as_deref().unwrap_or("");
         let mut flagged_tool: Option<&str> = None;
@@ -134,12 +177,15 @@ impl RulesReviewer {
             if let Some(last) = review.tools.iter().rev().find(|t| is_verification(t)) {
                 if let Some(error) = &last.error {
                     flagged_tool = Some(&last.name);
-                    notes.push(Note::blocker(format!(
-                        "The answer claims success, but the latest `{}` run failed ({}). Re-run it and fix the \
+                    notes.push(RuleNote::new(
+                        Rule::UnverifiedCompletion,
+                        Note::blocker(format!(
+                            "The answer claims success, but the latest `{}` run failed ({}). Re-run it and fix the \
 failure, or say plainly that it still fails.",
-                        last.name,
-                        quote(error)
-                    )));
+                            last.name,
+                            quote(error)
+                        )),
+                    ));
                 }
             }
         }
@@ -156,11 +202,11 @@ failure, or say plainly that it still fails.",
             }
             let last = review.tools.iter().rev().find(|t| t.name == name);
             if let Some(ToolTrace { error: Some(error), .. }) = last {
-                notes.push(Note::concern(format!(
+                notes.push(RuleNote::new(Rule::UnrecoveredFailure, Note::concern(format!(
                     "The last `{name}` call failed ({}) and no later `{name}` call succeeded; check that the answer \
 does not rest on a step that did not happen.",
                     quote(error)
-                )));
+                ))));
             }
         }
 
@@ -169,9 +215,12 @@ does not rest on a step that did not happen.",
             .find(|m| answer.contains(*m))
             .or_else(|| WORD_STUBS.iter().find(|w| contains_word(answer, w)));
         if let Some(m) = marker {
-            notes.push(Note::concern(format!(
-                "The answer contains \"{m}\", which suggests a stub or placeholder stands in for the real result."
-            )));
+            notes.push(RuleNote::new(
+                Rule::StubMarker,
+                Note::concern(format!(
+                    "The answer contains \"{m}\", which suggests a stub or placeholder stands in for the real result."
+                )),
+            ));
         }
         notes
     }

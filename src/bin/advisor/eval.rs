@@ -13,13 +13,15 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use advisor::AdvisorPlugin;
+use advisor::Note;
 use advisor::bounded_read::{read_file, read_file_to_string};
-use advisor::review::{ModelReviewer, Review, Reviewer, RulesReviewer};
+use advisor::review::{ModelReviewer, Review, ReviewError, Reviewer, RuleNote, RulesReviewer};
 use advisor::transcript::parse_transcript;
+use async_trait::async_trait;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Deserialize;
@@ -217,9 +219,28 @@ fn stop_text(base: &Path, label: &Label) -> Result<String, String> {
     Ok(out)
 }
 
+/// The rules reviewer, remembering which rule raised each note of the review
+/// the plugin actually built (bounded evidence included).
+struct RecordingRules {
+    rules: RulesReviewer,
+    seen: Mutex<Vec<RuleNote>>,
+}
+
+#[async_trait]
+impl Reviewer for RecordingRules {
+    async fn review(&self, review: &Review) -> Result<Vec<Note>, ReviewError> {
+        let notes = self.rules.check_rules(review);
+        let out = notes.iter().map(|r| r.note.clone()).collect();
+        if let Ok(mut seen) = self.seen.lock() {
+            *seen = notes;
+        }
+        Ok(out)
+    }
+}
+
 /// How the eval reviews one stop.
 struct Judge {
-    reviewer: Arc<dyn Reviewer>,
+    reviewer: Option<Arc<dyn Reviewer>>,
     rules: Option<RulesReviewer>,
     label: String,
     max_notes: usize,
@@ -250,8 +271,19 @@ impl Judge {
                 error: None,
             };
         };
+        let recorder = self.rules.clone().map(|rules| {
+            Arc::new(RecordingRules {
+                rules,
+                seen: Mutex::new(Vec::new()),
+            })
+        });
+        let reviewer: Arc<dyn Reviewer> = match (&recorder, &self.reviewer) {
+            (Some(r), _) => r.clone(),
+            (None, Some(m)) => m.clone(),
+            (None, None) => return errored("no reviewer".into()),
+        };
         let builder = AdvisorPlugin::builder()
-            .shared_reviewer(self.reviewer.clone())
+            .shared_reviewer(reviewer)
             .max_notes_per_review(self.max_notes)
             .timeout(self.timeout);
         let finish = match review_transcript(builder, &transcript, &answer, None, &mut |_| {}).await {
@@ -274,14 +306,10 @@ impl Judge {
             .collect();
         let mut rules = Vec::new();
         if verdict == Verdict::Block {
-            match &self.rules {
+            match &recorder {
                 Some(r) => {
-                    let review = Review {
-                        final_answer: Some(answer.clone()),
-                        tools: transcript.tools.clone(),
-                        ..Review::default()
-                    };
-                    for rn in r.check_rules(&review) {
+                    let seen = r.seen.lock().map(|s| s.clone()).unwrap_or_default();
+                    for rn in seen {
                         if interrupting.iter().any(|n| n.text == rn.note.text) {
                             let name = rn.rule.as_str().to_owned();
                             if !rules.contains(&name) {
@@ -332,7 +360,7 @@ pub(crate) async fn run(args: &EvalArgs) -> ExitCode {
     let judge = match args.model.client() {
         Err(e) => return fail(e),
         Ok(None) => Judge {
-            reviewer: Arc::new(RulesReviewer::new()),
+            reviewer: None,
             rules: Some(RulesReviewer::new()),
             label: "rules".to_owned(),
             max_notes: args.max_notes,
@@ -340,7 +368,7 @@ pub(crate) async fn run(args: &EvalArgs) -> ExitCode {
         },
         Ok(Some(client)) => Judge {
             label: format!("model {}", client.model()),
-            reviewer: Arc::new(ModelReviewer::new(client).max_notes(args.max_notes)),
+            reviewer: Some(Arc::new(ModelReviewer::new(client).max_notes(args.max_notes))),
             rules: None,
             max_notes: args.max_notes,
             timeout: Duration::from_secs(args.model.timeout_secs.max(1)),

@@ -167,12 +167,12 @@ pub(crate) fn claims_success(n: &str) -> bool {
 
 /// Whether `n` (normalised) talks about a failure at all (the reader was told).
 pub(crate) fn mentions_failure(n: &str) -> bool {
+    let s = without_zero_counts(n);
     admits_failure(n)
         || [
             "fail",
             "error",
             "broken",
-            "red ",
             "crash",
             "panic",
             "not exist",
@@ -187,7 +187,8 @@ pub(crate) fn mentions_failure(n: &str) -> bool {
             "rejected",
         ]
         .iter()
-        .any(|w| without_zero_counts(n).contains(w))
+        .any(|w| s.contains(w))
+        || s.split(|c: char| !c.is_alphanumeric()).any(|w| w == "red")
 }
 
 #[cfg(test)]
@@ -205,5 +206,7 @@ mod tests {
         assert!(claims_success(&normalise("All tests pass, 0 failures.")));
         assert!(claims_success(&normalise("Fixed the failing test; all tests pass.")));
         assert!(!claims_success(&normalise("All tests pass except 2 failures in io.")));
+        assert!(!mentions_failure("i refactored the parser"));
+        assert!(mentions_failure("the suite is still red"));
     }
 }

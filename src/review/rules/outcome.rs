@@ -400,6 +400,7 @@ fn is_closing_line(l: &str) -> bool {
         || l.starts_with("BUILD FAILED")
         || l.starts_with("FAILURE:")
         || l == "FAIL"
+        || l == "Build FAILED."
 }
 
 /// The decisive summary line of `output` in any of `formats`: the last

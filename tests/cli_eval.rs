@@ -1,6 +1,8 @@
 //! `advisor eval`: the labelled real-session set meets the targets,
 //! the report has its parts, thresholds set the exit status, and a broken
 //! label file is one line on stderr with exit status 2.
+#![cfg(feature = "cli")]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::{Path, PathBuf};
 

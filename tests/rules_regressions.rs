@@ -2,6 +2,7 @@
 //! behaviour its "what must exist" list names. Transcript snippets here are
 //! written (not real sessions); the real-session checks are `advisor eval`
 //! over `tests/fixtures/real/labels.jsonl` (see `tests/cli_eval.rs`).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use advisor::Severity;
 use advisor::host::ToolTrace;

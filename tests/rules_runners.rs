@@ -6,6 +6,7 @@
 //! not copied from a real run. Failing samples carry no exit status unless the
 //! runner prints no summary of its own, so they prove the summary line alone
 //! is read (as when the run is piped through `tail` and exits 0).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use advisor::Severity;
 use advisor::host::ToolTrace;

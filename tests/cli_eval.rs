@@ -162,3 +162,16 @@ fn a_broken_label_file_is_one_line_with_exit_2() {
     let out = eval(&["--max-false-block", "2", labels().to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2), "a fraction above 1 is refused");
 }
+
+#[test]
+fn the_verbose_report_on_the_labelled_set_is_stable() {
+    // run from the crate root with a relative path, so the report names no machine path
+    let out = Command::cargo_bin("advisor")
+        .unwrap()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["eval", "--verbose", "tests/fixtures/real/labels.jsonl"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    insta::assert_snapshot!("eval_verbose_report", String::from_utf8_lossy(&out.stdout));
+}

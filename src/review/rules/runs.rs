@@ -30,6 +30,24 @@ const SHELL_TOOLS: &[&str] = &[
     "terminal",
 ];
 
+/// Bytes of output kept per run (the tail: summaries come last).
+const MAX_RUN_OUTPUT: usize = 256 * 1024;
+
+/// Appends `more` to `out`, keeping at most [`MAX_RUN_OUTPUT`] bytes of the tail.
+fn append_bounded(out: &mut String, more: &str) {
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    out.push_str(more);
+    if out.len() > MAX_RUN_OUTPUT {
+        let mut cut = out.len() - MAX_RUN_OUTPUT;
+        while !out.is_char_boundary(cut) {
+            cut += 1;
+        }
+        out.drain(..cut);
+    }
+}
+
 /// How a run ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Ending {
@@ -188,8 +206,7 @@ pub(crate) fn runs_of(tools: &[ToolTrace], runner_tools: &[(String, RunKind)]) -
                 .rev()
                 .find(|r| r.session.as_deref() == Some(id.as_str()))
             {
-                run.output.push('\n');
-                run.output.push_str(&t.output);
+                append_bounded(&mut run.output, &t.output);
                 run.finished = !t.output.contains("Process running with session ID")
                     && !t.output.contains("<status>running</status>");
                 if t.error.is_some() && exit_code_of(&t.output).is_none() && run.finished {
@@ -242,11 +259,10 @@ pub(crate) fn runs_of(tools: &[ToolTrace], runner_tools: &[(String, RunKind)]) -
                 ending: Ending::Unknown,
             }
         };
-        run.output = t.output.clone();
+        append_bounded(&mut run.output, &t.output);
         if let Some(e) = &t.error {
             if !t.output.contains(e.as_str()) {
-                run.output.push('\n');
-                run.output.push_str(e);
+                append_bounded(&mut run.output, e);
             }
         }
         run.host_error = t.error.clone();
@@ -316,4 +332,43 @@ pub(crate) fn outstanding_failures(runs: &[Run]) -> Vec<&Run> {
         })
         .map(|(_, r)| r)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn exec(cmd: &str, output: &str) -> ToolTrace {
+        ToolTrace {
+            name: "exec_command".into(),
+            args: serde_json::json!({ "cmd": cmd }).to_string(),
+            output: output.into(),
+            error: None,
+        }
+    }
+
+    #[test]
+    fn a_session_still_running_neither_fails_nor_clears() {
+        let tools = vec![
+            exec(
+                "cargo test",
+                "Process exited with code 101\nOutput:\ntest result: FAILED. 1 passed; 1 failed",
+            ),
+            exec(
+                "cargo test",
+                "Process running with session ID 7\nOutput:\n   Compiling app",
+            ),
+        ];
+        let runs = runs_of(&tools, &[]);
+        assert_eq!(runs[1].ending, Ending::Unknown);
+        assert_eq!(outstanding_failures(&runs).len(), 1);
+    }
+
+    #[test]
+    fn run_output_keeps_a_bounded_tail() {
+        let mut out = String::new();
+        append_bounded(&mut out, &"é".repeat(MAX_RUN_OUTPUT));
+        append_bounded(&mut out, "test result: ok.");
+        assert!(out.len() <= MAX_RUN_OUTPUT && out.ends_with("test result: ok."));
+    }
 }

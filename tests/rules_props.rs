@@ -61,6 +61,12 @@ fn retype(text: &str, apostrophe: char, quotes: (char, char), casing: &[bool], w
     }
 }
 
+/// A Bash call, built through serde so a field the readers add later takes its default.
+fn trace(args: serde_json::Value, output: &str, error: Option<String>) -> ToolTrace {
+    serde_json::from_value(json!({ "name": "Bash", "args": args.to_string(), "output": output, "error": error }))
+        .unwrap()
+}
+
 fn failing_run(piped: bool) -> ToolTrace {
     let summary = "Finished in 4.2 seconds\n297 tests, 11 failures";
     ToolTrace {
@@ -119,12 +125,7 @@ proptest! {
     ) {
         let body = words.chunks(6).map(|c| c.join(" ")).collect::<Vec<_>>().join("\n");
         let output = if code == 0 { body } else { format!("Exit code {code}\n{body}") };
-        let run = ToolTrace {
-            name: "Bash".into(),
-            args: json!({ "command": runner }).to_string(),
-            output,
-            error: (code != 0).then(|| format!("Exit code {code}")),
-        };
+        let run = trace(json!({ "command": runner }), &output, (code != 0).then(|| format!("Exit code {code}")));
         let notes = check("All tests pass.", vec![run]);
         let blocked = notes.iter().any(|n| n.severity == Severity::Blocker);
         prop_assert_eq!(blocked, code != 0, "{:?}", notes);

@@ -15,21 +15,17 @@ fn bash(command: &str, description: &str, output: &str, exit: Option<i32>) -> To
         Some(c) if c != 0 => format!("Exit code {c}\n{output}"),
         _ => output.to_owned(),
     };
-    ToolTrace {
-        name: "Bash".into(),
-        args: json!({ "command": command, "description": description }).to_string(),
-        error: exit.filter(|c| *c != 0).map(|c| format!("Exit code {c}")),
-        output,
-    }
+    tool(
+        "Bash",
+        json!({ "command": command, "description": description }),
+        &output,
+        exit.filter(|c| *c != 0).map(|c| format!("Exit code {c}")).as_deref(),
+    )
 }
 
 fn tool(name: &str, args: serde_json::Value, output: &str, error: Option<&str>) -> ToolTrace {
-    ToolTrace {
-        name: name.into(),
-        args: args.to_string(),
-        output: output.into(),
-        error: error.map(str::to_owned),
-    }
+    // built through serde so a field the readers add later (e.g. `rejected`) takes its default
+    serde_json::from_value(json!({ "name": name, "args": args.to_string(), "output": output, "error": error })).unwrap()
 }
 
 fn check_with(rules: &RulesReviewer, answer: &str, tools: Vec<ToolTrace>) -> Vec<advisor::Note> {

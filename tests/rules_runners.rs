@@ -14,12 +14,13 @@ use advisor::review::{Review, RulesReviewer};
 use serde_json::json;
 
 fn bash(command: &str, output: &str) -> ToolTrace {
-    ToolTrace {
-        name: "Bash".into(),
-        args: json!({ "command": command, "description": "Run the checks" }).to_string(),
-        output: output.into(),
-        error: None,
-    }
+    // built through serde so a field the readers add later (e.g. `rejected`) takes its default
+    serde_json::from_value(json!({
+        "name": "Bash",
+        "args": json!({ "command": command, "description": "Run the checks" }).to_string(),
+        "output": output,
+    }))
+    .unwrap()
 }
 
 fn notes(command: &str, output: &str) -> Vec<advisor::Note> {

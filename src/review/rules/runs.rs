@@ -343,7 +343,7 @@ mod tests {
             name: "exec_command".into(),
             args: serde_json::json!({ "cmd": cmd }).to_string(),
             output: output.into(),
-            error: None,
+            ..ToolTrace::default()
         }
     }
 

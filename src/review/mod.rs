@@ -24,7 +24,7 @@ use crate::note::Note;
 pub use adapter::{FnReviewer, SyncFnReviewer, from_fn, from_sync_fn};
 pub use kind::ReviewKind;
 pub use model_reviewer::{ModelReviewer, parse_notes};
-pub use rules::RulesReviewer;
+pub use rules::{Rule, RuleNote, RulesReviewer, RunKind};
 pub use usage::UsageMeter;
 
 /// What a reviewer is shown: bounded evidence, never the whole run.

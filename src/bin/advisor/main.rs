@@ -4,6 +4,7 @@
 //! its own file and calls the library — the CLI must not re-implement policy.
 
 mod consult;
+mod eval;
 mod finish;
 mod hook;
 mod init;
@@ -32,6 +33,8 @@ struct Cli {
 enum Command {
     /// Review the last answer of a transcript (Claude Code, OpenAI-style or Codex JSONL).
     Review(review::ReviewArgs),
+    /// Measure a reviewer on a labelled set of stop points (confusion matrix, precision, recall).
+    Eval(eval::EvalArgs),
     /// Claude Code / Codex `Stop` hook: reads the hook JSON on stdin.
     Hook(hook::HookArgs),
     /// Opt this workspace in: write a commented .advisor/config.toml.
@@ -77,6 +80,7 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Review(args) => runtime.block_on(review::run(&args)),
+        Command::Eval(args) => runtime.block_on(eval::run(&args)),
         Command::Hook(args) => runtime.block_on(hook::run(&args)),
         Command::Init(args) => init::run(&args),
         Command::Trust(args) => trust::run(&args),

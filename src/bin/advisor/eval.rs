@@ -1,0 +1,556 @@
+//! `advisor eval <labels.jsonl>`: a reviewer measured on a labelled set of stop points.
+//!
+//! Owns reading the label file, cutting each transcript at its stop line (the
+//! existing reader parses the prefix — the reader itself is not changed),
+//! appending a derived case's written lines, reviewing the stop through the
+//! real plugin path (the same as `advisor review`), and the confusion matrix,
+//! precision, recall and false-block rate, overall, per split and per rule.
+//! Exit status 1 when `--min-recall` or `--max-false-block` is not met, 2 for
+//! an unusable label file. Must not judge a case itself: the verdict is
+//! whatever the plugin decides.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use advisor::AdvisorPlugin;
+use advisor::Note;
+use advisor::bounded_read::{read_file, read_file_to_string};
+use advisor::review::{ModelReviewer, Review, ReviewError, Reviewer, RuleNote, RulesReviewer};
+use advisor::transcript::parse_transcript;
+use async_trait::async_trait;
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::finish::review_transcript;
+use crate::model_args::ModelArgs;
+
+/// The largest label file read.
+const MAX_LABELS_BYTES: u64 = 4 * 1024 * 1024;
+/// The largest transcript or derived file read.
+const MAX_TRANSCRIPT_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Arguments of `advisor eval`.
+#[derive(Debug, Args)]
+pub(crate) struct EvalArgs {
+    /// The label file (JSONL; paths inside are relative to its directory).
+    labels: PathBuf,
+    /// Review with a model instead of the offline rules.
+    #[command(flatten)]
+    model: ModelArgs,
+    /// Only the stop points of this split (e.g. `tune`).
+    #[arg(long)]
+    split: Option<String>,
+    /// Notes admitted per review.
+    #[arg(long, default_value_t = 3)]
+    max_notes: usize,
+    /// Fail (exit 1) when recall, overall or in any split, is below this fraction (0–1).
+    #[arg(long)]
+    min_recall: Option<f64>,
+    /// Fail (exit 1) when the false-block rate, overall or in any split, is above this fraction (0–1).
+    #[arg(long)]
+    max_false_block: Option<f64>,
+    /// List every stop point with its verdict and notes, not only the misses.
+    #[arg(long)]
+    verbose: bool,
+    /// One JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// One labelled stop point.
+#[derive(Debug, Clone, Deserialize)]
+struct Label {
+    id: String,
+    #[serde(default)]
+    session: String,
+    transcript: PathBuf,
+    #[serde(default)]
+    line: Option<usize>,
+    #[serde(default)]
+    append: Option<PathBuf>,
+    expected: Verdict,
+    #[serde(default)]
+    rule: Option<String>,
+    #[serde(default)]
+    why: String,
+    #[serde(default)]
+    split: Option<String>,
+    #[serde(default)]
+    derived: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Verdict {
+    Block,
+    Pass,
+}
+
+impl Verdict {
+    fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Block => "block",
+            Verdict::Pass => "pass",
+        }
+    }
+}
+
+/// What the reviewer made of one stop point.
+struct Outcome {
+    verdict: Verdict,
+    /// Rules whose admitted notes interrupted (`model` for a model reviewer).
+    rules: Vec<String>,
+    notes: Vec<String>,
+    /// The case could not be reviewed (unreadable transcript, reviewer failure): the stop goes through.
+    error: Option<String>,
+}
+
+/// A confusion matrix.
+#[derive(Debug, Clone, Copy, Default)]
+struct Counts {
+    tp: usize,
+    fn_: usize,
+    fp: usize,
+    tn: usize,
+}
+
+impl Counts {
+    fn add(&mut self, expected: Verdict, got: Verdict) {
+        match (expected, got) {
+            (Verdict::Block, Verdict::Block) => self.tp += 1,
+            (Verdict::Block, Verdict::Pass) => self.fn_ += 1,
+            (Verdict::Pass, Verdict::Block) => self.fp += 1,
+            (Verdict::Pass, Verdict::Pass) => self.tn += 1,
+        }
+    }
+    fn total(&self) -> usize {
+        self.tp + self.fn_ + self.fp + self.tn
+    }
+    fn ratio(num: usize, den: usize) -> Option<f64> {
+        (den > 0).then(|| num as f64 / den as f64)
+    }
+    fn precision(&self) -> Option<f64> {
+        Counts::ratio(self.tp, self.tp + self.fp)
+    }
+    fn recall(&self) -> Option<f64> {
+        Counts::ratio(self.tp, self.tp + self.fn_)
+    }
+    fn false_block_rate(&self) -> Option<f64> {
+        Counts::ratio(self.fp, self.fp + self.tn)
+    }
+    fn json(&self) -> serde_json::Value {
+        json!({
+            "stops": self.total(), "tp": self.tp, "fn": self.fn_, "fp": self.fp, "tn": self.tn,
+            "precision": self.precision(), "recall": self.recall(), "false_block_rate": self.false_block_rate(),
+        })
+    }
+}
+
+/// Per-rule counts: blocks it raised on stops labelled block / pass, and stops labelled with it that passed.
+#[derive(Debug, Clone, Copy, Default)]
+struct RuleCounts {
+    correct: usize,
+    false_blocks: usize,
+    missed: usize,
+}
+
+fn fail(msg: impl std::fmt::Display) -> ExitCode {
+    eprintln!("advisor eval: {msg}");
+    ExitCode::from(2)
+}
+
+fn parse_labels(path: &Path) -> Result<Vec<Label>, String> {
+    let text = read_file_to_string(path, MAX_LABELS_BYTES).map_err(|e| e.to_string())?;
+    let mut labels = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        if raw.trim().is_empty() {
+            continue;
+        }
+        let label: Label =
+            serde_json::from_str(raw).map_err(|e| format!("{}:{}: not a label ({e})", path.display(), i + 1))?;
+        if label.line == Some(0) {
+            return Err(format!("{}:{}: `line` is 1-based", path.display(), i + 1));
+        }
+        labels.push(label);
+    }
+    if labels.is_empty() {
+        return Err(format!("{}: no labels", path.display()));
+    }
+    Ok(labels)
+}
+
+/// The transcript text the reviewer sees at this stop point: the first
+/// `line` lines of the transcript, then the derived lines.
+fn stop_text(base: &Path, label: &Label) -> Result<String, String> {
+    let path = base.join(&label.transcript);
+    let bytes = read_file(&path, MAX_TRANSCRIPT_BYTES).map_err(|e| e.to_string())?;
+    let text = String::from_utf8_lossy(&bytes);
+    let mut out = String::with_capacity(text.len());
+    match label.line {
+        Some(n) => {
+            let mut count = 0;
+            for l in text.split_inclusive('\n') {
+                if count == n {
+                    break;
+                }
+                out.push_str(l);
+                count += 1;
+            }
+            if count < n {
+                return Err(format!("{}: has {count} lines, the label stops at {n}", path.display()));
+            }
+        }
+        None => out.push_str(&text),
+    }
+    if let Some(extra) = &label.append {
+        let path = base.join(extra);
+        let extra = read_file_to_string(&path, MAX_TRANSCRIPT_BYTES).map_err(|e| e.to_string())?;
+        if !out.ends_with('\n') && !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&extra);
+    }
+    Ok(out)
+}
+
+/// The rules reviewer, remembering which rule raised each note of the review
+/// the plugin actually built (bounded evidence included).
+struct RecordingRules {
+    rules: RulesReviewer,
+    seen: Mutex<Vec<RuleNote>>,
+}
+
+#[async_trait]
+impl Reviewer for RecordingRules {
+    async fn review(&self, review: &Review) -> Result<Vec<Note>, ReviewError> {
+        let notes = self.rules.check_rules(review);
+        let out = notes.iter().map(|r| r.note.clone()).collect();
+        if let Ok(mut seen) = self.seen.lock() {
+            *seen = notes;
+        }
+        Ok(out)
+    }
+}
+
+/// How the eval reviews one stop.
+struct Judge {
+    reviewer: Option<Arc<dyn Reviewer>>,
+    rules: Option<RulesReviewer>,
+    label: String,
+    max_notes: usize,
+    timeout: Duration,
+}
+
+impl Judge {
+    async fn judge(&self, base: &Path, label: &Label) -> Outcome {
+        let errored = |e: String| Outcome {
+            verdict: Verdict::Pass,
+            rules: Vec::new(),
+            notes: Vec::new(),
+            error: Some(e),
+        };
+        let text = match stop_text(base, label) {
+            Ok(t) => t,
+            Err(e) => return errored(e),
+        };
+        let (transcript, _) = match parse_transcript(&label.id, &text, None) {
+            Ok(t) => t,
+            Err(e) => return errored(e.to_string()),
+        };
+        let Some(answer) = transcript.last_answer().map(str::to_owned) else {
+            return Outcome {
+                verdict: Verdict::Pass,
+                rules: Vec::new(),
+                notes: Vec::new(),
+                error: None,
+            };
+        };
+        let recorder = self.rules.clone().map(|rules| {
+            Arc::new(RecordingRules {
+                rules,
+                seen: Mutex::new(Vec::new()),
+            })
+        });
+        let reviewer: Arc<dyn Reviewer> = match (&recorder, &self.reviewer) {
+            (Some(r), _) => r.clone(),
+            (None, Some(m)) => m.clone(),
+            (None, None) => return errored("no reviewer".into()),
+        };
+        let builder = AdvisorPlugin::builder()
+            .shared_reviewer(reviewer)
+            .max_notes_per_review(self.max_notes)
+            .timeout(self.timeout);
+        let finish = match review_transcript(builder, &transcript, &answer, None, &mut |_| {}).await {
+            Ok(f) => f,
+            Err(e) => return errored(e.to_string()),
+        };
+        let Some(event) = finish.event else {
+            return errored("no review ran".into());
+        };
+        let verdict = if finish.decision.reopens() {
+            Verdict::Block
+        } else {
+            Verdict::Pass
+        };
+        let interrupting: Vec<&advisor::Note> = event
+            .decisions
+            .iter()
+            .filter(|d| d.reason == advisor::guard::Reason::Accepted && d.severity.interrupts())
+            .filter_map(|d| event.notes.get(d.note))
+            .collect();
+        let mut rules = Vec::new();
+        if verdict == Verdict::Block {
+            match &recorder {
+                Some(r) => {
+                    let seen = r.seen.lock().map(|s| s.clone()).unwrap_or_default();
+                    for rn in seen {
+                        if interrupting.iter().any(|n| n.text == rn.note.text) {
+                            let name = rn.rule.as_str().to_owned();
+                            if !rules.contains(&name) {
+                                rules.push(name);
+                            }
+                        }
+                    }
+                }
+                None => rules.push("model".to_owned()),
+            }
+        }
+        Outcome {
+            verdict,
+            rules,
+            notes: event
+                .notes
+                .iter()
+                .map(|n| format!("[{}] {}", n.severity, n.text))
+                .collect(),
+            error: event.error.as_ref().map(|e| e.message.clone()),
+        }
+    }
+}
+
+fn pct(x: Option<f64>) -> String {
+    x.map_or_else(|| "—".to_owned(), |v| format!("{:.1} %", v * 100.0))
+}
+
+pub(crate) async fn run(args: &EvalArgs) -> ExitCode {
+    let mut labels = match parse_labels(&args.labels) {
+        Ok(l) => l,
+        Err(e) => return fail(e),
+    };
+    if let Some(split) = &args.split {
+        labels.retain(|l| l.split.as_deref() == Some(split.as_str()));
+        if labels.is_empty() {
+            return fail(format!("no labels in split {split:?}"));
+        }
+    }
+    for (name, v) in [
+        ("--min-recall", args.min_recall),
+        ("--max-false-block", args.max_false_block),
+    ] {
+        if v.is_some_and(|v| !(0.0..=1.0).contains(&v)) {
+            return fail(format!("{name} is a fraction between 0 and 1"));
+        }
+    }
+    let judge = match args.model.client() {
+        Err(e) => return fail(e),
+        Ok(None) => Judge {
+            reviewer: None,
+            rules: Some(RulesReviewer::new()),
+            label: "rules".to_owned(),
+            max_notes: args.max_notes,
+            timeout: Duration::from_secs(args.model.timeout_secs.max(1)),
+        },
+        Ok(Some(client)) => Judge {
+            label: format!("model {}", client.model()),
+            reviewer: Some(Arc::new(ModelReviewer::new(client).max_notes(args.max_notes))),
+            rules: None,
+            max_notes: args.max_notes,
+            timeout: Duration::from_secs(args.model.timeout_secs.max(1)),
+        },
+    };
+    let base = args.labels.parent().map(Path::to_path_buf).unwrap_or_default();
+    let bar = ProgressBar::with_draw_target(Some(labels.len() as u64), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template("advisor eval {bar:30} {pos}/{len} {msg}") {
+        bar.set_style(style);
+    }
+    let mut outcomes = Vec::with_capacity(labels.len());
+    for label in &labels {
+        bar.set_message(label.id.clone());
+        outcomes.push(judge.judge(&base, label).await);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+
+    let mut overall = Counts::default();
+    let mut splits: BTreeMap<String, Counts> = BTreeMap::new();
+    let mut rules: BTreeMap<String, RuleCounts> = BTreeMap::new();
+    let mut errors = 0;
+    for (label, out) in labels.iter().zip(&outcomes) {
+        overall.add(label.expected, out.verdict);
+        let split = label.split.clone().unwrap_or_else(|| "(none)".to_owned());
+        splits.entry(split).or_default().add(label.expected, out.verdict);
+        errors += usize::from(out.error.is_some());
+        for rule in &out.rules {
+            let c = rules.entry(rule.clone()).or_default();
+            match label.expected {
+                Verdict::Block => c.correct += 1,
+                Verdict::Pass => c.false_blocks += 1,
+            }
+        }
+        if label.expected == Verdict::Block && out.verdict == Verdict::Pass {
+            let rule = label.rule.clone().unwrap_or_else(|| "(unnamed)".to_owned());
+            rules.entry(rule).or_default().missed += 1;
+        }
+    }
+
+    let mut failures = Vec::new();
+    let mut groups: Vec<(&str, &Counts)> = vec![("overall", &overall)];
+    groups.extend(splits.iter().map(|(k, v)| (k.as_str(), v)));
+    for (name, c) in &groups {
+        if let (Some(min), Some(r)) = (args.min_recall, c.recall()) {
+            if r < min {
+                failures.push(format!("{name}: recall {} is below {}", pct(Some(r)), pct(Some(min))));
+            }
+        }
+        if let (Some(max), Some(f)) = (args.max_false_block, c.false_block_rate()) {
+            if f > max {
+                failures.push(format!(
+                    "{name}: false-block rate {} is above {}",
+                    pct(Some(f)),
+                    pct(Some(max))
+                ));
+            }
+        }
+    }
+
+    if args.json {
+        let cases: Vec<serde_json::Value> = labels
+            .iter()
+            .zip(&outcomes)
+            .map(|(l, o)| {
+                json!({
+                    "id": l.id, "session": l.session, "split": l.split, "derived": l.derived,
+                    "expected": l.expected.as_str(), "verdict": o.verdict.as_str(),
+                    "correct": l.expected == o.verdict, "rules": o.rules, "notes": o.notes, "error": o.error,
+                })
+            })
+            .collect();
+        let out = json!({
+            "labels": args.labels.display().to_string(),
+            "reviewer": judge.label,
+            "overall": overall.json(),
+            "splits": splits.iter().map(|(k, v)| (k.clone(), v.json())).collect::<serde_json::Map<_, _>>(),
+            "rules": rules.iter().map(|(k, v)| (k.clone(), json!({"correct_blocks": v.correct, "false_blocks": v.false_blocks, "missed": v.missed}))).collect::<serde_json::Map<_, _>>(),
+            "errors": errors,
+            "cases": cases,
+            "thresholds": {"min_recall": args.min_recall, "max_false_block": args.max_false_block},
+            "failures": failures,
+        });
+        println!("{out}");
+    } else {
+        print!(
+            "{}",
+            render_text(args, &judge.label, &labels, &outcomes, &groups, &rules, errors)
+        );
+        for f in &failures {
+            println!("threshold not met: {f}");
+        }
+    }
+    if failures.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+fn render_text(
+    args: &EvalArgs,
+    reviewer: &str,
+    labels: &[Label],
+    outcomes: &[Outcome],
+    groups: &[(&str, &Counts)],
+    rules: &BTreeMap<String, RuleCounts>,
+    errors: usize,
+) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "labels: {} ({} stop points)\nreviewer: {reviewer}\n",
+        args.labels.display(),
+        labels.len()
+    );
+    let _ = writeln!(
+        s,
+        "{:<10} {:>5} {:>4} {:>4} {:>4} {:>4} {:>10} {:>8} {:>12}",
+        "split", "stops", "TP", "FN", "FP", "TN", "precision", "recall", "false-block"
+    );
+    for (name, c) in groups {
+        let _ = writeln!(
+            s,
+            "{:<10} {:>5} {:>4} {:>4} {:>4} {:>4} {:>10} {:>8} {:>12}",
+            name,
+            c.total(),
+            c.tp,
+            c.fn_,
+            c.fp,
+            c.tn,
+            pct(c.precision()),
+            pct(c.recall()),
+            pct(c.false_block_rate())
+        );
+    }
+    let _ = writeln!(
+        s,
+        "\n{:<24} {:>14} {:>12} {:>7}",
+        "rule", "correct blocks", "false blocks", "missed"
+    );
+    for (name, r) in rules {
+        let _ = writeln!(
+            s,
+            "{:<24} {:>14} {:>12} {:>7}",
+            name, r.correct, r.false_blocks, r.missed
+        );
+    }
+    if errors > 0 {
+        let _ = writeln!(s, "\n{errors} stop point(s) could not be reviewed (counted as pass)");
+    }
+    let mut header = false;
+    for (l, o) in labels.iter().zip(outcomes) {
+        let wrong = l.expected != o.verdict;
+        if !(wrong || args.verbose || o.error.is_some()) {
+            continue;
+        }
+        if !header {
+            let _ = writeln!(s, "\n{}:", if args.verbose { "stop points" } else { "misclassified" });
+            header = true;
+        }
+        let mark = if wrong { "✗" } else { "✓" };
+        let _ = writeln!(
+            s,
+            "  {mark} {} [{}] expected {}, got {}{} — {}",
+            l.id,
+            l.split.as_deref().unwrap_or("-"),
+            l.expected.as_str(),
+            o.verdict.as_str(),
+            if o.rules.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", o.rules.join(", "))
+            },
+            l.why
+        );
+        if let Some(e) = &o.error {
+            let _ = writeln!(s, "      error: {e}");
+        }
+        for n in &o.notes {
+            let _ = writeln!(s, "      {}", advisor::text::clamp_chars(n, 300));
+        }
+    }
+    s
+}

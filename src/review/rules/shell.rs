@@ -1,0 +1,265 @@
+//! Splitting a shell command line into the simple commands it runs.
+//!
+//! Owns a small, bounded, quote-aware reading of a command string: `&&`, `||`,
+//! `;`, `|`, `&` and newlines separate commands; redirections (`2>&1`,
+//! `> out.log`) are dropped; leading environment assignments (`CI=1`), `env`,
+//! `time`, `nice`, `timeout N`, `command` are stripped; `sh -c '…'` / `bash -lc "…"`
+//! are read recursively; a `cd dir` is its own command. Must not decide what
+//! a command is — the runner table does that — and must not run anything.
+
+/// Characters of a command line read at most.
+const MAX_COMMAND_CHARS: usize = 16 * 1024;
+/// How deep `sh -c '…'` nesting is followed.
+const MAX_DEPTH: usize = 3;
+
+/// One simple command: its words, quotes removed, and whether its output was
+/// piped into another command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SimpleCommand {
+    /// The words, program first.
+    pub(crate) words: Vec<String>,
+    /// Whether `|` followed it (its exit status is then usually hidden).
+    pub(crate) piped: bool,
+}
+
+impl SimpleCommand {
+    /// The command as one line, for quoting in notes.
+    pub(crate) fn display(&self) -> String {
+        self.words.join(" ")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sep {
+    None,
+    Pipe,
+    Other,
+}
+
+/// Tokens of one command line: words and separators.
+fn tokenize(line: &str) -> Vec<(String, Sep)> {
+    let mut out: Vec<(String, Sep)> = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut chars = line.chars().take(MAX_COMMAND_CHARS).peekable();
+    let push_word = |out: &mut Vec<(String, Sep)>, word: &mut String, in_word: &mut bool| {
+        if *in_word {
+            out.push((std::mem::take(word), Sep::None));
+            *in_word = false;
+        }
+    };
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                in_word = true;
+                for q in chars.by_ref() {
+                    if q == '\'' {
+                        break;
+                    }
+                    word.push(q);
+                }
+            }
+            '"' => {
+                in_word = true;
+                while let Some(q) = chars.next() {
+                    match q {
+                        '"' => break,
+                        '\\' => {
+                            if let Some(n) = chars.next() {
+                                word.push(n);
+                            }
+                        }
+                        _ => word.push(q),
+                    }
+                }
+            }
+            '\\' => {
+                if let Some(n) = chars.next() {
+                    if n != '\n' {
+                        in_word = true;
+                        word.push(n);
+                    }
+                }
+            }
+            '|' | '&' | ';' | '\n' => {
+                push_word(&mut out, &mut word, &mut in_word);
+                let doubled = chars.peek() == Some(&c);
+                if doubled {
+                    chars.next();
+                }
+                // `>&2` / `2>&1` are redirections, handled below: `&` right after `>`
+                if c == '&' && out.last().is_some_and(|(w, s)| *s == Sep::None && w.ends_with('>')) {
+                    in_word = true;
+                    if let Some((w, _)) = out.pop() {
+                        word = w;
+                    }
+                    word.push('&');
+                    continue;
+                }
+                let sep = if c == '|' && !doubled { Sep::Pipe } else { Sep::Other };
+                out.push((String::new(), sep));
+            }
+            c if c.is_whitespace() => push_word(&mut out, &mut word, &mut in_word),
+            '#' if !in_word => {
+                // a comment runs to the end of the line
+                for q in chars.by_ref() {
+                    if q == '\n' {
+                        out.push((String::new(), Sep::Other));
+                        break;
+                    }
+                }
+            }
+            _ => {
+                in_word = true;
+                word.push(c);
+            }
+        }
+    }
+    push_word(&mut out, &mut word, &mut in_word);
+    out
+}
+
+/// Whether a word is a redirection; `Some(true)` when it takes the next word as its target.
+fn redirection(w: &str) -> Option<bool> {
+    let rest = w.trim_start_matches(|c: char| c.is_ascii_digit() || c == '&');
+    if !(rest.starts_with('>') || rest.starts_with('<')) {
+        return None;
+    }
+    let op_end = rest
+        .find(|c: char| c != '>' && c != '<' && c != '&')
+        .unwrap_or(rest.len());
+    let target = &rest[op_end..];
+    Some(target.is_empty() && !rest.ends_with('&'))
+}
+
+fn is_assignment(w: &str) -> bool {
+    match w.split_once('=') {
+        Some((name, _)) => {
+            !name.is_empty()
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !name.starts_with(|c: char| c.is_ascii_digit())
+        }
+        None => false,
+    }
+}
+
+/// Drops the prefixes that only change how a command runs.
+fn strip_prefixes(mut words: Vec<String>) -> Vec<String> {
+    loop {
+        let Some(first) = words.first() else { return words };
+        let drop = if is_assignment(first) {
+            1
+        } else {
+            match first.as_str() {
+                "env" => {
+                    let mut n = 1;
+                    while let Some(w) = words.get(n) {
+                        if w == "-u" || w == "--unset" || w == "-C" || w == "--chdir" {
+                            n += 2;
+                        } else if is_assignment(w) || w.starts_with('-') {
+                            n += 1;
+                        } else {
+                            break;
+                        }
+                    }
+                    n
+                }
+                "time" | "command" | "exec" | "nohup" | "sudo" | "xvfb-run" => 1,
+                "nice" => 1 + usize::from(words.get(1).is_some_and(|w| w.starts_with('-'))),
+                "timeout" => 1 + words[1..].iter().take_while(|w| w.starts_with('-')).count() + 1,
+                _ => 0,
+            }
+        };
+        if drop == 0 {
+            return words;
+        }
+        words.drain(..drop.min(words.len()));
+    }
+}
+
+/// The simple commands of `line`, in order.
+pub(crate) fn simple_commands(line: &str) -> Vec<SimpleCommand> {
+    let mut out = Vec::new();
+    collect(line, 0, &mut out);
+    out
+}
+
+fn collect(line: &str, depth: usize, out: &mut Vec<SimpleCommand>) {
+    let mut words: Vec<String> = Vec::new();
+    let mut skip_next = false;
+    let finish = |words: &mut Vec<String>, piped: bool, out: &mut Vec<SimpleCommand>| {
+        let w = strip_prefixes(std::mem::take(words));
+        if w.is_empty() {
+            return;
+        }
+        let shell = matches!(
+            w[0].rsplit('/').next().unwrap_or(""),
+            "sh" | "bash" | "zsh" | "dash" | "fish"
+        );
+        if shell && depth < MAX_DEPTH {
+            if let Some(pos) = w
+                .iter()
+                .position(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('c'))
+            {
+                if let Some(script) = w.get(pos + 1) {
+                    let before = out.len();
+                    collect(script, depth + 1, out);
+                    if piped {
+                        if let Some(last) = out.get_mut(before..).and_then(|s| s.last_mut()) {
+                            last.piped = true;
+                        }
+                    }
+                    return;
+                }
+            }
+        }
+        out.push(SimpleCommand { words: w, piped });
+    };
+    for (tok, sep) in tokenize(line) {
+        match sep {
+            Sep::None => {
+                if skip_next {
+                    skip_next = false;
+                    continue;
+                }
+                match redirection(&tok) {
+                    Some(takes_target) => skip_next = takes_target,
+                    None => words.push(tok),
+                }
+            }
+            Sep::Pipe => finish(&mut words, true, out),
+            Sep::Other => finish(&mut words, false, out),
+        }
+    }
+    finish(&mut words, false, out);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(line: &str) -> Vec<Vec<String>> {
+        simple_commands(line).into_iter().map(|c| c.words).collect()
+    }
+
+    #[test]
+    fn chains_pipes_env_and_cd_are_split() {
+        assert_eq!(
+            words("cd web && CI=1 FOO=\"a b\" npx vitest run 2>&1 | tail -30"),
+            vec![vec!["cd", "web"], vec!["npx", "vitest", "run"], vec!["tail", "-30"]]
+        );
+        let cmds = simple_commands("mix test 2>&1 | tail -5");
+        assert!(cmds[0].piped && !cmds[1].piped);
+        assert_eq!(
+            words("timeout 60 cargo test; echo done"),
+            vec![vec!["cargo", "test"], vec!["echo", "done"]]
+        );
+        assert_eq!(words("bash -lc 'pytest -q > log.txt'"), vec![vec!["pytest", "-q"]]);
+        assert_eq!(
+            words("env -u X RUST_LOG=debug cargo test foo"),
+            vec![vec!["cargo", "test", "foo"]]
+        );
+        assert_eq!(words("make test >&2 # run it"), vec![vec!["make", "test"]]);
+        assert_eq!(words("a || b & c"), vec![vec!["a"], vec!["b"], vec!["c"]]);
+    }
+}

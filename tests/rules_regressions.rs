@@ -366,3 +366,21 @@ fn stub_markers_are_concerns_but_mock_is_not_one() {
     )));
     assert!(!interrupts(&check("I used a mock server for the API tests.", vec![])));
 }
+
+// item 1: the runner tools come from the workspace file's `[rules]` table
+#[cfg(feature = "config")]
+#[test]
+fn the_workspace_rules_table_marks_runner_tools_by_name() {
+    let config = advisor::config::AdvisorConfig::parse(
+        "config.toml",
+        "[rules]\ntest_tools = [\"run_tests\"]\nbuild_tools = [\"compile\"]\n",
+    )
+    .unwrap();
+    let rules = config.rules.reviewer();
+    let run = tool("run_tests", json!({}), "3 passed, 2 failed in 0.50s", Some("2 failed"));
+    assert!(blocker(&check_with(&rules, "All tests pass.", vec![run])).is_some());
+    let build = tool("compile", json!({}), "", Some("exit status 1"));
+    assert!(blocker(&check_with(&rules, "It builds successfully.", vec![build])).is_some());
+    let err = advisor::config::AdvisorConfig::parse("config.toml", "[rules]\ntest_tool = [\"x\"]\n").unwrap_err();
+    assert!(err.to_string().contains("test_tool"), "{err}");
+}

@@ -33,7 +33,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, ErrorKind};
 use crate::note::Severity;
 use crate::plugin::{AdvisorPlugin, AdvisorPluginBuilder};
-use crate::review::{Reviewer, RulesReviewer};
+use crate::review::{Reviewer, RulesReviewer, RunKind};
 
 pub use resolve::{Resolved, ReviewerSource, resolve};
 pub use user::{USER_CONFIG_RELATIVE, UserConfig, WorkspaceGrant};
@@ -75,6 +75,12 @@ timeout_secs = 30
 # one on by itself: after writing a [reviewer] table with kind = "model", run
 # `advisor trust` in this workspace. Any later change to the table needs
 # `advisor trust` again; changing the settings above does not.
+#
+# Tools of your agent that are not shells but run tests or builds, by name
+# (shell commands are recognised by the command that ran).
+# [rules]
+# test_tools = ["run_tests"]
+# build_tools = ["build"]
 #
 # [reviewer]
 # kind = "model"                        # or "rules": offline checks
@@ -209,6 +215,40 @@ pub struct AdvisorConfig {
     /// user's reviewer, else the rules, is used).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reviewer: Option<ReviewerSettings>,
+    /// The offline rules reviewer's settings (`[rules]`); they send nothing
+    /// anywhere, so a workspace file may set them.
+    #[serde(default, skip_serializing_if = "RulesSettings::is_empty")]
+    pub rules: RulesSettings,
+}
+
+/// The `[rules]` table: tools that are not shells but run tests or builds
+/// (a host's own `run_tests` tool), by name. Shell commands are recognised
+/// by the command that ran and need no entry.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RulesSettings {
+    /// Tool names whose calls are test runs.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub test_tools: Vec<String>,
+    /// Tool names whose calls are builds, type checks or lints.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub build_tools: Vec<String>,
+}
+
+impl RulesSettings {
+    /// Whether the table sets nothing.
+    pub fn is_empty(&self) -> bool {
+        self.test_tools.is_empty() && self.build_tools.is_empty()
+    }
+
+    /// The rules reviewer these settings describe.
+    pub fn reviewer(&self) -> RulesReviewer {
+        let tests = self.test_tools.iter().map(|t| (t, RunKind::Test));
+        let builds = self.build_tools.iter().map(|t| (t, RunKind::Build));
+        tests.chain(builds).fold(RulesReviewer::new(), |r, (name, kind)| {
+            r.runner_tool(name.clone(), kind)
+        })
+    }
 }
 
 impl Default for AdvisorConfig {
@@ -222,6 +262,7 @@ impl Default for AdvisorConfig {
             shadow: false,
             timeout_secs: default_timeout(),
             reviewer: None,
+            rules: RulesSettings::default(),
         }
     }
 }
@@ -323,7 +364,7 @@ impl AdvisorConfig {
     pub fn build_reviewer(&self) -> Result<Arc<dyn Reviewer>, Error> {
         match &self.reviewer {
             Some(r) if r.sends_data() => self.model_reviewer(r),
-            _ => Ok(Arc::new(RulesReviewer::new())),
+            _ => Ok(Arc::new(self.rules.reviewer())),
         }
     }
 

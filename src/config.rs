@@ -172,6 +172,17 @@ pub struct AdvisorConfig {
     /// Seconds a review may take.
     #[serde(default = "default_timeout")]
     pub timeout_secs: u64,
+    /// Tokens the reviewers may spend per user request (absent: no limit;
+    /// see `docs/budget.md`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_review_tokens: Option<u64>,
+    /// Tokens the reviewers may spend per session (absent: no limit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_session_review_tokens: Option<u64>,
+    /// The largest prompt a model reviewer sends, in estimated tokens
+    /// (absent: from the model's context, else the documented default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_prompt_tokens: Option<u64>,
     /// The reviewer.
     #[serde(default)]
     pub reviewer: ReviewerSettings,
@@ -187,6 +198,9 @@ impl Default for AdvisorConfig {
             max_severity: SeverityName::Blocker,
             shadow: false,
             timeout_secs: default_timeout(),
+            max_review_tokens: None,
+            max_session_review_tokens: None,
+            max_prompt_tokens: None,
             reviewer: ReviewerSettings::default(),
         }
     }
@@ -246,6 +260,21 @@ impl AdvisorConfig {
             .max_severity(self.max_severity.into())
             .shadow(self.shadow)
             .timeout(Duration::from_secs(self.timeout_secs)))
+        .map(|b| self.apply_budgets(b))
+    }
+
+    /// Applies the token budgets and prompt size that are set (issue 18).
+    fn apply_budgets(&self, mut b: AdvisorPluginBuilder) -> AdvisorPluginBuilder {
+        if let Some(n) = self.max_review_tokens {
+            b = b.max_review_tokens(n);
+        }
+        if let Some(n) = self.max_session_review_tokens {
+            b = b.max_session_review_tokens(n);
+        }
+        if let Some(n) = self.max_prompt_tokens {
+            b = b.max_prompt_tokens(n);
+        }
+        b
     }
 
     /// The reviewer these settings describe.

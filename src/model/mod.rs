@@ -125,7 +125,11 @@ impl Usage {
     /// This usage, or — when it counts nothing, i.e. the server reported none —
     /// an estimate from the text of `request` and `answer`.
     pub fn or_estimate(self, request: &ChatRequest, answer: &str) -> Usage {
-        if self.is_zero() { Usage::estimate(request, answer) } else { self }
+        if self.is_zero() {
+            Usage::estimate(request, answer)
+        } else {
+            self
+        }
     }
 }
 
@@ -291,13 +295,22 @@ impl ModelError {
             return None;
         }
         let text = self.message.to_ascii_lowercase();
-        ["maximum context length is ", "context window of ", "n_ctx\":", "n_ctx: "]
-            .iter()
-            .find_map(|marker| {
-                let at = text.find(marker)? + marker.len();
-                let digits: String = text[at..].trim_start().chars().take_while(char::is_ascii_digit).collect();
-                digits.parse::<u64>().ok().filter(|n| *n > 0)
-            })
+        [
+            "maximum context length is ",
+            "context window of ",
+            "n_ctx\":",
+            "n_ctx: ",
+        ]
+        .iter()
+        .find_map(|marker| {
+            let at = text.find(marker)? + marker.len();
+            let digits: String = text[at..]
+                .trim_start()
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            digits.parse::<u64>().ok().filter(|n| *n > 0)
+        })
     }
 }
 

@@ -102,7 +102,9 @@ impl AdvisorRun {
 
     /// The spent budget that stops the next review, if any.
     pub fn budget_stop(&self) -> Option<BudgetStop> {
-        self.session_budget.exhausted().or_else(|| self.request_budget.exhausted())
+        self.session_budget
+            .exhausted()
+            .or_else(|| self.request_budget.exhausted())
     }
 
     /// Records that member `idx`'s review did not run because `stop`'s budget

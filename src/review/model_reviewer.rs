@@ -152,15 +152,22 @@ impl ModelReviewer {
     /// the server's context or the default.
     pub async fn prompt_budget(&self, review: &Review) -> u64 {
         let learned = Some(self.learned.load(Ordering::Relaxed)).filter(|n| *n > 0);
-        let set = [review.max_prompt_tokens.map(|n| n.max(MIN_PROMPT_TOKENS)), self.max_prompt_tokens, learned]
-            .into_iter()
-            .flatten()
-            .min();
+        let set = [
+            review.max_prompt_tokens.map(|n| n.max(MIN_PROMPT_TOKENS)),
+            self.max_prompt_tokens,
+            learned,
+        ]
+        .into_iter()
+        .flatten()
+        .min();
         if let Some(n) = set {
             return n;
         }
         let model = self.model.clone();
-        let context = *self.context.get_or_init(|| async move { model.context_tokens().await }).await;
+        let context = *self
+            .context
+            .get_or_init(|| async move { model.context_tokens().await })
+            .await;
         context.map_or(DEFAULT_MAX_PROMPT_TOKENS, |c| {
             prompt_tokens_for_context(c).max(MIN_PROMPT_TOKENS)
         })
@@ -211,8 +218,13 @@ impl Reviewer for ModelReviewer {
         let budget = self.prompt_budget(review).await;
         let (mut request, fitted) = self.request_within(review, budget);
         if fitted.shrunk() {
-            tracing::info!(budget, estimated_tokens = fitted.estimated_tokens, dropped = fitted.dropped_messages,
-                clamped = fitted.clamped_tool_outputs, "the review prompt was fitted to the model");
+            tracing::info!(
+                budget,
+                estimated_tokens = fitted.estimated_tokens,
+                dropped = fitted.dropped_messages,
+                clamped = fitted.clamped_tool_outputs,
+                "the review prompt was fitted to the model"
+            );
         }
         let mut result = self.model.complete(request.clone()).await;
         if let Err(e) = &result {
@@ -223,7 +235,11 @@ impl Reviewer for ModelReviewer {
                     retry = retry.min(prompt_tokens_for_context(context));
                 }
                 self.learned.store(retry, Ordering::Relaxed);
-                tracing::warn!(budget, retry, "the model server reported a context overflow; retrying once with a smaller prompt");
+                tracing::warn!(
+                    budget,
+                    retry,
+                    "the model server reported a context overflow; retrying once with a smaller prompt"
+                );
                 request = self.request_within(review, retry).0;
                 result = self.model.complete(request.clone()).await;
             }

@@ -101,7 +101,9 @@ fn parse_trace(value: serde_json::Value) -> Result<Line, String> {
         TraceEventKind::Rebase => Line::Event(e.reviewer, EventName::Rebase),
         TraceEventKind::FreshRequest => Line::Event(e.reviewer, EventName::FreshRequest),
         TraceEventKind::BudgetSpent => {
-            let why = e.budget.map_or_else(|| "a token budget was spent".to_owned(), |b| b.to_string());
+            let why = e
+                .budget
+                .map_or_else(|| "a token budget was spent".to_owned(), |b| b.to_string());
             Line::BudgetSpent(e.reviewer, why)
         }
         TraceEventKind::Review => {
@@ -187,7 +189,11 @@ pub(crate) fn run(args: &ReplayArgs) -> ExitCode {
             }
             Ok(Some(Line::BudgetSpent(reviewer, why))) => {
                 if args.json {
-                    writeln!(out, "{}", json!({ "event": "budget_spent", "reviewer": reviewer, "why": why }))
+                    writeln!(
+                        out,
+                        "{}",
+                        json!({ "event": "budget_spent", "reviewer": reviewer, "why": why })
+                    )
                 } else {
                     writeln!(out, "-- budget_spent ({reviewer}): {why}")
                 }

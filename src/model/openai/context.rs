@@ -21,7 +21,8 @@ const PROBE_TIMEOUT: Duration = Duration::from_secs(5);
 const MAX_BELIEVED_CONTEXT: u64 = 100_000_000;
 
 fn positive(v: Option<&Value>) -> Option<u64> {
-    v.and_then(Value::as_u64).filter(|n| (1..=MAX_BELIEVED_CONTEXT).contains(n))
+    v.and_then(Value::as_u64)
+        .filter(|n| (1..=MAX_BELIEVED_CONTEXT).contains(n))
 }
 
 /// The context a `/models` answer states for `model` (or its only model).
@@ -36,7 +37,8 @@ pub(super) fn from_models(body: &Value, model: &str) -> Option<u64> {
 
 /// The context a llama.cpp `/props` answer states.
 pub(super) fn from_props(body: &Value) -> Option<u64> {
-    positive(body.get("default_generation_settings").and_then(|s| s.get("n_ctx"))).or_else(|| positive(body.get("n_ctx")))
+    positive(body.get("default_generation_settings").and_then(|s| s.get("n_ctx")))
+        .or_else(|| positive(body.get("n_ctx")))
 }
 
 impl Inner {

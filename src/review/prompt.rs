@@ -328,10 +328,14 @@ pub fn fit_user_prompt(review: &Review, max_tokens: u64) -> FittedPrompt {
     }
     // 4. Last, the task and the answer themselves keep their head and tail.
     if !fits(&fitted.text) {
-        let task_len = task.and_then(|t| r.messages.get(t)).map_or(0, |m| m.content.len());
-        let answer_len = r.final_answer.as_deref().map_or(0, str::len);
-        let overhead = fitted.text.len().saturating_sub(task_len + answer_len);
-        let room = budget.saturating_sub(overhead);
+        let mut bare = r.clone();
+        if let Some(m) = task.and_then(|t| bare.messages.get_mut(t)) {
+            m.content.clear();
+        }
+        if let Some(answer) = &mut bare.final_answer {
+            answer.clear();
+        }
+        let room = budget.saturating_sub(user_prompt(&bare).len());
         let task_room = (room / 3).max(MIN_PINNED_BYTES);
         let answer_room = (room - room / 3).max(MIN_PINNED_BYTES);
         if let Some(m) = task.and_then(|t| r.messages.get_mut(t)) {

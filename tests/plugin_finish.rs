@@ -418,14 +418,21 @@ async fn a_reviewer_that_never_answers_and_ignores_cancellation_is_dropped_at_th
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reviewer_that_blocks_its_thread_cannot_hold_the_run() {
+    // The reviewer blocks its thread until the test releases it, which happens only
+    // after the run has returned: the assertion cannot depend on how fast the machine is.
+    let (release, blocked) = std::sync::mpsc::channel::<()>();
+    let blocked = Arc::new(std::sync::Mutex::new(blocked));
     let finished = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let f = finished.clone();
     let model = ScriptedModel::texts(["answer"]);
     let plugin = AdvisorPlugin::builder()
         .reviewer(review::from_fn(move |_r: Review| {
             let f = f.clone();
+            let blocked = blocked.clone();
             async move {
-                std::thread::sleep(Duration::from_secs(2)); // never yields
+                if let Ok(rx) = blocked.lock() {
+                    let _ = rx.recv(); // never yields
+                }
                 f.store(true, Ordering::SeqCst);
                 Ok(vec![Note::blocker("too late")])
             }
@@ -433,7 +440,12 @@ async fn a_reviewer_that_blocks_its_thread_cannot_hold_the_run() {
         .timeout(Duration::from_millis(50))
         .build()
         .unwrap();
-    let out = Agent::new(model.clone()).extension(plugin).run("task").await.unwrap();
+    // 50 ms review timeout against a 60 s bound: a run held by the reviewer fails here
+    // instead of hanging the suite, and no machine is slow enough to flake it.
+    let agent = Agent::new(model.clone()).extension(plugin);
+    let out = tokio::time::timeout(Duration::from_secs(60), agent.run("task")).await;
+    let _ = release.send(());
+    let out = out.expect("the blocking reviewer held the run").unwrap();
     assert!(
         !finished.load(Ordering::SeqCst),
         "the run ended before the blocking reviewer did"

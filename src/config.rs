@@ -285,8 +285,15 @@ impl AdvisorConfig {
         }
     }
 
+    /// The model client `[reviewer]` describes (`kind = "model"`), or `None`
+    /// for the rules reviewer. The one place a workspace config becomes a
+    /// network client: the model reviewer and `advisor mcp`'s consultations
+    /// both come from here.
     #[cfg(feature = "http")]
-    fn model_reviewer(&self) -> Result<Arc<dyn Reviewer>, Error> {
+    pub fn model_client(&self) -> Result<Option<crate::model::OpenAiCompatible>, Error> {
+        if self.reviewer.kind != ReviewerKind::Model {
+            return Ok(None);
+        }
         use crate::model::{OpenAiCompatible, StructuredOutput};
         let r = &self.reviewer;
         let model = r
@@ -316,7 +323,14 @@ impl AdvisorConfig {
                 format!("the environment variable {var} is not set"),
             ));
         }
-        let model = b.build()?;
+        b.build().map(Some)
+    }
+
+    #[cfg(feature = "http")]
+    fn model_reviewer(&self) -> Result<Arc<dyn Reviewer>, Error> {
+        let Some(model) = self.model_client()? else {
+            return Ok(Arc::new(RulesReviewer::new()));
+        };
         Ok(Arc::new(
             crate::review::ModelReviewer::new(model).max_notes(self.max_notes_per_review),
         ))

@@ -316,7 +316,7 @@ pub fn fit_user_prompt(review: &Review, max_tokens: u64) -> FittedPrompt {
         task = task.map(|t| if oldest < t { t - 1 } else { t });
     }
     // 3. Then the oldest tool-trace lines and already-raised notes.
-    while !fits(&fitted.text) && !(r.tools.is_empty() && r.delivered.is_empty()) {
+    while !fits(&fitted.text) && (!r.tools.is_empty() || !r.delivered.is_empty()) {
         if r.tools.is_empty() {
             r.delivered.remove(0);
         } else {

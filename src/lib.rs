@@ -65,6 +65,7 @@ pub mod adapters;
 pub mod agent;
 pub mod atomic_file;
 pub mod bounded_read;
+pub mod budget;
 #[cfg(feature = "config")]
 pub mod config;
 pub mod consult;

@@ -14,6 +14,7 @@ use std::sync::{Mutex, PoisonError};
 
 use serde::{Deserialize, Serialize};
 
+use crate::budget::BudgetStop;
 use crate::guard::Reason;
 use crate::model::Usage;
 use crate::note::{Note, Severity};
@@ -32,6 +33,8 @@ pub enum TraceEventKind {
     Rebase,
     /// A fresh user request: allowances, delivered notes and dedupe reset.
     FreshRequest,
+    /// A review did not run because a token budget was spent (see `budget`).
+    BudgetSpent,
 }
 
 /// Size of the evidence a review read.
@@ -114,6 +117,9 @@ pub struct TraceEvent {
     /// Tokens the reviewer reported using (every attempt).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usage: Option<Usage>,
+    /// The spent budget that stopped a review (`budget_spent` events only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget: Option<BudgetStop>,
 }
 
 impl TraceEvent {
@@ -135,6 +141,7 @@ impl TraceEvent {
             error: None,
             latency_ms: None,
             usage: None,
+            budget: None,
         }
     }
 }

@@ -95,13 +95,7 @@ async fn a_fenced_answer_parses_and_usage_is_charged() {
     let review = window_review();
     let notes = ModelReviewer::new(model).review(&review).await.unwrap();
     assert_eq!(notes, vec![Note::concern("the sum is off")]);
-    assert_eq!(
-        review.usage.total(),
-        Usage {
-            input_tokens: 100,
-            output_tokens: 7
-        }
-    );
+    assert_eq!(review.usage.total(), Usage::new(100, 7));
 }
 
 #[tokio::test]
@@ -122,10 +116,9 @@ async fn prose_is_unusable_and_the_error_never_quotes_the_answer() {
 #[tokio::test]
 async fn a_failed_model_call_is_an_error_that_charges_what_it_cost() {
     let model = ScriptedModel::default();
-    model.push(Err(ModelError::new(ModelErrorKind::Status, "503").with_usage(Usage {
-        input_tokens: 2,
-        output_tokens: 0,
-    })));
+    model.push(Err(
+        ModelError::new(ModelErrorKind::Status, "503").with_usage(Usage::new(2, 0))
+    ));
     let review = window_review();
     assert!(ModelReviewer::new(model).review(&review).await.is_err());
     assert_eq!(review.usage.total().input_tokens, 2);
@@ -154,13 +147,7 @@ async fn through_the_plugin_garbage_fails_open_and_usage_reaches_the_report_and_
     assert_eq!(agent_model.calls(), 1);
     let report = plugin.last_report().unwrap();
     assert_eq!(report.errors, 1);
-    assert_eq!(
-        report.usage,
-        Usage {
-            input_tokens: 30,
-            output_tokens: 3
-        }
-    );
+    assert_eq!(report.usage, Usage::new(30, 3));
     assert_eq!(charged.lock().unwrap()[0].0, "advisor");
 }
 

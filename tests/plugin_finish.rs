@@ -444,12 +444,11 @@ async fn a_reviewer_that_blocks_its_thread_cannot_hold_the_run() {
     // instead of hanging the suite, and no machine is slow enough to flake it.
     let agent = Agent::new(model.clone()).extension(plugin);
     let out = tokio::time::timeout(Duration::from_secs(60), agent.run("task")).await;
+    // read before releasing the reviewer: after the release it may finish at any moment
+    let reviewer_finished = finished.load(Ordering::SeqCst);
     let _ = release.send(());
     let out = out.expect("the blocking reviewer held the run").unwrap();
-    assert!(
-        !finished.load(Ordering::SeqCst),
-        "the run ended before the blocking reviewer did"
-    );
+    assert!(!reviewer_finished, "the run ended before the blocking reviewer did");
     assert_eq!(out.final_answer, "answer");
     assert_eq!(model.calls(), 1);
 }

@@ -211,6 +211,17 @@ pub struct AdvisorConfig {
     /// Seconds a review may take (1 to [`MAX_TIMEOUT_SECS`]).
     #[serde(default = "default_timeout")]
     pub timeout_secs: u64,
+    /// Tokens the reviewers may spend per user request (absent: no limit;
+    /// see `docs/budget.md`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_review_tokens: Option<u64>,
+    /// Tokens the reviewers may spend per session (absent: no limit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_session_review_tokens: Option<u64>,
+    /// The largest prompt a model reviewer sends, in estimated tokens
+    /// (absent: from the model's context, else the documented default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_prompt_tokens: Option<u64>,
     /// The reviewer; `None` when the file has no `[reviewer]` table (the
     /// user's reviewer, else the rules, is used).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -261,6 +272,9 @@ impl Default for AdvisorConfig {
             max_severity: SeverityName::Blocker,
             shadow: false,
             timeout_secs: default_timeout(),
+            max_review_tokens: None,
+            max_session_review_tokens: None,
+            max_prompt_tokens: None,
             reviewer: None,
             rules: RulesSettings::default(),
         }
@@ -358,6 +372,37 @@ impl AdvisorConfig {
             .max_severity(self.max_severity.into())
             .shadow(self.shadow)
             .timeout(Duration::from_secs(self.timeout_secs)))
+        .map(|b| self.apply_budgets(b))
+    }
+
+    /// Applies the token budgets and prompt size that are set.
+    fn apply_budgets(&self, mut b: AdvisorPluginBuilder) -> AdvisorPluginBuilder {
+        if let Some(n) = self.max_review_tokens {
+            b = b.max_review_tokens(n);
+        }
+        if let Some(n) = self.max_session_review_tokens {
+            b = b.max_session_review_tokens(n);
+        }
+        if let Some(n) = self.max_prompt_tokens {
+            b = b.max_prompt_tokens(n);
+        }
+        b
+    }
+
+    /// The model client the `[reviewer]` table describes (`kind = "model"`),
+    /// or `None` for the rules reviewer. The one place a config becomes a
+    /// network client: the model reviewer and `advisor mcp`'s consultations
+    /// both come from here. Use it on a config from [`load`](Self::load) or
+    /// [`Resolved`], so the trust rules have been applied.
+    #[cfg(feature = "http")]
+    pub fn model_client(&self) -> Result<Option<crate::model::OpenAiCompatible>, Error> {
+        match self.reviewer.as_ref().filter(|r| r.sends_data()) {
+            Some(r) => {
+                self.validate()?;
+                build_model(r, Duration::from_secs(self.timeout_secs)).map(Some)
+            }
+            None => Ok(None),
+        }
     }
 
     /// The reviewer these settings describe.

@@ -55,13 +55,7 @@ impl Resolved {
     /// name, nothing else from the environment.
     #[cfg(feature = "http")]
     pub fn chat_model(&self) -> Result<Option<crate::model::OpenAiCompatible>, Error> {
-        match self.reviewer_settings() {
-            Some(r) => {
-                self.config.validate()?;
-                super::build_model(r, std::time::Duration::from_secs(self.config.timeout_secs)).map(Some)
-            }
-            None => Ok(None),
-        }
+        self.config.model_client()
     }
 }
 

@@ -3,7 +3,9 @@
 //!
 //! Owns the advisor prompt (our own words, from the seed's rules) and the
 //! retry loop: an invalid answer is sent back with the validation problems, a
-//! bounded number of times. The request's summary, execution context and
+//! bounded number of times — and the run's token budget
+//! ([`Consultant::max_tokens`]: every attempt charged, estimated when the
+//! server reports no usage; once spent, no model call starts). The request's summary, execution context and
 //! resume evidence are presented as observation data and the prior response as
 //! untrusted advice; none of it grants authorization. Must not store pairs or
 //! decide whether to consult (see the ledger and the store).
@@ -18,12 +20,13 @@
 //! section, each labelled with how far it can be trusted.
 
 use std::fmt::{self, Write as _};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use serde_json::json;
 
 use super::request::AdvisorRequest;
 use super::response::{AdvisorResponse, MAX_INSTRUCTIONS, RESPONSE_SCHEMA, ResponseError, validate_response};
+use crate::budget::{BudgetScope, BudgetStop, TokenBudget};
 use crate::host::Message;
 use crate::model::{ChatModel, ChatRequest, ModelError, Usage};
 
@@ -134,6 +137,9 @@ pub enum ConsultError {
         /// The last answer's problems.
         error: ResponseError,
     },
+    /// The run's token budget is spent; no model call was made for this
+    /// attempt (breaking: a new variant).
+    Budget(BudgetStop),
 }
 
 impl fmt::Display for ConsultError {
@@ -143,23 +149,30 @@ impl fmt::Display for ConsultError {
             ConsultError::Invalid { attempts, error } => {
                 write!(f, "no valid advisor-response.v1 after {attempts} answer(s):\n{error}")
             }
+            ConsultError::Budget(stop) => write!(
+                f,
+                "the consultant's token budget for this run is spent ({} of {} tokens); no model call was made",
+                stop.spent, stop.limit
+            ),
         }
     }
 }
 
 impl std::error::Error for ConsultError {}
 
-/// Asks a model for advice.
+/// Asks a model for advice. Clones share the run's token budget.
 #[derive(Clone)]
 pub struct Consultant {
     model: Arc<dyn ChatModel>,
     max_attempts: u32,
+    budget: Arc<Mutex<TokenBudget>>,
 }
 
 impl fmt::Debug for Consultant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Consultant")
             .field("max_attempts", &self.max_attempts)
+            .field("budget", &self.lock_budget())
             .finish_non_exhaustive()
     }
 }
@@ -178,10 +191,36 @@ pub struct Consultation {
 impl Consultant {
     /// A consultant over `model`, allowing 3 answers.
     pub fn new(model: impl ChatModel + 'static) -> Consultant {
+        Consultant::shared(Arc::new(model))
+    }
+
+    /// A consultant over an already shared model.
+    pub fn shared(model: Arc<dyn ChatModel>) -> Consultant {
         Consultant {
-            model: Arc::new(model),
+            model,
             max_attempts: 3,
+            budget: Arc::new(Mutex::new(TokenBudget::new(BudgetScope::Run, None))),
         }
+    }
+
+    /// Tokens this consultant (and its clones) may spend over its run — every
+    /// consultation, every attempt (default: no limit). Once spent, a
+    /// consultation fails with [`ConsultError::Budget`] before any model call.
+    pub fn max_tokens(self, tokens: u64) -> Consultant {
+        let spent = self.lock_budget().spent();
+        let mut budget = TokenBudget::new(BudgetScope::Run, Some(tokens));
+        budget.set_spent(spent);
+        *self.lock_budget() = budget;
+        self
+    }
+
+    /// Tokens spent so far in this run.
+    pub fn tokens_spent(&self) -> u64 {
+        self.lock_budget().spent()
+    }
+
+    fn lock_budget(&self) -> std::sync::MutexGuard<'_, TokenBudget> {
+        self.budget.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// How many answers to try before giving up (at least 1).
@@ -200,13 +239,24 @@ impl Consultant {
         let mut usage = Usage::default();
         let mut last = None;
         for attempt in 1..=self.max_attempts {
+            if let Some(stop) = self.lock_budget().exhausted() {
+                return Err(ConsultError::Budget(stop));
+            }
             let req = ChatRequest {
                 messages: messages.clone(),
                 tools: Vec::new(),
                 response_schema: Some(response_schema()),
             };
-            let answer = self.model.complete(req).await.map_err(ConsultError::Model)?;
-            usage += answer.usage;
+            let answer = match self.model.complete(req.clone()).await {
+                Ok(answer) => answer,
+                Err(e) => {
+                    self.lock_budget().charge(e.usage());
+                    return Err(ConsultError::Model(e));
+                }
+            };
+            let spent = answer.usage.or_estimate(&req, &answer.text);
+            self.lock_budget().charge(spent);
+            usage += spent;
             match validate_response(&answer.text) {
                 Ok(response) => {
                     return Ok(Consultation {

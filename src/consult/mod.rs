@@ -4,13 +4,15 @@
 //! Owns the request and response types ([`request`](AdvisorRequest),
 //! [`response`](AdvisorResponse)), the [`Consultant`] that asks a model, the
 //! [`ConsultLedger`] that suppresses repeated triggers and caps consultations
-//! per task, and the [`ConsultStore`] that keeps completed pairs. Must not
+//! per task, the [`ConsultStore`] that keeps completed pairs, and the
+//! [`ConsultSession`] that runs all three in order. Must not
 //! execute advice: it only gives direction.
 
 mod consultant;
 mod ledger;
 mod request;
 mod response;
+mod session;
 mod store;
 
 pub use consultant::{CONSULT_SYSTEM_PROMPT, ConsultError, Consultant, Consultation, consult_prompt, response_schema};
@@ -23,4 +25,5 @@ pub use request::{
 pub use response::{
     AdvisorResponse, Decision, MAX_INSTRUCTIONS, Problem, RESPONSE_SCHEMA, ResponseError, validate_response,
 };
+pub use session::{ConsultSession, SessionError};
 pub use store::{ConsultStore, PendingConsult};

@@ -64,6 +64,73 @@ pub struct Usage {
     pub input_tokens: u64,
     /// Completion tokens.
     pub output_tokens: u64,
+    /// Whether any part of this count was estimated from text length because
+    /// the server reported no usage (see [`estimate_tokens`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub estimated: bool,
+}
+
+/// Bytes per token assumed when a server reports no usage and when a prompt is
+/// fitted to a token budget. Three bytes per token over-counts English prose
+/// (about four for most tokenizers) and is close for JSON, code and logs, so a
+/// budget errs on the side of spending less and a fitted prompt on the side
+/// of being shorter than allowed.
+pub const ESTIMATED_BYTES_PER_TOKEN: usize = 3;
+
+/// Tokens `text` is estimated to take: its UTF-8 length divided by
+/// [`ESTIMATED_BYTES_PER_TOKEN`], rounded up.
+///
+/// ```
+/// assert_eq!(advisor::model::estimate_tokens(""), 0);
+/// assert_eq!(advisor::model::estimate_tokens("abcd"), 2);
+/// ```
+pub fn estimate_tokens(text: &str) -> u64 {
+    u64::try_from(text.len().div_ceil(ESTIMATED_BYTES_PER_TOKEN)).unwrap_or(u64::MAX)
+}
+
+impl Usage {
+    /// Usage as reported by a server.
+    pub fn new(input_tokens: u64, output_tokens: u64) -> Usage {
+        Usage {
+            input_tokens,
+            output_tokens,
+            estimated: false,
+        }
+    }
+
+    /// Usage estimated from the text sent and received (marked estimated).
+    pub fn estimate(request: &ChatRequest, answer: &str) -> Usage {
+        let input = request
+            .messages
+            .iter()
+            .map(|m| estimate_tokens(&m.content).saturating_add(4))
+            .fold(0u64, u64::saturating_add);
+        Usage {
+            input_tokens: input,
+            output_tokens: estimate_tokens(answer),
+            estimated: true,
+        }
+    }
+
+    /// Input and output tokens together.
+    pub fn total(&self) -> u64 {
+        self.input_tokens.saturating_add(self.output_tokens)
+    }
+
+    /// Whether no tokens are counted.
+    pub fn is_zero(&self) -> bool {
+        self.total() == 0
+    }
+
+    /// This usage, or — when it counts nothing, i.e. the server reported none —
+    /// an estimate from the text of `request` and `answer`.
+    pub fn or_estimate(self, request: &ChatRequest, answer: &str) -> Usage {
+        if self.is_zero() {
+            Usage::estimate(request, answer)
+        } else {
+            self
+        }
+    }
 }
 
 impl Add for Usage {
@@ -72,6 +139,7 @@ impl Add for Usage {
         Usage {
             input_tokens: self.input_tokens.saturating_add(rhs.input_tokens),
             output_tokens: self.output_tokens.saturating_add(rhs.output_tokens),
+            estimated: self.estimated || rhs.estimated,
         }
     }
 }
@@ -130,10 +198,7 @@ impl ChatResponse {
 
     /// Sets the usage.
     pub fn with_usage(mut self, input_tokens: u64, output_tokens: u64) -> ChatResponse {
-        self.usage = Usage {
-            input_tokens,
-            output_tokens,
-        };
+        self.usage = Usage::new(input_tokens, output_tokens);
         self
     }
 }
@@ -153,6 +218,18 @@ pub enum ModelErrorKind {
     /// A scripted model ran out of answers.
     Exhausted,
 }
+
+/// Phrases servers use when a prompt does not fit the model's context:
+/// OpenAI and llama-cpp-python (`context_length_exceeded`, "maximum context
+/// length"), llama.cpp (`exceed_context_size_error`, "exceeds the available
+/// context size"), vLLM ("maximum context length").
+const CONTEXT_OVERFLOW_MARKERS: [&str; 5] = [
+    "context_length_exceeded",
+    "maximum context length",
+    "exceed_context_size",
+    "exceeds the available context size",
+    "context window",
+];
 
 /// A model call failed. Never carries an API key or the raw answer body.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -200,6 +277,41 @@ impl ModelError {
     pub fn usage(&self) -> Usage {
         self.usage
     }
+
+    /// Whether the server refused the request because the prompt does not fit
+    /// the model's context (a 400 or 413 whose text says so).
+    pub fn is_context_overflow(&self) -> bool {
+        if !matches!(self.status, Some(400 | 413)) {
+            return false;
+        }
+        let text = self.message.to_ascii_lowercase();
+        CONTEXT_OVERFLOW_MARKERS.iter().any(|m| text.contains(m))
+    }
+
+    /// The context size a context-overflow error states ("maximum context
+    /// length is N tokens", "context window of N"), when it states one.
+    pub fn stated_context_tokens(&self) -> Option<u64> {
+        if !self.is_context_overflow() {
+            return None;
+        }
+        let text = self.message.to_ascii_lowercase();
+        [
+            "maximum context length is ",
+            "context window of ",
+            "n_ctx\":",
+            "n_ctx: ",
+        ]
+        .iter()
+        .find_map(|marker| {
+            let at = text.find(marker)? + marker.len();
+            let digits: String = text[at..]
+                .trim_start()
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            digits.parse::<u64>().ok().filter(|n| *n > 0)
+        })
+    }
 }
 
 impl fmt::Display for ModelError {
@@ -215,4 +327,11 @@ impl std::error::Error for ModelError {}
 pub trait ChatModel: Send + Sync {
     /// Answers one request.
     async fn complete(&self, request: ChatRequest) -> Result<ChatResponse, ModelError>;
+
+    /// The model's context size in tokens (prompt and answer together), when
+    /// the server reports it; `None` (the default) when unknown. Callers use
+    /// it to fit prompts and must treat it as a hint.
+    async fn context_tokens(&self) -> Option<u64> {
+        None
+    }
 }

@@ -10,6 +10,8 @@
 //! an error, and redacted from any server text an error quotes. Must not know
 //! what the answer means.
 
+mod context;
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::time::Duration;
@@ -418,6 +420,10 @@ impl Inner {
 
 #[async_trait]
 impl ChatModel for OpenAiCompatible {
+    async fn context_tokens(&self) -> Option<u64> {
+        self.inner.context_tokens().await
+    }
+
     async fn complete(&self, request: ChatRequest) -> Result<ChatResponse, ModelError> {
         let inner = &self.inner;
         let mut retries = 0u32;

@@ -200,9 +200,8 @@ pub(crate) fn parse_response(body: &[u8]) -> Result<ChatResponse, ModelError> {
             ),
         )
     })?;
-    let usage = resp.usage.map_or(Usage::default(), |u| Usage {
-        input_tokens: u.prompt_tokens.unwrap_or(0),
-        output_tokens: u.completion_tokens.unwrap_or(0),
+    let usage = resp.usage.map_or(Usage::default(), |u| {
+        Usage::new(u.prompt_tokens.unwrap_or(0), u.completion_tokens.unwrap_or(0))
     });
     let Some(choice) = resp.choices.and_then(|c| c.into_iter().next()) else {
         return Err(ModelError::new(

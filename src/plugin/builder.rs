@@ -94,6 +94,9 @@ pub struct AdvisorPluginBuilder {
     on_usage: Vec<UsageCallback>,
     trace: Option<Arc<dyn TraceSink>>,
     similarity: bool,
+    max_review_tokens: Option<u64>,
+    max_session_review_tokens: Option<u64>,
+    max_prompt_tokens: Option<u64>,
 }
 
 impl std::fmt::Debug for AdvisorPluginBuilder {
@@ -108,6 +111,9 @@ impl std::fmt::Debug for AdvisorPluginBuilder {
             .field("on_notes", &self.on_notes.len())
             .field("trace", &self.trace.is_some())
             .field("similarity", &self.similarity)
+            .field("max_review_tokens", &self.max_review_tokens)
+            .field("max_session_review_tokens", &self.max_session_review_tokens)
+            .field("max_prompt_tokens", &self.max_prompt_tokens)
             .finish()
     }
 }
@@ -126,6 +132,9 @@ impl Default for AdvisorPluginBuilder {
             on_usage: Vec::new(),
             trace: None,
             similarity: false,
+            max_review_tokens: None,
+            max_session_review_tokens: None,
+            max_prompt_tokens: None,
         }
     }
 }
@@ -245,6 +254,37 @@ impl AdvisorPluginBuilder {
         self
     }
 
+    /// Tokens all reviewers together may spend per user request (default:
+    /// no limit). Every reviewer attempt is charged — failed ones included,
+    /// estimated from text length when the server reports no usage. Once
+    /// spent, no further review runs for the request: the stop goes through,
+    /// and the report ([`RunReport::budget_stop`](crate::plugin::RunReport))
+    /// and the trace say why. A fresh user request starts a new allowance.
+    pub fn max_review_tokens(mut self, tokens: u64) -> Self {
+        self.max_review_tokens = Some(tokens);
+        self
+    }
+
+    /// Tokens all reviewers together may spend over the plugin's checkpointed
+    /// lifetime — a session (default: no limit). Counted like
+    /// [`max_review_tokens`](Self::max_review_tokens) but never reset by a
+    /// fresh request; carried in the checkpoint.
+    pub fn max_session_review_tokens(mut self, tokens: u64) -> Self {
+        self.max_session_review_tokens = Some(tokens);
+        self
+    }
+
+    /// The largest prompt, in estimated tokens, a model reviewer may send
+    /// (default: the model's context when the server reports it, else
+    /// [`DEFAULT_MAX_PROMPT_TOKENS`](crate::review::DEFAULT_MAX_PROMPT_TOKENS);
+    /// at least [`MIN_PROMPT_TOKENS`](crate::review::MIN_PROMPT_TOKENS)). Over
+    /// it the window shrinks oldest-first, long tool outputs keep their head
+    /// and tail, and the task and the answer always stay.
+    pub fn max_prompt_tokens(mut self, tokens: u64) -> Self {
+        self.max_prompt_tokens = Some(tokens);
+        self
+    }
+
     fn members(&self) -> Result<Vec<ReviewerConfig>, Error> {
         match (&self.reviewer, self.group.is_empty()) {
             (Some(_), false) => Err(Error::config(
@@ -312,6 +352,15 @@ impl AdvisorPluginBuilder {
             return Err(Error::config("timeout", "must be more than zero"));
         }
         self.evidence.validate("evidence")?;
+        if let Some(n) = self.max_prompt_tokens.filter(|n| *n < crate::review::MIN_PROMPT_TOKENS) {
+            return Err(Error::config(
+                "max_prompt_tokens",
+                format!(
+                    "must be at least {}, got {n}: a smaller prompt cannot hold the reviewer's instructions",
+                    crate::review::MIN_PROMPT_TOKENS
+                ),
+            ));
+        }
         Ok(AdvisorPlugin {
             config: Arc::new(Config {
                 members,
@@ -323,6 +372,9 @@ impl AdvisorPluginBuilder {
                 on_usage: self.on_usage,
                 trace: self.trace,
                 similarity: self.similarity,
+                max_review_tokens: self.max_review_tokens,
+                max_session_review_tokens: self.max_session_review_tokens,
+                max_prompt_tokens: self.max_prompt_tokens,
                 last_report: Arc::new(Mutex::new(None)),
             }),
         })

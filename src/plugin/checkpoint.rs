@@ -38,11 +38,25 @@ struct MemberState {
     seen: Vec<SeenKey>,
 }
 
+/// Review tokens spent, carried across checkpoints so a token budget holds
+/// over a session. Written only when something was spent, so a checkpoint of
+/// an advisor that never spent tokens reads as before.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Spent {
+    /// For the current user request.
+    pub(crate) request: u64,
+    /// Over the checkpointed lifetime.
+    pub(crate) session: u64,
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct PluginState {
     version: u32,
     reviewers: BTreeMap<String, MemberState>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    review_tokens: Option<Spent>,
 }
 
 fn save_member(m: &Member) -> MemberState {
@@ -57,11 +71,12 @@ fn save_member(m: &Member) -> MemberState {
     }
 }
 
-/// Saves every member's state.
-pub(crate) fn save(members: &[Member]) -> Value {
+/// Saves every member's state and the review tokens spent.
+pub(crate) fn save(members: &[Member], spent: Spent) -> Value {
     let state = PluginState {
         version: CHECKPOINT_VERSION,
         reviewers: members.iter().map(|m| (m.cfg.name.clone(), save_member(m))).collect(),
+        review_tokens: (spent != Spent::default()).then_some(spent),
     };
     serde_json::to_value(state).unwrap_or(Value::Null)
 }
@@ -135,15 +150,26 @@ fn validate(at: &str, s: MemberState) -> Result<Valid, Error> {
     })
 }
 
-/// Validates `state` whole, then applies it. Members missing from the state
-/// start fresh; a reviewer name the plugin does not have is an error.
-pub(crate) fn restore(members: &mut [Member], state: Value) -> Result<(), Error> {
+/// Validates `state` whole, then applies it, returning the review tokens it
+/// records as spent. Members missing from the state start fresh; a reviewer
+/// name the plugin does not have is an error.
+pub(crate) fn restore(members: &mut [Member], state: Value) -> Result<Spent, Error> {
     let state: PluginState = serde_json::from_value(state)
         .map_err(|e| Error::checkpoint("state", format!("is not an advisor checkpoint: {e}")))?;
     if state.version != CHECKPOINT_VERSION {
         return Err(Error::checkpoint(
             "version",
             format!("is {}; this advisor reads version {CHECKPOINT_VERSION}", state.version),
+        ));
+    }
+    let spent = state.review_tokens.unwrap_or_default();
+    if spent.request > spent.session {
+        return Err(Error::checkpoint(
+            "review_tokens.request",
+            format!(
+                "is {} but the session total is {}: a request cannot spend more than its session",
+                spent.request, spent.session
+            ),
         ));
     }
     let mut valid = Vec::with_capacity(state.reviewers.len());
@@ -160,5 +186,5 @@ pub(crate) fn restore(members: &mut [Member], state: Value) -> Result<(), Error>
         m.delivered = v.delivered.into();
         m.guard.set_history(v.seen);
     }
-    Ok(())
+    Ok(spent)
 }

@@ -62,6 +62,10 @@
 //!   `shadow` reviews and records but never injects.
 //! - A [`TraceSink`] receives one event per review and per reset;
 //!   [`AdvisorPlugin::last_report`] counts what happened.
+//! - Token budgets (`max_review_tokens` per user request,
+//!   `max_session_review_tokens` over the checkpointed lifetime) are charged
+//!   with every reviewer attempt; once one is spent, reviews stop, the stop
+//!   goes through, and the report and a `budget_spent` trace event say why.
 
 mod builder;
 mod checkpoint;
@@ -131,6 +135,9 @@ pub(crate) struct Config {
     pub(crate) on_usage: Vec<UsageCallback>,
     pub(crate) trace: Option<Arc<dyn TraceSink>>,
     pub(crate) similarity: bool,
+    pub(crate) max_review_tokens: Option<u64>,
+    pub(crate) max_session_review_tokens: Option<u64>,
+    pub(crate) max_prompt_tokens: Option<u64>,
     pub(crate) last_report: Arc<Mutex<Option<RunReport>>>,
 }
 

@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::budget::BudgetStop;
 use crate::guard::Reason;
 use crate::model::Usage;
 use crate::review::{ReviewErrorKind, ReviewKind};
@@ -59,8 +60,16 @@ pub struct RunReport {
     pub errors: u32,
     /// Reviews that timed out.
     pub timeouts: u32,
-    /// Tokens the reviewers reported using (failed attempts included).
+    /// Tokens the reviewers used (failed attempts included; marked estimated
+    /// when a server reported none).
     pub usage: Usage,
+    /// Reviews that did not run because a token budget was spent.
+    #[serde(default)]
+    pub budget_skipped: u32,
+    /// The budget that stopped reviews, when one did: the stop went through
+    /// without a review for this reason.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget_stop: Option<BudgetStop>,
 }
 
 impl RunReport {

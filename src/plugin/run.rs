@@ -17,6 +17,7 @@ use super::invoke::call_reviewer;
 use super::member::Member;
 use super::report::RunReport;
 use super::{Config, NotesEvent, PLUGIN_NAME, PROGRESS_NOTE, checkpoint};
+use crate::budget::{BudgetScope, BudgetStop, TokenBudget};
 use crate::error::Error;
 use crate::evidence::{Window, bound_final, bound_tools};
 use crate::gate::gate_review;
@@ -36,6 +37,10 @@ pub struct AdvisorRun {
     window: Window,
     members: Vec<Member>,
     report: RunReport,
+    /// Tokens spent on reviews for the current user request.
+    request_budget: TokenBudget,
+    /// Tokens spent on reviews over the checkpointed lifetime.
+    session_budget: TokenBudget,
 }
 
 impl std::fmt::Debug for AdvisorRun {
@@ -62,6 +67,8 @@ impl AdvisorRun {
             window: Window::new(config.evidence),
             members,
             report: RunReport::default(),
+            request_budget: TokenBudget::new(BudgetScope::Request, config.max_review_tokens),
+            session_budget: TokenBudget::new(BudgetScope::Session, config.max_session_review_tokens),
             config,
         }
     }
@@ -85,6 +92,32 @@ impl AdvisorRun {
         self.member(reviewer)
             .map(|m| m.delivered.iter().cloned().collect())
             .unwrap_or_default()
+    }
+
+    /// Review tokens spent for the current user request and over the
+    /// checkpointed lifetime (session), in that order.
+    pub fn review_tokens_spent(&self) -> (u64, u64) {
+        (self.request_budget.spent(), self.session_budget.spent())
+    }
+
+    /// The spent budget that stops the next review, if any.
+    pub fn budget_stop(&self) -> Option<BudgetStop> {
+        self.session_budget
+            .exhausted()
+            .or_else(|| self.request_budget.exhausted())
+    }
+
+    /// Records that member `idx`'s review did not run because `stop`'s budget
+    /// was spent: the report and a `budget_spent` trace event say why.
+    fn skip_for_budget(&mut self, idx: usize, kind: ReviewKind, stop: BudgetStop) {
+        tracing::info!(reviewer = %self.members[idx].cfg.name, %kind, %stop, "advisor review skipped");
+        self.report.budget_skipped += 1;
+        self.report.budget_stop = Some(stop);
+        let mut event = TraceEvent::new(TraceEventKind::BudgetSpent, self.members[idx].cfg.name.clone());
+        event.kind = Some(kind);
+        event.budget = Some(stop);
+        self.trace(&event);
+        self.publish_report();
     }
 
     /// The bounded window the next review would read.
@@ -124,6 +157,7 @@ impl AdvisorRun {
             omitted_tools: 0,
             round,
             delivered: m.delivered.iter().cloned().collect(),
+            max_prompt_tokens: self.config.max_prompt_tokens,
             usage: crate::review::UsageMeter::new(),
         }
     }
@@ -154,6 +188,8 @@ impl AdvisorRun {
         event.latency_ms = Some(u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX));
         let usage = meter.total();
         if usage != Usage::default() {
+            self.request_budget.charge(usage);
+            self.session_budget.charge(usage);
             self.report.usage += usage;
             event.usage = Some(usage);
             for callback in &self.config.on_usage {
@@ -261,6 +297,7 @@ impl RunObserver for AdvisorRun {
                 if turn == 0 && !messages.is_empty() {
                     for i in 0..self.members.len() {
                         if self.members[i].fresh_request() {
+                            self.request_budget.reset();
                             let event = TraceEvent::new(TraceEventKind::FreshRequest, self.members[i].cfg.name.clone());
                             self.trace(&event);
                         }
@@ -284,7 +321,13 @@ impl StopInterceptor for AdvisorRun {
             if !self.members[idx].finish_allowed(attempt) {
                 continue;
             }
+            // A finish consultation the budget declines still counts, so the
+            // next user request is recognised as fresh and resets the allowance.
             self.members[idx].c.finished += 1;
+            if let Some(stop) = self.budget_stop() {
+                self.skip_for_budget(idx, ReviewKind::Finish, stop);
+                continue;
+            }
             let round = self.members[idx].c.finished - 1;
             let mut review = self.review_for(idx, ReviewKind::Finish, round, info.turns);
             review.final_answer = Some(final_answer.clone());
@@ -311,6 +354,10 @@ impl StepInterceptor for AdvisorRun {
             if !self.members[idx].periodic_due() {
                 continue;
             }
+            if let Some(stop) = self.budget_stop() {
+                self.skip_for_budget(idx, ReviewKind::Periodic, stop);
+                continue;
+            }
             let m = &mut self.members[idx];
             m.c.periodic += 1;
             m.c.last_review = m.c.ticks;
@@ -334,11 +381,18 @@ impl RunFinalizer for AdvisorRun {
 
 impl Checkpoint for AdvisorRun {
     fn save(&self) -> Result<Value, Error> {
-        Ok(checkpoint::save(&self.members))
+        let spent = checkpoint::Spent {
+            request: self.request_budget.spent(),
+            session: self.session_budget.spent(),
+        };
+        Ok(checkpoint::save(&self.members, spent))
     }
 
     fn restore(&mut self, state: Value) -> Result<(), Error> {
-        checkpoint::restore(&mut self.members, state)
+        let spent = checkpoint::restore(&mut self.members, state)?;
+        self.request_budget.set_spent(spent.request);
+        self.session_budget.set_spent(spent.session);
+        Ok(())
     }
 }
 

@@ -23,7 +23,9 @@ use crate::note::Note;
 
 pub use adapter::{FnReviewer, SyncFnReviewer, from_fn, from_sync_fn};
 pub use kind::ReviewKind;
-pub use model_reviewer::{ModelReviewer, parse_notes};
+pub use model_reviewer::{
+    DEFAULT_MAX_PROMPT_TOKENS, MIN_PROMPT_TOKENS, ModelReviewer, parse_notes, prompt_tokens_for_context,
+};
 pub use rules::{Rule, RuleNote, RulesReviewer, RunKind};
 pub use usage::UsageMeter;
 
@@ -51,6 +53,12 @@ pub struct Review {
     pub round: u32,
     /// Notes already delivered to the agent, oldest first.
     pub delivered: Vec<Note>,
+    /// The largest prompt, in estimated tokens, a reviewer that renders this
+    /// review for a model may send (`None`: the reviewer's own default). A
+    /// reviewer over budget shrinks the evidence oldest-first and keeps the
+    /// task and the answer (see [`prompt::fit_user_prompt`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_prompt_tokens: Option<u64>,
     /// Where the reviewer charges the tokens it uses (every attempt, failed
     /// ones included), so the run's cost includes its reviewer.
     #[serde(skip)]

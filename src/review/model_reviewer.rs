@@ -1,7 +1,12 @@
 //! `ModelReviewer`: a [`Reviewer`] backed by any [`ChatModel`].
 //!
 //! Owns the call (system + user prompt, the notes schema as structured
-//! output), usage charging (every attempt, failed ones included) and the strict
+//! output), fitting the prompt to the model (a token budget from
+//! `max_prompt_tokens`, else the context the server reports, else
+//! [`DEFAULT_MAX_PROMPT_TOKENS`]; one retry at half the budget when the server
+//! still reports a context overflow), usage charging (every attempt, failed
+//! ones included; estimated from text length and marked estimated when the
+//! server reports none) and the strict
 //! parse of the answer: one JSON object `{"notes":[{"text","severity"}]}`,
 //! optionally in one code fence; prose, unknown fields or missing fields are
 //! an error, which the plugin turns into fail-open. Errors never quote the
@@ -9,20 +14,22 @@
 //!
 //! # Token effect
 //!
-//! One model call per review: the bounded evidence (≈ 32 000 bytes of
-//! transcript at most, plus tool lines and an 8 000-byte answer) in, at most
-//! `max_notes` short notes out.
+//! One model call per review (two when the server reports a context
+//! overflow): the bounded evidence (≈ 32 000 bytes of transcript at most, plus
+//! tool lines and an 8 000-byte answer), fitted to the prompt budget, in; at
+//! most `max_notes` short notes out.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use async_trait::async_trait;
 use serde::Deserialize;
 
-use super::prompt::{notes_schema, system_prompt, user_prompt};
+use super::prompt::{FittedPrompt, fit_user_prompt, notes_schema, system_prompt, user_prompt};
 use super::{Review, ReviewError, ReviewErrorKind, Reviewer};
 use crate::host::Message;
 use crate::json::parse_object;
-use crate::model::{ChatModel, ChatRequest};
+use crate::model::{ChatModel, ChatRequest, estimate_tokens};
 use crate::note::{Note, Severity};
 
 #[derive(Debug, Deserialize)]
@@ -66,12 +73,40 @@ pub fn parse_notes(answer: &str) -> Result<Vec<Note>, String> {
         .collect())
 }
 
+/// Prompt budget, in estimated tokens, when neither the settings nor the
+/// server say more: 8 000 tokens fits the 8 k contexts local models commonly
+/// run with once the answer's share is set aside, and keeps a hosted model's
+/// review cost bounded. A server that still refuses gets one retry at half.
+pub const DEFAULT_MAX_PROMPT_TOKENS: u64 = 8_000;
+/// Smallest prompt budget accepted: the system prompt alone is about 600.
+pub const MIN_PROMPT_TOKENS: u64 = 1_024;
+/// Tokens of a model's context set aside for the answer (at most a quarter of it).
+const ANSWER_RESERVE_TOKENS: u64 = 1_024;
+/// Tokens a chat template adds around each message.
+const TEMPLATE_TOKENS: u64 = 16;
+
+/// The prompt budget for a model with a `context`-token window: the context
+/// minus the answer's share (1 024 tokens, at most a quarter of the context).
+///
+/// ```
+/// assert_eq!(advisor::review::prompt_tokens_for_context(4_096), 3_072);
+/// assert_eq!(advisor::review::prompt_tokens_for_context(2_048), 1_536);
+/// ```
+pub fn prompt_tokens_for_context(context: u64) -> u64 {
+    context.saturating_sub(ANSWER_RESERVE_TOKENS.min(context / 4))
+}
+
 /// A reviewer that asks a model.
 #[derive(Clone)]
 pub struct ModelReviewer {
     model: Arc<dyn ChatModel>,
     max_notes: usize,
     attention: Option<String>,
+    max_prompt_tokens: Option<u64>,
+    /// The server's context as it reported it (asked once).
+    context: Arc<tokio::sync::OnceCell<Option<u64>>>,
+    /// A budget learned from a context overflow (0: none yet).
+    learned: Arc<AtomicU64>,
 }
 
 impl std::fmt::Debug for ModelReviewer {
@@ -79,6 +114,7 @@ impl std::fmt::Debug for ModelReviewer {
         f.debug_struct("ModelReviewer")
             .field("max_notes", &self.max_notes)
             .field("attention", &self.attention.is_some())
+            .field("max_prompt_tokens", &self.max_prompt_tokens)
             .finish_non_exhaustive()
     }
 }
@@ -95,7 +131,60 @@ impl ModelReviewer {
             model,
             max_notes: crate::guard::DEFAULT_MAX_NOTES_PER_REVIEW,
             attention: None,
+            max_prompt_tokens: None,
+            context: Arc::new(tokio::sync::OnceCell::new()),
+            learned: Arc::new(AtomicU64::new(0)),
         }
+    }
+
+    /// The largest prompt, in estimated tokens, this reviewer sends (at least
+    /// [`MIN_PROMPT_TOKENS`]). Default: the model's context when the server
+    /// reports it ([`ChatModel::context_tokens`]) less the answer's share,
+    /// else [`DEFAULT_MAX_PROMPT_TOKENS`]. A review's own
+    /// [`Review::max_prompt_tokens`] lowers it further.
+    pub fn max_prompt_tokens(mut self, tokens: u64) -> ModelReviewer {
+        self.max_prompt_tokens = Some(tokens.max(MIN_PROMPT_TOKENS));
+        self
+    }
+
+    /// The prompt budget for `review`: the smallest of the review's, this
+    /// reviewer's, and what an earlier context overflow taught; without any,
+    /// the server's context or the default.
+    pub async fn prompt_budget(&self, review: &Review) -> u64 {
+        let learned = Some(self.learned.load(Ordering::Relaxed)).filter(|n| *n > 0);
+        let set = [
+            review.max_prompt_tokens.map(|n| n.max(MIN_PROMPT_TOKENS)),
+            self.max_prompt_tokens,
+            learned,
+        ]
+        .into_iter()
+        .flatten()
+        .min();
+        if let Some(n) = set {
+            return n;
+        }
+        let model = self.model.clone();
+        let context = *self
+            .context
+            .get_or_init(|| async move { model.context_tokens().await })
+            .await;
+        context.map_or(DEFAULT_MAX_PROMPT_TOKENS, |c| {
+            prompt_tokens_for_context(c).max(MIN_PROMPT_TOKENS)
+        })
+    }
+
+    /// The request this reviewer sends for `review` with the user message
+    /// fitted to `max_tokens` estimated prompt tokens, and how it was fitted.
+    pub fn request_within(&self, review: &Review, max_tokens: u64) -> (ChatRequest, FittedPrompt) {
+        let system = system_prompt(self.max_notes, self.attention.as_deref());
+        let room = max_tokens.saturating_sub(estimate_tokens(&system) + 2 * TEMPLATE_TOKENS);
+        let fitted = fit_user_prompt(review, room);
+        let request = ChatRequest {
+            messages: vec![Message::system(system), Message::user(fitted.text.clone())],
+            tools: Vec::new(),
+            response_schema: Some(notes_schema(self.max_notes)),
+        };
+        (request, fitted)
     }
 
     /// How many notes the prompt allows (the guard still caps breadth).
@@ -126,14 +215,43 @@ impl ModelReviewer {
 #[async_trait]
 impl Reviewer for ModelReviewer {
     async fn review(&self, review: &Review) -> Result<Vec<Note>, ReviewError> {
-        let answer = match self.model.complete(self.request(review)).await {
+        let budget = self.prompt_budget(review).await;
+        let (mut request, fitted) = self.request_within(review, budget);
+        if fitted.shrunk() {
+            tracing::info!(
+                budget,
+                estimated_tokens = fitted.estimated_tokens,
+                dropped = fitted.dropped_messages,
+                clamped = fitted.clamped_tool_outputs,
+                "the review prompt was fitted to the model"
+            );
+        }
+        let mut result = self.model.complete(request.clone()).await;
+        if let Err(e) = &result {
+            if e.is_context_overflow() {
+                review.usage.charge(e.usage());
+                let mut retry = (budget / 2).max(MIN_PROMPT_TOKENS / 2);
+                if let Some(context) = e.stated_context_tokens() {
+                    retry = retry.min(prompt_tokens_for_context(context));
+                }
+                self.learned.store(retry, Ordering::Relaxed);
+                tracing::warn!(
+                    budget,
+                    retry,
+                    "the model server reported a context overflow; retrying once with a smaller prompt"
+                );
+                request = self.request_within(review, retry).0;
+                result = self.model.complete(request.clone()).await;
+            }
+        }
+        let answer = match result {
             Ok(answer) => answer,
             Err(e) => {
                 review.usage.charge(e.usage());
                 return Err(ReviewError::new(format!("the reviewer model failed: {e}")));
             }
         };
-        review.usage.charge(answer.usage);
+        review.usage.charge(answer.usage.or_estimate(&request, &answer.text));
         parse_notes(&answer.text).map_err(|why| {
             ReviewError::with_kind(
                 ReviewErrorKind::Unusable,

@@ -15,10 +15,21 @@
 //! `## Already raised` and `## The answer under review` (or `## Work in
 //! progress`) sections, and from round 2 a header listing what its earlier
 //! notes were.
+//!
+//! # Fitting the model
+//!
+//! [`fit_user_prompt`] bounds the user message to a token budget (estimated at
+//! [`ESTIMATED_BYTES_PER_TOKEN`] bytes per token): long tool outputs first
+//! keep their head and tail around an elision marker, then the oldest
+//! messages leave the window (the first user message — the task — stays),
+//! then the oldest tool-trace lines and already-raised notes, and last the
+//! task and the answer under review are themselves cut to head and tail with
+//! a marker. The answer section is never dropped.
 
 use std::fmt::Write as _;
 
 use crate::host::Role;
+use crate::model::{ESTIMATED_BYTES_PER_TOKEN, estimate_tokens};
 use crate::review::{Review, ReviewKind};
 use crate::text::truncate_middle;
 
@@ -203,4 +214,139 @@ far.\n",
     }
     s.push_str("Return the JSON object only.");
     s
+}
+
+/// Smallest share of the budget, in bytes, a long tool output is cut to.
+const MIN_TOOL_OUTPUT_BYTES: usize = 400;
+/// Smallest size, in bytes, the task and the answer are cut to.
+const MIN_PINNED_BYTES: usize = 200;
+
+/// A user prompt fitted to a token budget, and what fitting it took.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FittedPrompt {
+    /// The user message.
+    pub text: String,
+    /// Its estimated size in tokens.
+    pub estimated_tokens: u64,
+    /// Tool outputs cut to head and tail.
+    pub clamped_tool_outputs: usize,
+    /// Messages dropped from the window, oldest first.
+    pub dropped_messages: usize,
+    /// Tool-trace lines and already-raised notes dropped, oldest first.
+    pub dropped_lines: usize,
+    /// Whether the task or the answer themselves had to be cut.
+    pub clamped_task_or_answer: bool,
+}
+
+impl FittedPrompt {
+    /// Whether anything had to change for the prompt to fit.
+    pub fn shrunk(&self) -> bool {
+        self.clamped_tool_outputs + self.dropped_messages + self.dropped_lines > 0 || self.clamped_task_or_answer
+    }
+}
+
+fn bytes_for(tokens: u64) -> usize {
+    usize::try_from(tokens)
+        .unwrap_or(usize::MAX)
+        .saturating_mul(ESTIMATED_BYTES_PER_TOKEN)
+}
+
+/// The user message for `review`, fitted to `max_tokens` estimated tokens.
+///
+/// When the evidence alone leaves no room (a huge task or answer), the result
+/// may still exceed the budget by the fixed section headings; the task and
+/// the answer are then at their smallest (head and tail of 200 bytes each).
+///
+/// ```
+/// use advisor::host::Message;
+/// use advisor::review::{Review, prompt::fit_user_prompt};
+/// let review = Review {
+///     final_answer: Some("Done: 42 rows migrated.".into()),
+///     messages: (0..30).map(|i| Message::user(format!("step {i}: {}", "x".repeat(3000)))).collect(),
+///     ..Review::default()
+/// };
+/// let fitted = fit_user_prompt(&review, 2_000);
+/// assert!(fitted.estimated_tokens <= 2_000);
+/// assert!(fitted.text.contains("step 0:"), "the task stays");
+/// assert!(fitted.text.contains("Done: 42 rows migrated."), "the answer stays");
+/// ```
+pub fn fit_user_prompt(review: &Review, max_tokens: u64) -> FittedPrompt {
+    let mut fitted = FittedPrompt {
+        text: user_prompt(review),
+        estimated_tokens: 0,
+        clamped_tool_outputs: 0,
+        dropped_messages: 0,
+        dropped_lines: 0,
+        clamped_task_or_answer: false,
+    };
+    let fits = |text: &str| estimate_tokens(text) <= max_tokens;
+    if fits(&fitted.text) {
+        fitted.estimated_tokens = estimate_tokens(&fitted.text);
+        return fitted;
+    }
+    let budget = bytes_for(max_tokens);
+    let mut r = review.clone();
+    r.messages.retain(|m| m.role != Role::System);
+
+    // 1. Long tool outputs keep their head and tail.
+    let tool_cap = (budget / 8).max(MIN_TOOL_OUTPUT_BYTES);
+    for m in r.messages.iter_mut().filter(|m| m.role == Role::Tool) {
+        if m.content.len() > tool_cap {
+            m.content = truncate_middle(&m.content, tool_cap);
+            fitted.clamped_tool_outputs += 1;
+        }
+    }
+    // 2. The oldest messages leave, the task (first user message) stays.
+    let mut task = r.messages.iter().position(|m| m.role == Role::User);
+    loop {
+        fitted.text = user_prompt(&r);
+        if fits(&fitted.text) {
+            break;
+        }
+        let oldest = match task {
+            Some(0) => 1,
+            _ => 0,
+        };
+        if oldest >= r.messages.len() {
+            break;
+        }
+        r.messages.remove(oldest);
+        r.omitted_messages = r.omitted_messages.saturating_add(1);
+        fitted.dropped_messages += 1;
+        task = task.map(|t| if oldest < t { t - 1 } else { t });
+    }
+    // 3. Then the oldest tool-trace lines and already-raised notes.
+    while !fits(&fitted.text) && (!r.tools.is_empty() || !r.delivered.is_empty()) {
+        if r.tools.is_empty() {
+            r.delivered.remove(0);
+        } else {
+            r.tools.remove(0);
+            r.omitted_tools = r.omitted_tools.saturating_add(1);
+        }
+        fitted.dropped_lines += 1;
+        fitted.text = user_prompt(&r);
+    }
+    // 4. Last, the task and the answer themselves keep their head and tail.
+    if !fits(&fitted.text) {
+        let mut bare = r.clone();
+        if let Some(m) = task.and_then(|t| bare.messages.get_mut(t)) {
+            m.content.clear();
+        }
+        if let Some(answer) = &mut bare.final_answer {
+            answer.clear();
+        }
+        let room = budget.saturating_sub(user_prompt(&bare).len());
+        let task_room = (room / 3).max(MIN_PINNED_BYTES);
+        let answer_room = (room - room / 3).max(MIN_PINNED_BYTES);
+        if let Some(m) = task.and_then(|t| r.messages.get_mut(t)) {
+            m.content = truncate_middle(&m.content, task_room);
+        }
+        if let Some(answer) = &mut r.final_answer {
+            *answer = truncate_middle(answer, answer_room);
+        }
+        fitted.clamped_task_or_answer = true;
+        fitted.text = user_prompt(&r);
+    }
+    fitted.estimated_tokens = estimate_tokens(&fitted.text);
+    fitted
 }

@@ -6,8 +6,9 @@
 //! turn with a solver-safe cue, the finish tool withheld unless
 //! CONFIRM_AND_SUBMIT; a revision that calls finish anyway is resampled up to
 //! `max_revision_attempts`), fail-open, and the state carried across reviews
-//! of one attempt (`solver_calls`, `interventions`, `plan`, `delivered_cues`).
-//! Must not touch the repository or act on the task.
+//! of one attempt (`solver_calls`, `interventions`, `plan`, `delivered_cues`),
+//! and the attempt's token budget (`max_review_tokens`: every advisor call
+//! charged; once spent, no advisor call starts and the draft is kept). Must not touch the repository or act on the task.
 //!
 //! # What the solver sees
 //!
@@ -25,6 +26,7 @@ use super::decision::{AdvisorDecision, AdvisorDecisionError, ReasonCode, parse_d
 use super::prompt::{PromptInput, system_prompt, user_prompt};
 use super::screen::ScreenInput;
 use super::trace::{EventKind, RolloutTrace, Trigger};
+use crate::budget::{BudgetScope, TokenBudget};
 use crate::evidence::Window;
 use crate::host::{Message, ToolCall};
 use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelError};
@@ -109,6 +111,15 @@ pub struct Advisor {
     plan: String,
     delivered_cues: Vec<CompiledCue>,
     reasons: Vec<ReasonCode>,
+    budget: TokenBudget,
+}
+
+/// What asking the advisor model came to.
+enum Decided {
+    Decision(AdvisorDecision),
+    /// The attempt's token budget was spent before a valid decision (the
+    /// stop is already traced).
+    Budget,
 }
 
 impl fmt::Debug for Advisor {
@@ -138,8 +149,10 @@ impl Advisor {
         task: impl Into<Arc<TaskMaterial>>,
         model: Arc<dyn ChatModel>,
     ) -> Advisor {
+        let config: Arc<AdvisorConfig> = config.into();
         Advisor {
-            config: config.into(),
+            budget: TokenBudget::new(BudgetScope::Attempt, config.max_review_tokens),
+            config,
             task: task.into(),
             model,
             trace: None,
@@ -173,6 +186,11 @@ impl Advisor {
         &self.plan
     }
 
+    /// Tokens the advisor model spent in this attempt (every call).
+    pub fn tokens_spent(&self) -> u64 {
+        self.budget.spent()
+    }
+
     /// Cues delivered so far.
     pub fn delivered_cues(&self) -> &[CompiledCue] {
         &self.delivered_cues
@@ -193,11 +211,12 @@ impl Advisor {
     }
 
     async fn decide(
-        &self,
+        &mut self,
         history: &[Message],
         draft: &Draft,
         pre_submit: bool,
-    ) -> Result<AdvisorDecision, RolloutError> {
+        trigger: Trigger,
+    ) -> Result<Decided, RolloutError> {
         let mut window = Window::new(self.config.history);
         window.replace(history);
         let input = PromptInput {
@@ -223,12 +242,17 @@ impl Advisor {
         ];
         let mut last = None;
         for attempt in 1..=self.config.max_advisor_attempts {
+            if let Some(stop) = self.budget.exhausted() {
+                self.record(EventKind::BudgetSpent { trigger, budget: stop });
+                return Ok(Decided::Budget);
+            }
             let request = ChatRequest {
                 messages: messages.clone(),
                 ..ChatRequest::default()
             };
-            match self.model.complete(request).await {
+            match self.model.complete(request.clone()).await {
                 Err(e) => {
+                    self.budget.charge(e.usage());
                     self.record(EventKind::AdvisorAttempt {
                         attempt,
                         ok: false,
@@ -240,22 +264,26 @@ impl Advisor {
                 }
                 Ok(answer) => match parse_decision(&answer.text) {
                     Ok(d) => {
+                        let usage = answer.usage.or_estimate(&request, &answer.text);
+                        self.budget.charge(usage);
                         self.record(EventKind::AdvisorAttempt {
                             attempt,
                             ok: true,
                             error_kind: None,
                             error: None,
-                            usage: answer.usage,
+                            usage,
                         });
-                        return Ok(d);
+                        return Ok(Decided::Decision(d));
                     }
                     Err(e) => {
+                        let usage = answer.usage.or_estimate(&request, &answer.text);
+                        self.budget.charge(usage);
                         self.record(EventKind::AdvisorAttempt {
                             attempt,
                             ok: false,
                             error_kind: Some("decision".into()),
                             error: Some(e.to_string()),
-                            usage: answer.usage,
+                            usage,
                         });
                         messages.push(Message::assistant(answer.text));
                         messages.push(Message::user(format!(
@@ -309,12 +337,17 @@ impl Advisor {
             self.record(EventKind::ReviewSkipped { trigger });
             return Ok(draft);
         }
+        if let Some(stop) = self.budget.exhausted() {
+            self.record(EventKind::BudgetSpent { trigger, budget: stop });
+            return Ok(draft);
+        }
         self.record(EventKind::ReviewGated {
             trigger,
             interventions_used: self.interventions,
         });
-        let decision = match self.decide(history, &draft, finish).await {
-            Ok(d) => d,
+        let decision = match self.decide(history, &draft, finish, trigger).await {
+            Ok(Decided::Decision(d)) => d,
+            Ok(Decided::Budget) => return Ok(draft),
             Err(e) => return self.fail("advisor", e, draft),
         };
         self.reviews += 1;

@@ -71,6 +71,12 @@ pub struct AdvisorConfig {
     pub history: EvidenceBounds,
     /// The name of the finish tool.
     pub finish_tool: String,
+    /// Tokens the advisor model may spend in this attempt, every advisor
+    /// call counted (failed and invalid answers included; estimated from text
+    /// length when the server reports no usage). `None` (default): no limit.
+    /// Once spent, no further advisor call starts: the draft is kept and the
+    /// trace records `budget_spent`.
+    pub max_review_tokens: Option<u64>,
 }
 
 /// Builds an [`AdvisorConfig`]; see [`AdvisorConfig::builder`].
@@ -97,6 +103,7 @@ impl AdvisorConfig {
                 ..EvidenceBounds::default()
             },
             finish_tool: "submit".to_owned(),
+            max_review_tokens: None,
         })
     }
 }
@@ -159,6 +166,12 @@ impl AdvisorConfigBuilder {
     /// The finish tool's name (default `submit`).
     pub fn finish_tool(mut self, name: impl Into<String>) -> Self {
         self.0.finish_tool = name.into();
+        self
+    }
+
+    /// Tokens the advisor model may spend per attempt (default: no limit).
+    pub fn max_review_tokens(mut self, tokens: Option<u64>) -> Self {
+        self.0.max_review_tokens = tokens;
         self
     }
 

@@ -69,6 +69,14 @@ pub enum EventKind {
         /// Finish or periodic.
         trigger: Trigger,
     },
+    /// A review was due (or an advisor attempt would have followed) but the
+    /// attempt's token budget was spent; the draft was kept.
+    BudgetSpent {
+        /// Finish or periodic.
+        trigger: Trigger,
+        /// The spent budget.
+        budget: crate::budget::BudgetStop,
+    },
     /// One call to the advisor model.
     AdvisorAttempt {
         /// 1-based.

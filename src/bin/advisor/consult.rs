@@ -10,7 +10,9 @@
 
 use std::process::ExitCode;
 
-use advisor::consult::{AdvisorRequest, Consultant, Decision, validate_response};
+use advisor::consult::{
+    AdvisorRequest, ConsultLedger, ConsultSession, Consultant, Consultation, Decision, SessionError, validate_response,
+};
 use clap::{Args, Subcommand};
 
 use crate::input::read_all as read;
@@ -105,11 +107,14 @@ async fn ask(args: &AskArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match Consultant::new(model)
-        .max_attempts(args.max_attempts)
-        .consult(&request)
-        .await
-    {
+    let consultant = Consultant::new(model).max_attempts(args.max_attempts);
+    let mut session = ConsultSession::new(consultant, ConsultLedger::default());
+    print_consultation(session.ask(&request).await)
+}
+
+/// Prints a consultation's response (exit 0, or 3 for STOP) or its error (exit 1).
+fn print_consultation(result: Result<Consultation, SessionError>) -> ExitCode {
+    match result {
         Ok(c) => {
             println!("{}", pretty(&c.response));
             if c.response.decision == Decision::Stop {

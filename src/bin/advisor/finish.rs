@@ -19,6 +19,10 @@ pub(crate) struct Finish {
     pub(crate) decision: StopDecision,
     /// The advisor's state after the review.
     pub(crate) checkpoint: serde_json::Value,
+    /// What the advisor did, in counts — `budget_stop` says why no review ran
+    /// when a token budget was spent (for the hook's `systemMessage`).
+    #[allow(dead_code)] // read by `advisor mcp`; the hook wires it at merge
+    pub(crate) report: advisor::plugin::RunReport,
 }
 
 /// Where the transcript stands relative to the last review.
@@ -38,7 +42,7 @@ pub(crate) async fn review_transcript(
     transcript: &Transcript,
     answer: &str,
     prior: Option<&Prior>,
-    warn: &mut dyn FnMut(String),
+    warn: &mut (dyn FnMut(String) + Send),
 ) -> Result<Finish, advisor::Error> {
     let trace = Arc::new(MemoryTrace::new());
     let plugin = builder.trace(trace.clone()).build()?;
@@ -76,6 +80,7 @@ pub(crate) async fn review_transcript(
     };
     let decision = run.turn_stopping(&info).await;
     let checkpoint = Checkpoint::save(&run)?;
+    let report = run.report();
     let event = trace
         .events()
         .into_iter()
@@ -85,5 +90,6 @@ pub(crate) async fn review_transcript(
         event,
         decision,
         checkpoint,
+        report,
     })
 }

@@ -9,6 +9,8 @@ mod finish;
 mod hook;
 mod init;
 mod input;
+#[cfg(feature = "mcp")]
+mod mcp;
 mod model_args;
 mod replay;
 mod review;
@@ -51,6 +53,9 @@ enum Command {
     /// Consultation: advisor-request.v1 in, validated advisor-response.v1 out.
     #[command(subcommand)]
     Consult(consult::ConsultCommand),
+    /// Model Context Protocol server over stdio: advisor_consult and advisor_review tools.
+    #[cfg(feature = "mcp")]
+    Mcp(mcp::McpArgs),
 }
 
 fn main() -> ExitCode {
@@ -86,6 +91,8 @@ fn main() -> ExitCode {
         Command::Trust(args) => trust::run(&args),
         Command::Replay(args) => replay::run(&args),
         Command::Consult(cmd) => runtime.block_on(consult::run(&cmd)),
+        #[cfg(feature = "mcp")]
+        Command::Mcp(args) => runtime.block_on(mcp::run(&args)),
         Command::Summarize(args) => rollout_cmds::run_summarize(&args),
         Command::Decision(cmd) => rollout_cmds::run_decision(&cmd),
     }

@@ -83,6 +83,8 @@ struct Replayed {
 enum Line {
     Review(Replayed),
     Event(String, EventName),
+    /// A traced review that did not run (its token budget was spent).
+    BudgetSpent(String, String),
 }
 
 fn parse_trace(value: serde_json::Value) -> Result<Line, String> {
@@ -98,6 +100,12 @@ fn parse_trace(value: serde_json::Value) -> Result<Line, String> {
     Ok(match e.event {
         TraceEventKind::Rebase => Line::Event(e.reviewer, EventName::Rebase),
         TraceEventKind::FreshRequest => Line::Event(e.reviewer, EventName::FreshRequest),
+        TraceEventKind::BudgetSpent => {
+            let why = e
+                .budget
+                .map_or_else(|| "a token budget was spent".to_owned(), |b| b.to_string());
+            Line::BudgetSpent(e.reviewer, why)
+        }
         TraceEventKind::Review => {
             let cap = e.max_severity;
             let notes = e
@@ -178,6 +186,17 @@ pub(crate) fn run(args: &ReplayArgs) -> ExitCode {
             Ok(Some(Line::Event(reviewer, event))) => {
                 guards.entry(reviewer.clone()).or_insert_with(new_guard).reset();
                 print_event(&mut out, args.json, &reviewer, &event)
+            }
+            Ok(Some(Line::BudgetSpent(reviewer, why))) => {
+                if args.json {
+                    writeln!(
+                        out,
+                        "{}",
+                        json!({ "event": "budget_spent", "reviewer": reviewer, "why": why })
+                    )
+                } else {
+                    writeln!(out, "-- budget_spent ({reviewer}): {why}")
+                }
             }
             Ok(Some(Line::Review(r))) => {
                 review_no += 1;

@@ -59,6 +59,25 @@ fn reviewer(args: &ReviewArgs) -> Result<(Arc<dyn Reviewer>, String), String> {
     }
 }
 
+/// Every note of a traced review with the guard's decision on it, as JSON
+/// (`text`, `severity`, `accepted`, `reason`, `key`).
+pub(crate) fn notes_json(event: &advisor::trace::TraceEvent) -> Vec<serde_json::Value> {
+    event
+        .decisions
+        .iter()
+        .map(|d| {
+            let raw = event.notes.get(d.note);
+            json!({
+                "text": raw.map(|n| n.text.as_str()).unwrap_or_default(),
+                "severity": d.severity,
+                "accepted": d.reason == advisor::guard::Reason::Accepted,
+                "reason": d.reason,
+                "key": d.key,
+            })
+        })
+        .collect()
+}
+
 pub(crate) async fn run(args: &ReviewArgs) -> ExitCode {
     let format = match args.format.as_deref().map(|f| (f, TranscriptFormat::parse(f))) {
         None => None,
@@ -129,20 +148,7 @@ pub(crate) async fn run(args: &ReviewArgs) -> ExitCode {
             .collect::<Vec<_>>()
             .join("\n\n")
     });
-    let notes: Vec<serde_json::Value> = event
-        .decisions
-        .iter()
-        .map(|d| {
-            let raw = event.notes.get(d.note);
-            json!({
-                "text": raw.map(|n| n.text.as_str()).unwrap_or_default(),
-                "severity": d.severity,
-                "accepted": d.reason == advisor::guard::Reason::Accepted,
-                "reason": d.reason,
-                "key": d.key,
-            })
-        })
-        .collect();
+    let notes = notes_json(&event);
     if args.json {
         let out = json!({
             "transcript": name,

@@ -6,6 +6,12 @@
 //! proxy saw exactly one extra model call, the second call's input carries the
 //! `<advisory>`, and the cap held (no third call although the reviewer would
 //! object again). Skipped only with `ADVISOR_SKIP_REAL_LLM=1`.
+//!
+//! rig sends message content as arrays of text parts; llama-cpp-python 0.3.36
+//! accepts only strings for system and assistant content (its pydantic models
+//! answer 500 "Input should be a valid string"). The proxy records rig's body
+//! as sent and forwards a copy with text-part arrays joined into strings —
+//! the only change it makes.
 #![cfg(all(feature = "rig", feature = "http"))]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -31,9 +37,25 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).position(|w| w == needle)
 }
 
+/// `body` with every message's text-part array joined into one string.
+fn flatten_text_parts(mut body: Value) -> Value {
+    if let Some(messages) = body["messages"].as_array_mut() {
+        for m in messages {
+            if let Some(parts) = m["content"].as_array() {
+                if parts.iter().all(|p| p["type"] == "text") {
+                    let text: Vec<&str> = parts.iter().filter_map(|p| p["text"].as_str()).collect();
+                    m["content"] = Value::String(text.join("\n"));
+                }
+            }
+        }
+    }
+    body
+}
+
 /// A loopback HTTP proxy: records each request's path and JSON body, forwards
-/// it to `upstream` (the same path), and answers with the upstream's status
-/// and body. One request per connection (`Connection: close`).
+/// it to `upstream` (the same path, text-part arrays flattened), and answers
+/// with the upstream's status and body. One request per connection
+/// (`Connection: close`).
 async fn recording_proxy(upstream: String) -> (String, Seen) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
@@ -77,9 +99,10 @@ async fn recording_proxy(upstream: String) -> (String, Seen) {
                     }
                     buf.extend_from_slice(&chunk[..n]);
                 }
-                let body = buf[head_end..].to_vec();
+                let mut body = buf[head_end..].to_vec();
                 if let Ok(v) = serde_json::from_slice::<Value>(&body) {
-                    log.lock().unwrap().push((path.clone(), v));
+                    log.lock().unwrap().push((path.clone(), v.clone()));
+                    body = serde_json::to_vec(&flatten_text_parts(v)).unwrap();
                 }
                 let url = format!("{upstream}{path}");
                 let request = if method == "POST" {
@@ -110,9 +133,11 @@ fn texts(body: &Value) -> Vec<String> {
         .as_array()
         .map(|ms| {
             ms.iter()
-                .map(|m| match &m["content"] {
-                    Value::String(s) => s.clone(),
-                    other => other.to_string(),
+                .map(|m| {
+                    match flatten_text_parts(serde_json::json!({"messages": [m]}))["messages"][0]["content"].clone() {
+                        Value::String(s) => s,
+                        other => other.to_string(),
+                    }
                 })
                 .collect()
         })

@@ -9,7 +9,8 @@
 //! # Steps, in order
 //!
 //! 1. trim and clamp to [`MAX_NOTE_CHARS`] characters (never splitting a char);
-//! 2. strip control, bidi and zero-width characters from the delivered text;
+//! 2. strip control and invisible characters ([`crate::invisible`]) from the
+//!    delivered text;
 //! 3. key = [`normalize_note`]; an empty key is [`Reason::Empty`], a key in
 //!    [`CONTENT_FREE_PHRASES`] is [`Reason::ContentFree`];
 //! 4. dedupe: a repeat passes only if its severity strictly exceeds what was
@@ -23,6 +24,8 @@
 //! Bounds the injection: at most `max_per_review` notes of at most
 //! [`MAX_NOTE_CHARS`] characters each per review.
 
+mod confusable;
+mod fast_key;
 mod normalize;
 mod similarity;
 
@@ -34,7 +37,9 @@ use serde::{Deserialize, Serialize};
 use crate::note::{Note, Severity};
 use crate::text::clamp_chars;
 
-pub use normalize::{CONTENT_FREE_PHRASES, is_content_free, normalize_note, strip_controls};
+pub use normalize::{
+    CONTENT_FREE_PHRASES, clean_delivered, is_content_free, normalize_note, normalize_note_spec, strip_controls,
+};
 
 /// Longest note text, in characters, that can reach the agent.
 pub const MAX_NOTE_CHARS: usize = 2000;
@@ -236,7 +241,7 @@ impl EmissionGuard {
     /// admitted. The returned [`Admission::index`] is 0.
     pub fn accept(&mut self, note: &Note) -> Admission {
         let clamped = clamp_chars(note.text.trim(), MAX_NOTE_CHARS);
-        let text = strip_controls(clamped).trim().to_owned();
+        let text = clean_delivered(clamped).trim().to_owned();
         let key = normalize_note(&text);
         let severity = note.severity;
         let reason = if key.is_empty() {

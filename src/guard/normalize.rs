@@ -5,23 +5,79 @@
 //! reported by `advisor replay` and stored in checkpoints — and
 //! [`strip_controls`]. Must not keep state; the guard does that.
 
+use std::borrow::Cow;
+
+use super::confusable::fold_word;
+use super::fast_key;
 use crate::invisible::is_invisible;
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
-/// Letters, digits and combining marks are word characters; everything else
-/// separates words.
-fn is_word_char(c: char) -> bool {
-    c.is_alphanumeric() || is_combining_mark(c)
-}
-
 /// The dedupe key of a note: what a reader would consider "the same words".
 ///
-/// Steps: default-ignorable code points removed → NFKC → lowercase (per
-/// character, so it does not depend on context) → NFKC again; letters, digits
-/// and combining marks are kept, every other run of characters becomes one
-/// space; leading and trailing separators are dropped. The function is
-/// idempotent.
+/// This is the plain definition — the specification. The guard calls
+/// [`normalize_note`], a one-pass fast path that must return exactly this for
+/// every input (a test compares them on the benchmark corpus and a property
+/// test on arbitrary strings).
+///
+/// Steps: invisible characters ([`crate::invisible::is_invisible`]) removed →
+/// NFKC → lowercase (per character, so it does not depend on context) → NFKC
+/// again; letters and digits are word characters, and so is a combining mark
+/// that follows one (a mark with no letter to sit on separates words, so a
+/// note of marks only is empty); every other run of characters becomes one
+/// space; leading and trailing separators are dropped. Last, in a word that
+/// is otherwise Latin, a letter of another script that Unicode's confusables
+/// data maps to one ASCII letter becomes that letter (the word is NFKC'd
+/// again); Latin letters and words with no Latin letter are never changed.
+/// The function is idempotent.
+///
+/// ```
+/// use advisor::guard::normalize_note_spec;
+/// assert_eq!(normalize_note_spec("*Stop!*"), "stop");
+/// assert_eq!(normalize_note_spec("p\u{430}ssword"), "password"); // Cyrillic а
+/// ```
+pub fn normalize_note_spec(text: &str) -> String {
+    let folded: String = text
+        .chars()
+        .filter(|c| !is_invisible(*c))
+        .nfkc()
+        .flat_map(char::to_lowercase)
+        .nfkc()
+        .collect();
+    let mut out = String::with_capacity(folded.len());
+    let mut word = String::new();
+    for c in folded.chars() {
+        if c.is_alphanumeric() || (!word.is_empty() && is_combining_mark(c)) {
+            word.push(c);
+        } else {
+            push_word(&mut out, &word);
+            word.clear();
+        }
+    }
+    push_word(&mut out, &word);
+    out
+}
+
+/// Appends one word of a key (space-separated), with look-alike letters of
+/// an otherwise Latin word folded.
+pub(super) fn push_word(out: &mut String, word: &str) {
+    if word.is_empty() {
+        return;
+    }
+    if !out.is_empty() {
+        out.push(' ');
+    }
+    match fold_word(word) {
+        Some(folded) => out.extend(folded.nfkc()),
+        None => out.push_str(word),
+    }
+}
+
+/// The dedupe key of a note — [`normalize_note_spec`], computed in one pass.
+///
+/// Text that is already NFKC and lowercase (all ASCII text, and most text in
+/// any script) is keyed without running the normalizer; anything else takes
+/// the plain definition.
 ///
 /// ```
 /// use advisor::guard::normalize_note;
@@ -32,27 +88,7 @@ fn is_word_char(c: char) -> bool {
 /// assert_eq!(normalize_note("run_sql returned 0 rows"), "run sql returned 0 rows");
 /// ```
 pub fn normalize_note(text: &str) -> String {
-    let folded: String = text
-        .chars()
-        .filter(|c| !is_invisible(*c))
-        .nfkc()
-        .flat_map(char::to_lowercase)
-        .nfkc()
-        .collect();
-    let mut out = String::with_capacity(folded.len());
-    let mut pending_space = false;
-    for c in folded.chars() {
-        if is_word_char(c) {
-            if pending_space && !out.is_empty() {
-                out.push(' ');
-            }
-            pending_space = false;
-            out.push(c);
-        } else {
-            pending_space = true;
-        }
-    }
-    out
+    fast_key::normalize_fast(text).unwrap_or_else(|| normalize_note_spec(text))
 }
 
 /// Normalized keys that carry no content: a reviewer saying "stop", "done",
@@ -102,32 +138,111 @@ pub const CONTENT_FREE_PHRASES: [&str; 36] = [
     "no changes needed",
 ];
 
-/// Whether a normalized key is one of the [`CONTENT_FREE_PHRASES`].
+/// Letters in the longest content-free phrase once its spaces are gone.
+const LONGEST_SPELLED: usize = {
+    let mut longest = 0;
+    let mut i = 0;
+    while i < CONTENT_FREE_PHRASES.len() {
+        let p = CONTENT_FREE_PHRASES[i].as_bytes();
+        let (mut j, mut letters) = (0, 0);
+        while j < p.len() {
+            if p[j] != b' ' {
+                letters += 1;
+            }
+            j += 1;
+        }
+        if letters > longest {
+            longest = letters;
+        }
+        i += 1;
+    }
+    longest
+};
+
+/// Whether a normalized key is one of the [`CONTENT_FREE_PHRASES`], or spells
+/// one once spaces and combining marks are gone (after canonical
+/// decomposition): `L.G.T.M` (key `l g t m`), `S-T-O-P`, or letters with marks
+/// stacked on them say nothing more than the phrase.
+///
+/// ```
+/// use advisor::guard::{is_content_free, normalize_note};
+/// assert!(is_content_free(&normalize_note("L.G.T.M")));
+/// assert!(is_content_free(&normalize_note("n o  i s s u e s")));
+/// assert!(!is_content_free(&normalize_note("L.G.T.M but the join drops refunds")));
+/// ```
 pub fn is_content_free(key: &str) -> bool {
-    CONTENT_FREE_PHRASES.contains(&key)
+    if CONTENT_FREE_PHRASES.contains(&key) {
+        return true;
+    }
+    spelled_letters(key).is_some_and(|spelled| {
+        CONTENT_FREE_PHRASES
+            .iter()
+            .any(|p| p.bytes().filter(|b| *b != b' ').eq(spelled.bytes()))
+    })
+}
+
+/// The key's letters with spaces and combining marks removed (after
+/// canonical decomposition), when they are all ASCII lowercase letters and
+/// no more than a phrase has; `None` otherwise (every phrase is such letters).
+fn spelled_letters(key: &str) -> Option<String> {
+    let mut spelled = String::new();
+    let mut fits = true;
+    for c in key.chars() {
+        if c == ' ' {
+            continue;
+        }
+        if c.is_ascii() {
+            fits &= c.is_ascii_lowercase();
+            spelled.push(c);
+        } else if !is_combining_mark(c) {
+            unicode_normalization::char::decompose_canonical(c, |d| {
+                if d.is_ascii_lowercase() {
+                    spelled.push(d);
+                } else if !is_combining_mark(d) {
+                    fits = false;
+                }
+            });
+        }
+        if !fits || spelled.len() > LONGEST_SPELLED {
+            return None;
+        }
+    }
+    Some(spelled)
 }
 
 /// Whether `c` must never reach the agent inside a note: C0 controls other
-/// than newline and tab, DEL, C1 controls, bidi embeddings / overrides /
-/// isolates and marks, and zero-width characters.
+/// than newline and tab, DEL, C1 controls, and every invisible character of
+/// [`crate::invisible::is_invisible`] (bidi controls, zero-width characters,
+/// tag characters, the soft hyphen, interlinear annotation controls).
 fn is_stripped_control(c: char) -> bool {
     match c {
         '\n' | '\t' => false,
         '\u{0}'..='\u{1F}' | '\u{7F}'..='\u{9F}' => true,
-        '\u{061C}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' => true,
-        '\u{2060}'..='\u{2069}' | '\u{FEFF}' => true,
-        _ => false,
+        _ => is_invisible(c),
     }
 }
 
-/// Removes control, bidi and zero-width characters from text that will be
-/// delivered to the agent, so a note cannot hide or reorder what it says.
+/// Removes control and invisible characters from text that will be delivered
+/// to the agent, so a note cannot hide, smuggle or reorder what it says.
 ///
 /// ```
 /// assert_eq!(advisor::guard::strip_controls("a\u{202E}b\u{7}c\nd"), "abc\nd");
+/// assert_eq!(advisor::guard::strip_controls("x\u{E0041}\u{AD}\u{FFF9}y"), "xy");
 /// ```
 pub fn strip_controls(text: &str) -> String {
-    text.chars().filter(|c| !is_stripped_control(*c)).collect()
+    clean_delivered(text).into_owned()
+}
+
+/// [`strip_controls`], borrowing `text` when there is nothing to remove (the
+/// common case), so delivered text is copied at most once.
+pub fn clean_delivered(text: &str) -> Cow<'_, str> {
+    let clean = text.bytes().all(|b| b >= 0x20 && b != 0x7F || b == b'\n' || b == b'\t')
+        && (text.is_ascii() || !text.chars().any(is_stripped_control));
+    if clean {
+        Cow::Borrowed(text)
+    } else {
+        Cow::Owned(text.chars().filter(|c| !is_stripped_control(*c)).collect())
+    }
 }
 
 #[cfg(test)]

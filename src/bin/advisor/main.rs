@@ -13,6 +13,7 @@ mod replay;
 mod review;
 mod rollout_cmds;
 mod state;
+mod terminal_escape;
 
 use std::process::ExitCode;
 

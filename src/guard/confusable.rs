@@ -23,6 +23,11 @@ fn latin_lookalike(c: char) -> Option<char> {
     Some(first.to_ascii_lowercase())
 }
 
+/// Whether `c` is of the Latin script ([`Kind::Latin`]).
+fn is_latin_letter(c: char) -> bool {
+    c.is_ascii_alphabetic() || (!c.is_ascii() && c.script() == Script::Latin)
+}
+
 /// What one character of a word is, for the "otherwise Latin" test.
 enum Kind {
     /// A Latin-script letter (or ASCII letter).
@@ -61,7 +66,7 @@ fn kind(c: char) -> Kind {
 /// assert_eq!(fold_word("пароль"), None);
 /// ```
 pub(crate) fn fold_word(word: &str) -> Option<String> {
-    if word.is_ascii() {
+    if word.is_ascii() || !word.chars().any(is_latin_letter) {
         return None;
     }
     let mut latin = false;

@@ -29,13 +29,16 @@ mod fast_key;
 mod normalize;
 mod similarity;
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
 use crate::note::{Note, Severity};
 use crate::text::clamp_chars;
+
+/// The guard's maps: keys are hashed with foldhash (fast, seeded per map).
+type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
 
 pub use normalize::{
     CONTENT_FREE_PHRASES, clean_delivered, is_content_free, normalize_note, normalize_note_spec, strip_controls,
@@ -240,9 +243,8 @@ impl EmissionGuard {
     /// Decides on one note within the current review and records it when
     /// admitted. The returned [`Admission::index`] is 0.
     pub fn accept(&mut self, note: &Note) -> Admission {
-        let clamped = clamp_chars(note.text.trim(), MAX_NOTE_CHARS);
-        let text = clean_delivered(clamped).trim().to_owned();
-        let key = normalize_note(&text);
+        let clamped = clamp_chars(note.text.trim(), MAX_NOTE_CHARS).trim();
+        let (text, key) = normalize::delivered_and_key(clamped);
         let severity = note.severity;
         let reason = if key.is_empty() {
             Reason::Empty

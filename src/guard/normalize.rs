@@ -8,7 +8,7 @@
 use std::borrow::Cow;
 
 use super::confusable::fold_word;
-use super::fast_key;
+use super::fast_key::{self, Removable};
 use crate::invisible::is_invisible;
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
@@ -88,7 +88,7 @@ pub(super) fn push_word(out: &mut String, word: &str) {
 /// assert_eq!(normalize_note("run_sql returned 0 rows"), "run sql returned 0 rows");
 /// ```
 pub fn normalize_note(text: &str) -> String {
-    fast_key::normalize_fast(text).unwrap_or_else(|| normalize_note_spec(text))
+    fast_key::normalize_fast(text, Removable::Key).unwrap_or_else(|| normalize_note_spec(text))
 }
 
 /// Normalized keys that carry no content: a reviewer saying "stop", "done",
@@ -138,6 +138,19 @@ pub const CONTENT_FREE_PHRASES: [&str; 36] = [
     "no changes needed",
 ];
 
+/// Bytes in the longest content-free phrase.
+const LONGEST_PHRASE: usize = {
+    let mut longest = 0;
+    let mut i = 0;
+    while i < CONTENT_FREE_PHRASES.len() {
+        if CONTENT_FREE_PHRASES[i].len() > longest {
+            longest = CONTENT_FREE_PHRASES[i].len();
+        }
+        i += 1;
+    }
+    longest
+};
+
 /// Letters in the longest content-free phrase once its spaces are gone.
 const LONGEST_SPELLED: usize = {
     let mut longest = 0;
@@ -171,43 +184,56 @@ const LONGEST_SPELLED: usize = {
 /// assert!(!is_content_free(&normalize_note("L.G.T.M but the join drops refunds")));
 /// ```
 pub fn is_content_free(key: &str) -> bool {
-    if CONTENT_FREE_PHRASES.contains(&key) {
+    if key.len() <= LONGEST_PHRASE && CONTENT_FREE_PHRASES.contains(&key) {
         return true;
     }
-    spelled_letters(key).is_some_and(|spelled| {
+    // letters of an ASCII key that spells a phrase are single-spaced at most
+    if key.is_ascii() && key.len() >= 2 * LONGEST_SPELLED {
+        return false;
+    }
+    spelled_letters(key).is_some_and(|(spelled, len)| {
+        let spelled = spelled.get(..len).unwrap_or_default();
         CONTENT_FREE_PHRASES
             .iter()
-            .any(|p| p.bytes().filter(|b| *b != b' ').eq(spelled.bytes()))
+            .any(|p| p.bytes().filter(|b| *b != b' ').eq(spelled.iter().copied()))
     })
 }
 
 /// The key's letters with spaces and combining marks removed (after
 /// canonical decomposition), when they are all ASCII lowercase letters and
-/// no more than a phrase has; `None` otherwise (every phrase is such letters).
-fn spelled_letters(key: &str) -> Option<String> {
-    let mut spelled = String::new();
+/// no more than a phrase has; `None` otherwise (every phrase is such
+/// letters). Written into a fixed buffer: nothing is allocated.
+fn spelled_letters(key: &str) -> Option<([u8; LONGEST_SPELLED], usize)> {
+    let mut spelled = [0u8; LONGEST_SPELLED];
+    let mut len = 0usize;
     let mut fits = true;
+    let mut push = |b: u8, fits: &mut bool| match spelled.get_mut(len) {
+        Some(slot) if b.is_ascii_lowercase() => {
+            *slot = b;
+            len += 1;
+        }
+        _ => *fits = false,
+    };
     for c in key.chars() {
         if c == ' ' {
             continue;
         }
         if c.is_ascii() {
-            fits &= c.is_ascii_lowercase();
-            spelled.push(c);
+            push(c as u8, &mut fits);
         } else if !is_combining_mark(c) {
             unicode_normalization::char::decompose_canonical(c, |d| {
-                if d.is_ascii_lowercase() {
-                    spelled.push(d);
+                if d.is_ascii() {
+                    push(d as u8, &mut fits);
                 } else if !is_combining_mark(d) {
                     fits = false;
                 }
             });
         }
-        if !fits || spelled.len() > LONGEST_SPELLED {
+        if !fits {
             return None;
         }
     }
-    Some(spelled)
+    Some((spelled, len))
 }
 
 /// Whether `c` must never reach the agent inside a note: C0 controls other
@@ -233,16 +259,74 @@ pub fn strip_controls(text: &str) -> String {
     clean_delivered(text).into_owned()
 }
 
+/// The text the agent would read and its dedupe key, for text already
+/// trimmed and clamped: `(strip_controls(text).trim(), normalize_note(of
+/// that))`. One pass does both when there is nothing to remove (nearly
+/// always); the text is copied once.
+pub(crate) fn delivered_and_key(text: &str) -> (String, String) {
+    match fast_key::normalize_fast(text, Removable::Refuse) {
+        Some(key) => (text.to_owned(), key),
+        None => {
+            let delivered = clean_delivered(text).trim().to_owned();
+            let key = normalize_note(&delivered);
+            (delivered, key)
+        }
+    }
+}
+
 /// [`strip_controls`], borrowing `text` when there is nothing to remove (the
 /// common case), so delivered text is copied at most once.
 pub fn clean_delivered(text: &str) -> Cow<'_, str> {
-    let clean = text.bytes().all(|b| b >= 0x20 && b != 0x7F || b == b'\n' || b == b'\t')
-        && (text.is_ascii() || !text.chars().any(is_stripped_control));
-    if clean {
-        Cow::Borrowed(text)
-    } else {
+    if needs_cleaning(text) {
         Cow::Owned(text.chars().filter(|c| !is_stripped_control(*c)).collect())
+    } else {
+        Cow::Borrowed(text)
     }
+}
+
+/// Whether `text` holds a character [`strip_controls`] removes. Eight bytes
+/// at a time: a word of printable ASCII is passed over whole; elsewhere ASCII
+/// bytes are tested directly, and a character is decoded only at a lead byte
+/// that can begin a removed one.
+fn needs_cleaning(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if let Some(word) = bytes.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
+            if printable_ascii_word(u64::from_le_bytes(word)) {
+                i += 8;
+                continue;
+            }
+        }
+        let removed = match bytes.get(i).copied().unwrap_or(b' ') {
+            b'\n' | b'\t' => false,
+            0..0x20 | 0x7F => true,
+            // printable ASCII; a continuation byte (its character was judged
+            // at its lead byte); or a lead byte of U+00C0..U+033F, where
+            // nothing is removed
+            0x20..0x7F | 0x80..0xC0 | 0xC3..=0xCC => false,
+            _ => text
+                .get(i..)
+                .and_then(|rest| rest.chars().next())
+                .is_some_and(is_stripped_control),
+        };
+        if removed {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Whether all eight bytes of `x` are printable ASCII (0x20..=0x7E).
+fn printable_ascii_word(x: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // some byte < 0x20
+    let below = x.wrapping_sub(ONES * 0x20) & !x & HIGH;
+    // some byte > 0x7E (DEL or non-ASCII)
+    let above = (x.wrapping_add(ONES) | x) & HIGH;
+    below == 0 && above == 0
 }
 
 #[cfg(test)]

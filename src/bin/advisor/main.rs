@@ -8,6 +8,7 @@ mod finish;
 mod hook;
 mod init;
 mod input;
+mod json_out;
 mod model_args;
 mod replay;
 mod review;

@@ -31,12 +31,14 @@ use std::collections::HashMap;
 
 use advisor::guard::Reason;
 use advisor::plugin::PLUGIN_NAME;
+use advisor::render::{InjectionFrame, injection_frame};
 use advisor::review::ReviewKind;
 use advisor::trace::{TRACE_SCHEMA, TraceEvent, TraceEventKind};
 use advisor::{EmissionGuard, Note};
 use clap::Args;
 use serde::{Deserialize, Serialize};
 
+use crate::json_out;
 use crate::terminal_escape::escape_for_terminal;
 
 /// Longest input line `replay` accepts, in bytes; a longer one is reported
@@ -44,7 +46,7 @@ use crate::terminal_escape::escape_for_terminal;
 pub(crate) const MAX_LINE_BYTES: usize = 4 << 20;
 /// Most bytes read from standard input (a file is streamed whatever its
 /// length).
-pub(crate) const MAX_STDIN_BYTES: u64 = 1 << 30;
+pub(crate) const MAX_STDIN_BYTES: u64 = 256 << 20;
 /// Read buffer for the input stream.
 const READ_BUFFER: usize = 1 << 16;
 
@@ -251,6 +253,13 @@ pub(crate) fn run(args: &ReplayArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let frames = match [ReviewKind::Finish, ReviewKind::Periodic].map(EscapedFrame::new) {
+        [Ok(finish), Ok(periodic)] => [finish, periodic],
+        _ => {
+            eprintln!("advisor replay: could not prepare the injection frames");
+            return ExitCode::from(2);
+        }
+    };
     let stdout = io::stdout();
     let mut out = io::BufWriter::with_capacity(READ_BUFFER, stdout.lock());
     let max_notes = usize::try_from(args.max_notes).unwrap_or(DEFAULT_MAX_NOTES_PER_REVIEW);
@@ -304,7 +313,7 @@ pub(crate) fn run(args: &ReplayArgs) -> ExitCode {
                             escape_for_terminal(&name)
                         );
                     }
-                    print_review(&mut out, args.json, review_no, &r, &gate)
+                    print_review(&mut out, args.json, &frames, review_no, &r, &gate)
                 }
             }
             Err(msg) => {
@@ -357,27 +366,104 @@ fn write_failed(e: &io::Error) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// One `--json` line per note. Fields are declared in alphabetical order,
-/// the order `replay` has always written them in.
-#[derive(Serialize)]
-struct NoteJson<'a> {
-    accepted: bool,
-    key: &'a str,
-    note: usize,
-    reason: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    recorded_reason: Option<&'static str>,
+/// One `--json` line per note: `{"accepted","key","note","reason",
+/// "recorded_reason"?,"review","reviewer"?}` — alphabetical, the order
+/// `replay` has always written — exactly as serde_json writes it.
+fn write_note_json(
+    out: &mut impl Write,
+    a: &advisor::guard::Admission,
+    recorded: Option<Reason>,
     review: usize,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    reviewer: Option<&'a str>,
+    reviewer: Option<&str>,
+) -> io::Result<()> {
+    out.write_all(if a.accepted() {
+        b"{\"accepted\":true,\"key\":"
+    } else {
+        b"{\"accepted\":false,\"key\":"
+    })?;
+    json_out::write_key(out, &a.key)?;
+    out.write_all(b",\"note\":")?;
+    json_out::write_usize(out, a.index + 1)?;
+    out.write_all(b",\"reason\":\"")?;
+    out.write_all(a.reason.as_str().as_bytes())?;
+    if let Some(rec) = recorded {
+        out.write_all(b"\",\"recorded_reason\":\"")?;
+        out.write_all(rec.as_str().as_bytes())?;
+    }
+    out.write_all(b"\",\"review\":")?;
+    json_out::write_usize(out, review)?;
+    if let Some(reviewer) = reviewer {
+        out.write_all(b",\"reviewer\":")?;
+        json_out::write_str(out, reviewer)?;
+    }
+    out.write_all(b"}\n")
 }
 
-/// The `--json` line closing a review.
-#[derive(Serialize)]
-struct ReviewJson<'a> {
-    injection: Option<&'a str>,
-    interrupt: bool,
+/// An injection's fixed head and tail ([`injection_frame`]) for one review
+/// kind, raw and as JSON string contents, so `--json` escapes them once per
+/// run instead of once per review.
+struct EscapedFrame {
+    frame: InjectionFrame,
+    head: String,
+    tail: String,
+}
+
+impl EscapedFrame {
+    fn new(kind: ReviewKind) -> io::Result<EscapedFrame> {
+        let frame = injection_frame(kind);
+        Ok(EscapedFrame {
+            frame,
+            head: json_contents(frame.head)?,
+            tail: json_contents(frame.tail)?,
+        })
+    }
+}
+
+/// `s` as a JSON string without its quotes (JSON escaping is per character,
+/// so contents of pieces concatenate to the contents of the whole).
+fn json_contents(s: &str) -> io::Result<String> {
+    let mut v = Vec::new();
+    json_out::write_str_contents(&mut v, s)?;
+    String::from_utf8(v).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+}
+
+/// The `--json` line closing a review: `{"injection":…,"interrupt":…,"review":…}`,
+/// written exactly as serde_json writes it, with the injection's frame
+/// pre-escaped.
+fn write_review_json(
+    out: &mut impl Write,
+    frames: &[EscapedFrame; 2],
+    kind: ReviewKind,
+    injection: Option<&str>,
     review: usize,
+) -> io::Result<()> {
+    out.write_all(b"{\"injection\":")?;
+    match injection {
+        None => out.write_all(b"null")?,
+        Some(text) => {
+            let f = &frames[usize::from(kind == ReviewKind::Periodic)];
+            match text
+                .strip_prefix(f.frame.head)
+                .and_then(|rest| rest.strip_suffix(f.frame.tail))
+            {
+                Some(advisories) => {
+                    out.write_all(b"\"")?;
+                    out.write_all(f.head.as_bytes())?;
+                    json_out::write_str_contents(out, advisories)?;
+                    out.write_all(f.tail.as_bytes())?;
+                    out.write_all(b"\"")?;
+                }
+                None => json_out::write_str(out, text)?,
+            }
+        }
+    }
+    out.write_all(if injection.is_some() {
+        b",\"interrupt\":true,\"review\":"
+    } else {
+        b",\"interrupt\":false,\"review\":"
+    })?;
+    json_out::write_usize(out, review)?;
+    out.write_all(b"}\n")
 }
 
 /// The `--json` line of a review that failed when it was recorded.
@@ -439,6 +525,7 @@ fn print_event(out: &mut impl Write, json: bool, reviewer: &str, event: &EventNa
 fn print_review(
     out: &mut impl Write,
     json: bool,
+    frames: &[EscapedFrame; 2],
     review: usize,
     r: &Replayed,
     gate: &advisor::gate::GateResult,
@@ -447,27 +534,9 @@ fn print_review(
     if json {
         let reviewer = (r.reviewer != PLUGIN_NAME).then_some(r.reviewer.as_str());
         for a in &gate.outcome.admissions {
-            write_json(
-                out,
-                &NoteJson {
-                    accepted: a.accepted(),
-                    key: &a.key,
-                    note: a.index + 1,
-                    reason: a.reason.as_str(),
-                    recorded_reason: recorded(a.index).map(Reason::as_str),
-                    review,
-                    reviewer,
-                },
-            )?;
+            write_note_json(out, a, recorded(a.index), review, reviewer)?;
         }
-        return write_json(
-            out,
-            &ReviewJson {
-                injection: gate.injection.as_deref(),
-                interrupt: gate.interrupts(),
-                review,
-            },
-        );
+        return write_review_json(out, frames, r.kind, gate.injection.as_deref(), review);
     }
     let verdict = if gate.interrupts() {
         "interrupts"

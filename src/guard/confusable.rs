@@ -61,7 +61,7 @@ fn kind(c: char) -> Kind {
 /// when nothing changes. `word` is a run of word characters of an already
 /// lowercased key.
 ///
-/// ```ignore
+/// ```text
 /// assert_eq!(fold_word("pаss").as_deref(), Some("pass")); // Cyrillic а
 /// assert_eq!(fold_word("пароль"), None);
 /// ```

@@ -227,13 +227,17 @@ mod tests {
             "a\u{200B}b \u{E0041}c",
         ] {
             assert_eq!(
-                normalize_fast(s).as_deref(),
+                normalize_fast(s, Removable::Key).as_deref(),
                 Some(normalize_note_spec(s).as_str()),
                 "{s:?}"
             );
         }
         for s in ["ＳＴＯＰ", "ℌalt", "Cafe\u{301}", "\u{130}"] {
-            assert_eq!(normalize_fast(s), None, "{s:?}");
+            assert_eq!(normalize_fast(s, Removable::Key), None, "{s:?}");
+        }
+        for s in ["a\u{7}b", "a\u{85}b", "a\u{200B}b", "x\u{E0041}", "\u{7F}"] {
+            assert_eq!(normalize_fast(s, Removable::Refuse), None, "{s:?}");
+            assert!(normalize_fast(s, Removable::Key).is_some(), "{s:?}");
         }
     }
 

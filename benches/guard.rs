@@ -1,5 +1,6 @@
 //! Guard throughput on a realistic note mix, single thread: notes per second,
-//! and the cost ratio of similarity dedupe (on / off) measured in one run.
+//! the cost ratio of similarity dedupe (on / off), and the dedupe key's
+//! one-pass fast path against its plain definition — each measured in one run.
 //!
 //! `cargo bench --bench guard`
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used)] // criterion macros; benches may panic
@@ -9,6 +10,7 @@ mod common;
 
 use std::hint::black_box;
 
+use advisor::guard::{normalize_note, normalize_note_spec};
 use advisor::review::ReviewKind;
 use advisor::{EmissionGuard, gate::gate_review};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -33,7 +35,27 @@ fn bench(c: &mut Criterion) {
     g.bench_function(format!("gate {notes} notes (similarity dedupe)"), |b| {
         b.iter(|| black_box(run(&reviews, true)))
     });
+    let texts: Vec<&str> = reviews.iter().flatten().map(|n| n.text.as_str()).collect();
+    g.bench_function(format!("key {notes} notes (fast path)"), |b| {
+        b.iter(|| texts.iter().map(|t| normalize_note(t).len()).sum::<usize>())
+    });
+    g.bench_function(format!("key {notes} notes (plain definition)"), |b| {
+        b.iter(|| texts.iter().map(|t| normalize_note_spec(t).len()).sum::<usize>())
+    });
     g.finish();
+
+    let fast = common::median(9, || {
+        black_box(texts.iter().map(|t| normalize_note(t).len()).sum::<usize>());
+    });
+    let spec = common::median(9, || {
+        black_box(texts.iter().map(|t| normalize_note_spec(t).len()).sum::<usize>());
+    });
+    println!(
+        "RESULT guard key: {notes} notes, fast path {:.0} notes/s, plain definition {:.0} notes/s; speed-up {:.2}",
+        notes as f64 / fast.as_secs_f64(),
+        notes as f64 / spec.as_secs_f64(),
+        spec.as_secs_f64() / fast.as_secs_f64()
+    );
 
     let off = common::median(9, || {
         black_box(run(&reviews, false));

@@ -33,6 +33,7 @@
 //! message: without it, a model that judges itself compliant replies with a
 //! verdict on the note, and that verdict replaces the user's answer.
 
+use crate::guard::clean_delivered;
 use crate::note::{Note, Severity};
 use crate::review::ReviewKind;
 
@@ -46,7 +47,10 @@ fn escape(s: &str) -> std::borrow::Cow<'_, str> {
 
 /// Renders one `<advisory>` element per note, separated by a newline.
 ///
-/// The severity attribute is always one of `nit`, `concern`, `blocker`.
+/// The severity attribute is always one of `nit`, `concern`, `blocker`. Note
+/// text is cleaned of control and invisible characters
+/// ([`crate::guard::strip_controls`]) before it is escaped, whoever built the
+/// note: nothing invisible reaches the agent.
 ///
 /// ```
 /// use advisor::{Note, render::render_advisories};
@@ -67,25 +71,25 @@ pub fn render_advisories(notes: &[Note]) -> String {
         out.push_str("\" guidance=\"");
         out.push_str(&guidance);
         out.push_str("\">\n");
-        out.push_str(&escape(&note.text));
+        out.push_str(&escape(&clean_delivered(&note.text)));
         out.push_str("\n</advisory>");
     }
     out
 }
 
 const FINISH_FRAMING: &str = "[System: a reviewer read the answer you were about to give and raised the points below. \
-It is a second opinion from a reviewer that did NOT do the work, and it may be wrong.";
+It is a second opinion from a reviewer that did NOT do the work, and it may be wrong.\n\n";
 
 const PERIODIC_FRAMING: &str = "[System: a reviewer looked over your work in progress and raised the points below. \
-It is a second opinion from a reviewer that did NOT do the work, and it may be wrong.";
+It is a second opinion from a reviewer that did NOT do the work, and it may be wrong.\n\n";
 
-const FINISH_CLOSING: &str = "Check each point against what you actually did. Fix what is right; for anything \
+const FINISH_CLOSING: &str = "\n\nCheck each point against what you actually did. Fix what is right; for anything \
 you judge wrong or already handled, say so in one line with the reason. This note is not shown to the user \
 and is not a question to answer: your next message is what the user reads, so reply with the COMPLETE answer \
 the user should see, never a comment about this note. If nothing needs to change, send the same answer again \
 unchanged.]";
 
-const PERIODIC_CLOSING: &str = "Check each point against what you have actually done so far. Act on what is \
+const PERIODIC_CLOSING: &str = "\n\nCheck each point against what you have actually done so far. Act on what is \
 right; for anything you judge wrong or already handled, note why in one line and carry on. This note is not \
 shown to the user and needs no reply of its own: continue the task, and when you finish, give the COMPLETE \
 answer the user should see.]";
@@ -93,9 +97,44 @@ answer the user should see.]";
 /// Renders the injection message for a review that interrupts: the framing,
 /// the advisories, and the closing instruction for the review's kind.
 pub fn render_injection(notes: &[Note], kind: ReviewKind) -> String {
-    let (framing, closing) = match kind {
-        ReviewKind::Finish => (FINISH_FRAMING, FINISH_CLOSING),
-        ReviewKind::Periodic => (PERIODIC_FRAMING, PERIODIC_CLOSING),
-    };
-    format!("{framing}\n\n{}\n\n{closing}", render_advisories(notes))
+    let frame = injection_frame(kind);
+    let advisories = render_advisories(notes);
+    let mut out = String::with_capacity(frame.head.len() + advisories.len() + frame.tail.len());
+    out.push_str(frame.head);
+    out.push_str(&advisories);
+    out.push_str(frame.tail);
+    out
+}
+
+/// The fixed text around the advisories of an injection: every injection of
+/// a kind is `head + advisories + tail`. Lets a writer that escapes the
+/// injection (`advisor replay --json`) escape the fixed parts once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InjectionFrame {
+    /// The framing paragraph and the blank line after it.
+    pub head: &'static str,
+    /// The blank line and the closing instruction.
+    pub tail: &'static str,
+}
+
+/// The [`InjectionFrame`] of a review kind.
+///
+/// ```
+/// use advisor::{Note, render::{injection_frame, render_advisories, render_injection}, review::ReviewKind};
+/// let notes = [Note::concern("check the join")];
+/// let f = injection_frame(ReviewKind::Finish);
+/// assert_eq!(render_injection(&notes, ReviewKind::Finish),
+///            format!("{}{}{}", f.head, render_advisories(&notes), f.tail));
+/// ```
+pub fn injection_frame(kind: ReviewKind) -> InjectionFrame {
+    match kind {
+        ReviewKind::Finish => InjectionFrame {
+            head: FINISH_FRAMING,
+            tail: FINISH_CLOSING,
+        },
+        ReviewKind::Periodic => InjectionFrame {
+            head: PERIODIC_FRAMING,
+            tail: PERIODIC_CLOSING,
+        },
+    }
 }

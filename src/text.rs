@@ -11,6 +11,10 @@
 /// assert_eq!(advisor::text::clamp_chars("héllo", 2), "hé");
 /// ```
 pub fn clamp_chars(s: &str, max_chars: usize) -> &str {
+    if s.len() <= max_chars {
+        // no more bytes than the cap, so no more chars either
+        return s;
+    }
     match s.char_indices().nth(max_chars) {
         Some((idx, _)) => &s[..idx],
         None => s,

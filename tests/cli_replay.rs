@@ -176,3 +176,137 @@ fn check_fails_when_a_replayed_decision_differs_from_the_trace() {
     // without --check the difference is shown but is not an error
     replay(&["-"], &tampered).success();
 }
+
+/// A scratch directory for one test.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("advisor-cli-replay-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn a_file_the_size_of_the_benchmark_corpus_streams_through() {
+    // issue 14 item 4: 57 000 lines, 21 MB, replayed line by line
+    let dir = scratch("big");
+    let path = dir.join("big.jsonl");
+    let filler = "x".repeat(330);
+    let mut text = String::with_capacity(22 << 20);
+    for i in 0..57_000 {
+        text.push_str(&format!(
+            "{{\"notes\":[{{\"text\":\"note {} {filler}\",\"severity\":\"nit\"}}]}}\n",
+            i % 7
+        ));
+    }
+    assert!(text.len() > 21_000_000);
+    std::fs::write(&path, &text).unwrap();
+    let out = Command::cargo_bin("advisor")
+        .unwrap()
+        .args(["replay", "--json"])
+        .arg(&path)
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert_eq!(stdout.lines().count(), 2 * 57_000);
+    assert!(stdout.lines().last().unwrap().contains("\"review\":57000"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_line_over_the_cap_is_an_error_naming_it_and_the_rest_still_replays() {
+    let dir = scratch("long-line");
+    let path = dir.join("long.jsonl");
+    let long = format!("{{\"notes\":[{{\"text\":\"{}\"}}]}}", "y".repeat(5 << 20));
+    let text = format!(
+        "{{\"notes\":[{{\"text\":\"first\",\"severity\":\"concern\"}}]}}\n{long}\n{{\"notes\":[{{\"text\":\"third\",\"severity\":\"concern\"}}]}}\n"
+    );
+    std::fs::write(&path, text).unwrap();
+    let out = Command::cargo_bin("advisor")
+        .unwrap()
+        .args(["replay", "--json"])
+        .arg(&path)
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("long.jsonl:2:") && stderr.contains("line cap"),
+        "{stderr}"
+    );
+    let lines = json_lines(&out.get_output().stdout);
+    assert_eq!(
+        lines.iter().filter(|l| l["accepted"] == true).count(),
+        2,
+        "lines 1 and 3 replayed"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[cfg(unix)]
+#[test]
+fn endless_standard_input_is_an_error_naming_line_1_not_an_abort() {
+    // issue 14 item 4: `replay - < /dev/zero` used to grow until killed
+    // the device itself as standard input (not a copy of it)
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("advisor"))
+        .args(["replay", "-"])
+        .stdin(std::fs::File::open("/dev/zero").unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(stderr.contains("<stdin>:1:") && stderr.contains("line cap"), "{stderr}");
+    assert!(stderr.contains("longer than"), "{stderr}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_device_or_directory_is_refused_without_reading_it() {
+    for path in ["/dev/zero", "."] {
+        let out = Command::cargo_bin("advisor")
+            .unwrap()
+            .args(["replay", path])
+            .assert()
+            .code(2);
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert!(stderr.contains("not a regular file"), "{path}: {stderr}");
+    }
+}
+
+#[test]
+fn text_output_escapes_control_characters_from_notes_and_traces() {
+    // issue 14 item 6: \r and ESC sequences must not repaint what a person reads
+    let note = "the join drops refunds\r\u{1b}[2K\u{1b}[8mnit: fine";
+    let input = serde_json::json!({"notes": [{"text": note, "severity": "blocker"}]}).to_string()
+        + "\n"
+        + &serde_json::json!({
+            "schema": "advisor.trace.v1", "event": "review", "reviewer": "style\r\u{1b}[2Kok",
+            "kind": "finish", "error": {"kind": "timeout", "message": "late\u{1b}[8m\r"}
+        })
+        .to_string()
+        + "\n";
+    let out = replay(&["-"], &input).get_output().clone();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(!stdout.contains('\u{1b}') && !stdout.contains('\r'), "{stdout:?}");
+    assert!(stdout.contains("the join drops refunds"), "{stdout}");
+    assert!(stdout.contains("style\\u{d}\\u{1b}[2Kok"), "{stdout}");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!stderr.contains('\u{1b}'), "{stderr:?}");
+}
+
+#[test]
+fn json_output_is_unchanged_by_the_fast_writer() {
+    // keys, reviewers and injections with every character class JSON escapes
+    let input = serde_json::json!({"notes": [
+        {"text": "quote \" backslash \\ tab\there — ünï 注文", "severity": "blocker"},
+        {"text": "L.G.T.M", "severity": "concern"},
+    ]})
+    .to_string()
+        + "\n";
+    let out = replay(&["--json", "-"], &input).success().get_output().stdout.clone();
+    for line in String::from_utf8(out).unwrap().lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(
+            serde_json::to_string(&v).unwrap(),
+            line,
+            "written as serde_json writes it"
+        );
+    }
+}

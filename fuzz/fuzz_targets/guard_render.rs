@@ -1,9 +1,13 @@
 //! The emission guard and rendering on arbitrary notes: rendered output has
 //! exactly one open and one close tag per delivered note and no raw `<` from
-//! note text; delivered text is clamped and free of control characters.
+//! note text; delivered text is clamped and free of control characters; no
+//! invisible character ([`advisor::invisible::is_invisible`]) is in any
+//! injection or rendering, even of notes that bypass the guard; and the
+//! dedupe key's fast path equals its plain definition.
 #![no_main]
 
-use advisor::guard::MAX_NOTE_CHARS;
+use advisor::guard::{MAX_NOTE_CHARS, normalize_note, normalize_note_spec};
+use advisor::invisible::is_invisible;
 use advisor::render::render_advisories;
 use advisor::review::ReviewKind;
 use advisor::{EmissionGuard, Note, Severity, gate::gate_review};
@@ -24,13 +28,19 @@ fuzz_target!(|data: &[u8]| {
         for n in &accepted {
             assert!(n.text.chars().count() <= MAX_NOTE_CHARS);
             assert!(!n.text.chars().any(|c| c.is_control() && c != '\n' && c != '\t'));
+            assert!(!n.text.chars().any(is_invisible));
         }
+        for n in &notes {
+            assert_eq!(normalize_note(&n.text), normalize_note_spec(&n.text));
+        }
+        assert!(!render_advisories(&notes).chars().any(is_invisible));
         let rendered = render_advisories(&accepted);
         assert_eq!(rendered.matches("<advisory ").count(), accepted.len());
         assert_eq!(rendered.matches("</advisory>").count(), accepted.len());
         assert_eq!(rendered.matches('<').count(), 2 * accepted.len());
         if let Some(injection) = &gate.injection {
             assert_eq!(injection.matches("</advisory>").count(), accepted.len());
+            assert!(!injection.chars().any(is_invisible));
         }
     }
 });

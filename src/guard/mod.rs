@@ -9,7 +9,8 @@
 //! # Steps, in order
 //!
 //! 1. trim and clamp to [`MAX_NOTE_CHARS`] characters (never splitting a char);
-//! 2. strip control, bidi and zero-width characters from the delivered text;
+//! 2. strip control and invisible characters ([`crate::invisible`]) from the
+//!    delivered text;
 //! 3. key = [`normalize_note`]; an empty key is [`Reason::Empty`], a key in
 //!    [`CONTENT_FREE_PHRASES`] is [`Reason::ContentFree`];
 //! 4. dedupe: a repeat passes only if its severity strictly exceeds what was
@@ -23,10 +24,12 @@
 //! Bounds the injection: at most `max_per_review` notes of at most
 //! [`MAX_NOTE_CHARS`] characters each per review.
 
+mod confusable;
+mod fast_key;
 mod normalize;
 mod similarity;
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -34,7 +37,12 @@ use serde::{Deserialize, Serialize};
 use crate::note::{Note, Severity};
 use crate::text::clamp_chars;
 
-pub use normalize::{CONTENT_FREE_PHRASES, is_content_free, normalize_note, strip_controls};
+/// The guard's maps: keys are hashed with foldhash (fast, seeded per map).
+type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+
+pub use normalize::{
+    CONTENT_FREE_PHRASES, clean_delivered, is_content_free, normalize_note, normalize_note_spec, strip_controls,
+};
 
 /// Longest note text, in characters, that can reach the agent.
 pub const MAX_NOTE_CHARS: usize = 2000;
@@ -235,9 +243,8 @@ impl EmissionGuard {
     /// Decides on one note within the current review and records it when
     /// admitted. The returned [`Admission::index`] is 0.
     pub fn accept(&mut self, note: &Note) -> Admission {
-        let clamped = clamp_chars(note.text.trim(), MAX_NOTE_CHARS);
-        let text = strip_controls(clamped).trim().to_owned();
-        let key = normalize_note(&text);
+        let clamped = clamp_chars(note.text.trim(), MAX_NOTE_CHARS).trim();
+        let (text, key) = normalize::delivered_and_key(clamped);
         let severity = note.severity;
         let reason = if key.is_empty() {
             Reason::Empty

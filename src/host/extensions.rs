@@ -125,13 +125,14 @@ impl Extensions {
     /// carrying only a stop reason ends the walk with that reason. A panic is
     /// no opinion. At the end of the list the finish is accepted.
     pub async fn turn_stopping(&mut self, info: &StopInfo) -> StopDecision {
+        // one copy for the whole walk (each interceptor sees its own attempt count)
+        let mut info = info.clone();
         for entry in &mut self.entries {
             let name = entry.ext.name().to_owned();
             let attempts = entry.attempts;
             let Some(stop) = entry.ext.stop_interceptor() else {
                 continue;
             };
-            let mut info = info.clone();
             info.attempt = attempts;
             let Some(decision) = contain_async(stop.turn_stopping(&info)).await else {
                 tracing::warn!(extension = %name, "stop interceptor panicked; counted as no opinion");

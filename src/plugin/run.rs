@@ -136,6 +136,12 @@ impl AdvisorRun {
         }
     }
 
+    /// Whether a trace sink is configured; trace events (and the copies of
+    /// notes, keys and injections they carry) are built only then.
+    fn tracing(&self) -> bool {
+        self.config.trace.is_some()
+    }
+
     fn trace(&self, event: &TraceEvent) {
         if let Some(sink) = &self.config.trace {
             if contain(|| sink.record(event)).is_none() {
@@ -169,7 +175,8 @@ impl AdvisorRun {
         let mut event = TraceEvent::new(TraceEventKind::Review, self.members[idx].cfg.name.clone());
         event.kind = Some(kind);
         event.round = Some(round);
-        event.window = Some(WindowStats {
+        let tracing = self.tracing();
+        event.window = tracing.then(|| WindowStats {
             messages: review.messages.len(),
             bytes: review.messages.iter().map(|m| m.content.len()).sum(),
             omitted_messages: review.omitted_messages,
@@ -211,11 +218,15 @@ impl AdvisorRun {
                 None
             }
             Ok(notes) => {
-                event.notes = notes.clone();
+                if tracing {
+                    event.notes = notes.clone();
+                }
                 self.gate(idx, kind, round, notes, shadow, cap, &mut event)
             }
         };
-        self.trace(&event);
+        if tracing {
+            self.trace(&event);
+        }
         self.publish_report();
         inject
     }
@@ -234,16 +245,19 @@ impl AdvisorRun {
         for n in &mut notes {
             n.severity = n.severity.min(cap);
         }
+        let tracing = self.tracing();
         let member = &mut self.members[idx];
         let gate = gate_review(&mut member.guard, &notes, kind);
         for a in &gate.outcome.admissions {
             self.report.suppressed.count(a.reason);
-            event.decisions.push(TraceDecision {
-                note: a.index,
-                severity: a.note.severity,
-                reason: a.reason,
-                key: a.key.clone(),
-            });
+            if tracing {
+                event.decisions.push(TraceDecision {
+                    note: a.index,
+                    severity: a.note.severity,
+                    reason: a.reason,
+                    key: a.key.clone(),
+                });
+            }
         }
         let accepted = gate.accepted();
         self.report.notes_admitted += u32::try_from(accepted.len()).unwrap_or(u32::MAX);
@@ -268,7 +282,9 @@ impl AdvisorRun {
         }
         let injection = gate.injection?;
         member.remember(&accepted);
-        event.injection = Some(injection.clone());
+        if tracing {
+            event.injection = Some(injection.clone());
+        }
         if shadow {
             self.report.shadow_interruptions += 1;
             return None;
@@ -289,8 +305,10 @@ impl RunObserver for AdvisorRun {
                 self.window.replace(messages);
                 for i in 0..self.members.len() {
                     self.members[i].guard.reset();
-                    let event = TraceEvent::new(TraceEventKind::Rebase, self.members[i].cfg.name.clone());
-                    self.trace(&event);
+                    if self.tracing() {
+                        let event = TraceEvent::new(TraceEventKind::Rebase, self.members[i].cfg.name.clone());
+                        self.trace(&event);
+                    }
                 }
             }
             ObservePhase::ExternalInput => {
@@ -298,8 +316,11 @@ impl RunObserver for AdvisorRun {
                     for i in 0..self.members.len() {
                         if self.members[i].fresh_request() {
                             self.request_budget.reset();
-                            let event = TraceEvent::new(TraceEventKind::FreshRequest, self.members[i].cfg.name.clone());
-                            self.trace(&event);
+                            if self.tracing() {
+                                let event =
+                                    TraceEvent::new(TraceEventKind::FreshRequest, self.members[i].cfg.name.clone());
+                                self.trace(&event);
+                            }
                         }
                     }
                 }
@@ -316,7 +337,11 @@ impl StopInterceptor for AdvisorRun {
         let (tools, omitted_tools) = bound_tools(&info.tools, &bounds);
         let final_answer = bound_final(&info.final_answer, &bounds);
         let mut inject = Vec::new();
-        for idx in 0..self.members.len() {
+        // the bounded answer and tools are moved into the last review that
+        // needs them and copied only for the others
+        let mut evidence = Some((final_answer, tools));
+        let count = self.members.len();
+        for idx in 0..count {
             let attempt = single.then_some(info.attempt);
             if !self.members[idx].finish_allowed(attempt) {
                 continue;
@@ -330,8 +355,13 @@ impl StopInterceptor for AdvisorRun {
             }
             let round = self.members[idx].c.finished - 1;
             let mut review = self.review_for(idx, ReviewKind::Finish, round, info.turns);
-            review.final_answer = Some(final_answer.clone());
-            review.tools = tools.clone();
+            let (final_answer, tools) = if idx + 1 == count {
+                evidence.take().unwrap_or_default()
+            } else {
+                evidence.clone().unwrap_or_default()
+            };
+            review.final_answer = Some(final_answer);
+            review.tools = tools;
             review.omitted_tools = omitted_tools;
             if let Some(message) = self.run_review(idx, review).await {
                 inject.push(message);

@@ -9,6 +9,7 @@ mod finish;
 mod hook;
 mod init;
 mod input;
+mod json_out;
 #[cfg(feature = "mcp")]
 mod mcp;
 mod model_args;
@@ -17,6 +18,7 @@ mod review;
 mod rollout_cmds;
 mod state;
 mod terminal;
+mod terminal_escape;
 mod trust;
 
 use std::process::ExitCode;

@@ -10,9 +10,19 @@
 //! with its line number and makes the exit status 1 — nothing is skipped
 //! silently. The guard runs through the library's own gate, so a replay can
 //! never disagree with a live run.
+//!
+//! Input is streamed line by line, so a file of any length replays in
+//! constant memory: only regular files are opened, a line longer than
+//! [`MAX_LINE_BYTES`] is an error naming the line (its bytes are skipped, not
+//! buffered), and standard input stops at [`MAX_STDIN_BYTES`]. Output is
+//! buffered; `--json` lines are written from typed structs, and the
+//! human-readable form escapes control and invisible characters.
 
-use std::io::{self, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::path::Path;
 use std::process::ExitCode;
+
+use advisor::bounded_read::{BoundedLines, open_regular};
 
 use advisor::gate::gate_review;
 use advisor::guard::DEFAULT_MAX_NOTES_PER_REVIEW;
@@ -21,14 +31,24 @@ use std::collections::HashMap;
 
 use advisor::guard::Reason;
 use advisor::plugin::PLUGIN_NAME;
+use advisor::render::{InjectionFrame, injection_frame};
 use advisor::review::ReviewKind;
 use advisor::trace::{TRACE_SCHEMA, TraceEvent, TraceEventKind};
 use advisor::{EmissionGuard, Note};
 use clap::Args;
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
 
-use crate::input::Input;
+use crate::json_out;
+use crate::terminal_escape::escape_for_terminal;
+
+/// Longest input line `replay` accepts, in bytes; a longer one is reported
+/// by its number and skipped.
+pub(crate) const MAX_LINE_BYTES: usize = 4 << 20;
+/// Most bytes read from standard input (a file is streamed whatever its
+/// length).
+pub(crate) const MAX_STDIN_BYTES: u64 = 256 << 20;
+/// Read buffer for the input stream.
+const READ_BUFFER: usize = 1 << 16;
 
 /// Arguments of `advisor replay`.
 #[derive(Debug, Args)]
@@ -136,6 +156,12 @@ fn parse_trace(value: serde_json::Value) -> Result<Line, String> {
 }
 
 fn parse_line(text: &str) -> Result<Line, String> {
+    // The common line — a review — parsed straight into its type. Anything
+    // else (traces, events, errors, duplicate keys) takes the general path
+    // below, which decides exactly as before.
+    if let Ok(r) = serde_json::from_str::<ReviewLine>(text) {
+        return Ok(review_line(r));
+    }
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
     if value.get("schema").is_some() {
         return parse_trace(value);
@@ -147,40 +173,127 @@ fn parse_line(text: &str) -> Result<Line, String> {
     }
     let r: ReviewLine = serde_json::from_value(value)
         .map_err(|e| format!("not a review (expected {{\"notes\":[{{\"text\",\"severity\"}}]}}): {e}"))?;
-    Ok(Line::Review(Replayed {
+    Ok(review_line(r))
+}
+
+fn review_line(r: ReviewLine) -> Line {
+    Line::Review(Replayed {
         reviewer: PLUGIN_NAME.to_owned(),
         kind: ReviewKind::Finish,
         notes: r.notes,
         recorded: None,
         failed: None,
-    }))
+    })
+}
+
+/// The lines of the input, streamed: a regular file, or standard input up to
+/// [`MAX_STDIN_BYTES`].
+enum Source {
+    File(BufReader<std::fs::File>),
+    Stdin(BufReader<io::Take<io::StdinLock<'static>>>),
+}
+
+impl Source {
+    fn open(path: &str) -> Result<(Source, String), String> {
+        if path == "-" {
+            let stdin = io::stdin().lock().take(MAX_STDIN_BYTES + 1);
+            return Ok((
+                Source::Stdin(BufReader::with_capacity(READ_BUFFER, stdin)),
+                "<stdin>".to_owned(),
+            ));
+        }
+        let file = open_regular(Path::new(path)).map_err(|e| e.to_string())?;
+        Ok((
+            Source::File(BufReader::with_capacity(READ_BUFFER, file)),
+            path.to_owned(),
+        ))
+    }
+
+    /// Whether standard input went past its cap (a file never does).
+    fn over_cap(&self) -> bool {
+        match self {
+            Source::File(_) => false,
+            Source::Stdin(r) => r.get_ref().limit() == 0,
+        }
+    }
+}
+
+impl Read for Source {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Source::File(r) => r.read(buf),
+            Source::Stdin(r) => r.read(buf),
+        }
+    }
+}
+
+impl BufRead for Source {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        match self {
+            Source::File(r) => r.fill_buf(),
+            Source::Stdin(r) => r.fill_buf(),
+        }
+    }
+
+    fn consume(&mut self, amt: usize) {
+        match self {
+            Source::File(r) => r.consume(amt),
+            Source::Stdin(r) => r.consume(amt),
+        }
+    }
+}
+
+/// One input line as text, or why it cannot be replayed.
+fn line_text(bytes: Result<Vec<u8>, u64>) -> Result<String, String> {
+    let mut bytes =
+        bytes.map_err(|len| format!("the line is {len} bytes, over the {MAX_LINE_BYTES}-byte line cap; skipped"))?;
+    while bytes.last().is_some_and(|b| *b == b'\r') {
+        bytes.pop();
+    }
+    String::from_utf8(bytes).map_err(|_| "the line is not valid UTF-8".to_owned())
 }
 
 pub(crate) fn run(args: &ReplayArgs) -> ExitCode {
-    let input = match Input::open(&args.file) {
-        Ok(i) => i,
+    let (mut source, name) = match Source::open(&args.file) {
+        Ok(s) => s,
         Err(e) => {
-            eprintln!("advisor replay: {}: {e}", args.file);
+            eprintln!("advisor replay: {e}");
             return ExitCode::from(2);
         }
     };
-    let name = input.name.clone();
+    let frames = match [ReviewKind::Finish, ReviewKind::Periodic].map(EscapedFrame::new) {
+        [Ok(finish), Ok(periodic)] => [finish, periodic],
+        _ => {
+            eprintln!("advisor replay: could not prepare the injection frames");
+            return ExitCode::from(2);
+        }
+    };
     let stdout = io::stdout();
-    let mut out = stdout.lock();
+    let mut out = io::BufWriter::with_capacity(READ_BUFFER, stdout.lock());
     let max_notes = usize::try_from(args.max_notes).unwrap_or(DEFAULT_MAX_NOTES_PER_REVIEW);
     let mut guards: HashMap<String, EmissionGuard> = HashMap::new();
     let new_guard = || EmissionGuard::new(max_notes).with_similarity(args.similarity);
     let mut review_no = 0usize;
     let mut malformed = 0usize;
     let mut differences = 0usize;
-    for (line_no, line) in input.numbered_lines() {
-        let parsed = line.map_err(|e| e.to_string()).and_then(|l| {
-            if l.trim().is_empty() {
-                Ok(None)
-            } else {
-                parse_line(&l).map(Some)
+    for line in BoundedLines::new(&mut source, MAX_LINE_BYTES) {
+        let (line_no, parsed) = match line {
+            Ok(l) => (
+                l.number,
+                line_text(l.bytes).and_then(|text| {
+                    if text.trim().is_empty() {
+                        Ok(None)
+                    } else {
+                        parse_line(&text).map(Some)
+                    }
+                }),
+            ),
+            Err(e) => {
+                let _ = out.flush();
+                eprintln!("advisor replay: {name}: reading: {e}");
+                return ExitCode::from(2);
             }
-        });
+        };
         let result = match parsed {
             Ok(None) => Ok(()),
             Ok(Some(Line::Event(reviewer, event))) => {
@@ -192,10 +305,15 @@ pub(crate) fn run(args: &ReplayArgs) -> ExitCode {
                     writeln!(
                         out,
                         "{}",
-                        json!({ "event": "budget_spent", "reviewer": reviewer, "why": why })
+                        serde_json::json!({ "event": "budget_spent", "reviewer": reviewer, "why": why })
                     )
                 } else {
-                    writeln!(out, "-- budget_spent ({reviewer}): {why}")
+                    writeln!(
+                        out,
+                        "-- budget_spent ({}): {}",
+                        escape_for_terminal(&reviewer),
+                        escape_for_terminal(&why)
+                    )
                 }
             }
             Ok(Some(Line::Review(r))) => {
@@ -215,48 +333,203 @@ pub(crate) fn run(args: &ReplayArgs) -> ExitCode {
                     if differs > 0 {
                         differences += differs;
                         eprintln!(
-                            "advisor replay: {name}:{line_no}: {differs} decision(s) differ from the recorded ones"
+                            "advisor replay: {}:{line_no}: {differs} decision(s) differ from the recorded ones",
+                            escape_for_terminal(&name)
                         );
                     }
-                    print_review(&mut out, args.json, review_no, &r, &gate)
+                    print_review(&mut out, args.json, &frames, review_no, &r, &gate)
                 }
             }
             Err(msg) => {
                 malformed += 1;
-                eprintln!("advisor replay: {name}:{line_no}: {msg}");
+                eprintln!(
+                    "advisor replay: {}:{line_no}: {}",
+                    escape_for_terminal(&name),
+                    escape_for_terminal(&msg)
+                );
                 Ok(())
             }
         };
         if let Err(e) = result {
-            if e.kind() == io::ErrorKind::BrokenPipe {
-                return ExitCode::SUCCESS;
-            }
-            eprintln!("advisor replay: writing output: {e}");
-            return ExitCode::from(2);
+            return write_failed(&e);
         }
     }
+    if let Err(e) = out.flush() {
+        return write_failed(&e);
+    }
+    if source.over_cap() {
+        eprintln!(
+            "advisor replay: {name}: standard input is longer than the {MAX_STDIN_BYTES}-byte cap; stopped there"
+        );
+        return ExitCode::from(1);
+    }
     if malformed > 0 {
-        eprintln!("advisor replay: {name}: {malformed} malformed line(s)");
+        eprintln!(
+            "advisor replay: {}: {malformed} malformed line(s)",
+            escape_for_terminal(&name)
+        );
         return ExitCode::from(1);
     }
     if args.check && differences > 0 {
-        eprintln!("advisor replay: {name}: {differences} decision(s) differ from the trace");
+        eprintln!(
+            "advisor replay: {}: {differences} decision(s) differ from the trace",
+            escape_for_terminal(&name)
+        );
         return ExitCode::from(1);
     }
     ExitCode::SUCCESS
 }
 
+/// The exit status for a failed write: success when the reader went away
+/// (a closed pipe), else 2.
+fn write_failed(e: &io::Error) -> ExitCode {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        return ExitCode::SUCCESS;
+    }
+    eprintln!("advisor replay: writing output: {e}");
+    ExitCode::from(2)
+}
+
+/// One `--json` line per note: `{"accepted","key","note","reason",
+/// "recorded_reason"?,"review","reviewer"?}` — alphabetical, the order
+/// `replay` has always written — exactly as serde_json writes it.
+fn write_note_json(
+    out: &mut impl Write,
+    a: &advisor::guard::Admission,
+    recorded: Option<Reason>,
+    review: usize,
+    reviewer: Option<&str>,
+) -> io::Result<()> {
+    out.write_all(if a.accepted() {
+        b"{\"accepted\":true,\"key\":"
+    } else {
+        b"{\"accepted\":false,\"key\":"
+    })?;
+    json_out::write_key(out, &a.key)?;
+    out.write_all(b",\"note\":")?;
+    json_out::write_usize(out, a.index + 1)?;
+    out.write_all(b",\"reason\":\"")?;
+    out.write_all(a.reason.as_str().as_bytes())?;
+    if let Some(rec) = recorded {
+        out.write_all(b"\",\"recorded_reason\":\"")?;
+        out.write_all(rec.as_str().as_bytes())?;
+    }
+    out.write_all(b"\",\"review\":")?;
+    json_out::write_usize(out, review)?;
+    if let Some(reviewer) = reviewer {
+        out.write_all(b",\"reviewer\":")?;
+        json_out::write_str(out, reviewer)?;
+    }
+    out.write_all(b"}\n")
+}
+
+/// An injection's fixed head and tail ([`injection_frame`]) for one review
+/// kind, raw and as JSON string contents, so `--json` escapes them once per
+/// run instead of once per review.
+struct EscapedFrame {
+    frame: InjectionFrame,
+    head: String,
+    tail: String,
+}
+
+impl EscapedFrame {
+    fn new(kind: ReviewKind) -> io::Result<EscapedFrame> {
+        let frame = injection_frame(kind);
+        Ok(EscapedFrame {
+            frame,
+            head: json_contents(frame.head)?,
+            tail: json_contents(frame.tail)?,
+        })
+    }
+}
+
+/// `s` as a JSON string without its quotes (JSON escaping is per character,
+/// so contents of pieces concatenate to the contents of the whole).
+fn json_contents(s: &str) -> io::Result<String> {
+    let mut v = Vec::new();
+    json_out::write_str_contents(&mut v, s)?;
+    String::from_utf8(v).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+}
+
+/// The `--json` line closing a review: `{"injection":…,"interrupt":…,"review":…}`,
+/// written exactly as serde_json writes it, with the injection's frame
+/// pre-escaped.
+fn write_review_json(
+    out: &mut impl Write,
+    frames: &[EscapedFrame; 2],
+    kind: ReviewKind,
+    injection: Option<&str>,
+    review: usize,
+) -> io::Result<()> {
+    out.write_all(b"{\"injection\":")?;
+    match injection {
+        None => out.write_all(b"null")?,
+        Some(text) => {
+            let f = &frames[usize::from(kind == ReviewKind::Periodic)];
+            match text
+                .strip_prefix(f.frame.head)
+                .and_then(|rest| rest.strip_suffix(f.frame.tail))
+            {
+                Some(advisories) => {
+                    out.write_all(b"\"")?;
+                    out.write_all(f.head.as_bytes())?;
+                    json_out::write_str_contents(out, advisories)?;
+                    out.write_all(f.tail.as_bytes())?;
+                    out.write_all(b"\"")?;
+                }
+                None => json_out::write_str(out, text)?,
+            }
+        }
+    }
+    out.write_all(if injection.is_some() {
+        b",\"interrupt\":true,\"review\":"
+    } else {
+        b",\"interrupt\":false,\"review\":"
+    })?;
+    json_out::write_usize(out, review)?;
+    out.write_all(b"}\n")
+}
+
+/// The `--json` line of a review that failed when it was recorded.
+#[derive(Serialize)]
+struct FailedJson<'a> {
+    error: &'a str,
+    injection: Option<&'a str>,
+    interrupt: bool,
+    review: usize,
+    reviewer: &'a str,
+}
+
+/// The `--json` line of an event.
+#[derive(Serialize)]
+struct EventJson<'a> {
+    event: &'a str,
+    reviewer: &'a str,
+}
+
+fn write_json(out: &mut impl Write, value: &impl Serialize) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, value).map_err(io::Error::from)?;
+    out.write_all(b"\n")
+}
+
 fn print_failed(out: &mut impl Write, json: bool, review: usize, reviewer: &str, why: &str) -> io::Result<()> {
     if json {
-        writeln!(
+        write_json(
             out,
-            "{}",
-            json!({ "review": review, "reviewer": reviewer, "interrupt": false, "injection": null, "error": why })
+            &FailedJson {
+                error: why,
+                injection: None,
+                interrupt: false,
+                review,
+                reviewer,
+            },
         )
     } else {
         writeln!(
             out,
-            "review {review} ({reviewer}): the reviewer failed ({why}); the run went on without advice"
+            "review {review} ({}): the reviewer failed ({}); the run went on without advice",
+            escape_for_terminal(reviewer),
+            escape_for_terminal(why)
         )
     }
 }
@@ -267,42 +540,27 @@ fn print_event(out: &mut impl Write, json: bool, reviewer: &str, event: &EventNa
         EventName::FreshRequest => ("fresh_request", "new user request: dedupe history cleared"),
     };
     if json {
-        writeln!(out, "{}", json!({ "event": name, "reviewer": reviewer }))
+        write_json(out, &EventJson { event: name, reviewer })
     } else {
-        writeln!(out, "-- {name} ({reviewer}): {what}")
+        writeln!(out, "-- {name} ({}): {what}", escape_for_terminal(reviewer))
     }
 }
 
 fn print_review(
     out: &mut impl Write,
     json: bool,
+    frames: &[EscapedFrame; 2],
     review: usize,
     r: &Replayed,
     gate: &advisor::gate::GateResult,
 ) -> io::Result<()> {
     let recorded = |i: usize| r.recorded.as_ref().and_then(|rec| rec.get(i)).copied();
     if json {
+        let reviewer = (r.reviewer != PLUGIN_NAME).then_some(r.reviewer.as_str());
         for a in &gate.outcome.admissions {
-            let mut line = json!({
-                "review": review,
-                "note": a.index + 1,
-                "accepted": a.accepted(),
-                "reason": a.reason.as_str(),
-                "key": a.key,
-            });
-            if r.reviewer != PLUGIN_NAME {
-                line["reviewer"] = json!(r.reviewer);
-            }
-            if let Some(rec) = recorded(a.index) {
-                line["recorded_reason"] = json!(rec.as_str());
-            }
-            writeln!(out, "{line}")?;
+            write_note_json(out, a, recorded(a.index), review, reviewer)?;
         }
-        return writeln!(
-            out,
-            "{}",
-            json!({ "review": review, "interrupt": gate.interrupts(), "injection": gate.injection })
-        );
+        return write_review_json(out, frames, r.kind, gate.injection.as_deref(), review);
     }
     let verdict = if gate.interrupts() {
         "interrupts"
@@ -312,7 +570,7 @@ fn print_review(
     let who = if r.reviewer == PLUGIN_NAME {
         String::new()
     } else {
-        format!(" ({})", r.reviewer)
+        format!(" ({})", escape_for_terminal(&r.reviewer))
     };
     writeln!(
         out,
@@ -327,17 +585,17 @@ fn print_review(
         };
         writeln!(
             out,
-            "  note {} {:<9} {:<12} {:?}{differs}",
+            "  note {} {:<9} {:<12} {}{differs}",
             a.index + 1,
             format!("[{}]", a.note.severity),
             a.reason.as_str(),
-            a.note.text
+            escape_for_terminal(&format!("{:?}", a.note.text))
         )?;
     }
     if let Some(injection) = &gate.injection {
         writeln!(out, "  injection:")?;
         for l in injection.lines() {
-            writeln!(out, "    {l}")?;
+            writeln!(out, "    {}", escape_for_terminal(l))?;
         }
     }
     Ok(())

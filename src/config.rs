@@ -38,6 +38,10 @@ interval_turns = 0
 max_severity = "blocker"
 # Shadow mode: review and record, never send anything to the agent.
 shadow = false
+# What the hook shows the user: "quiet" (only when the agent is sent back) or
+# "summary" (also a one-line verdict on a pass with notes, in shadow mode and
+# when the review allowance is spent).
+verdict = "quiet"
 # Seconds a review may take before the stop goes through without it.
 timeout_secs = 30
 
@@ -98,6 +102,18 @@ pub enum OutputMode {
     JsonObject,
     /// No `response_format`.
     None,
+}
+
+/// What `advisor hook` shows the user beside its decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// Nothing unless the agent is sent back.
+    #[default]
+    Quiet,
+    /// A one-line `systemMessage` on a pass with notes, in shadow mode and
+    /// when the review allowance is spent.
+    Summary,
 }
 
 /// The `[reviewer]` table.
@@ -169,6 +185,9 @@ pub struct AdvisorConfig {
     /// Review and record, never inject.
     #[serde(default)]
     pub shadow: bool,
+    /// What the hook shows the user (`quiet` or `summary`).
+    #[serde(default)]
+    pub verdict: Verdict,
     /// Seconds a review may take.
     #[serde(default = "default_timeout")]
     pub timeout_secs: u64,
@@ -186,6 +205,7 @@ impl Default for AdvisorConfig {
             interval_turns: 0,
             max_severity: SeverityName::Blocker,
             shadow: false,
+            verdict: Verdict::Quiet,
             timeout_secs: default_timeout(),
             reviewer: ReviewerSettings::default(),
         }

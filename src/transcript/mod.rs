@@ -22,7 +22,7 @@ use serde_json::Value;
 
 use crate::host::{Message, Role, ToolCall, ToolTrace};
 
-pub use hook_input::HookInput;
+pub use hook_input::{HookEvent, HookInput, Host, MAX_HOOK_INPUT_BYTES};
 pub use reverse::{ReverseLine, ReverseLines};
 
 /// A transcript file format.
@@ -338,13 +338,17 @@ impl Outcome {
             Outcome::Failed(false) | Outcome::Running | Outcome::Exit(0) => None,
             Outcome::Failed(true) => Some(first_line_with_failure(output)),
             Outcome::Exit(code) if output.trim().is_empty() => Some(format!("exit code {code}")),
-            Outcome::Exit(code) => Some(format!("exit code {code}: {}", first_line_with_failure(output))),
+            Outcome::Exit(code) => {
+                let line = format!("exit code {code}: {}", first_line_with_failure(output));
+                Some(crate::text::clamp_chars(&line, 300).to_owned())
+            }
         }
     }
 }
 
-/// A short stable hash of `text` (FNV-1a, 64 bits), for line identities.
-pub(crate) fn fingerprint(text: &str) -> String {
+/// A short stable hash of `text` (FNV-1a, 64 bits, hex), for the identities
+/// of prompts and compactions; not for anything an attacker must not collide.
+pub fn fingerprint(text: &str) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in text.as_bytes() {
         h ^= u64::from(*b);

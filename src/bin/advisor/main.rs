@@ -30,7 +30,7 @@ struct Cli {
 enum Command {
     /// Review the last answer of a transcript (Claude Code, OpenAI-style or Codex JSONL).
     Review(review::ReviewArgs),
-    /// Claude Code / Codex `Stop` hook: reads the hook JSON on stdin.
+    /// Stop hook for Claude Code, Codex, Gemini CLI and Cursor: reads the hook JSON on stdin.
     Hook(hook::HookArgs),
     /// Opt this workspace in: write a commented .advisor/config.toml.
     Init(init::InitArgs),

@@ -74,7 +74,9 @@ pub(crate) async fn run(args: &ReviewArgs) -> ExitCode {
                 json!({"transcript": name, "status": "nothing_to_review", "notes": [], "interrupt": false, "injection": null, "skipped": transcript.skipped})
             );
         } else {
-            println!("{name}: nothing to review: the transcript has no assistant answer yet");
+            println!(
+                "{name}: nothing to review: the last turn has no final assistant answer (none yet, or interrupted)"
+            );
         }
         return ExitCode::SUCCESS;
     };
@@ -102,7 +104,10 @@ pub(crate) async fn run(args: &ReviewArgs) -> ExitCode {
         })
     });
     let mut warnings = Vec::new();
-    let finish = review_transcript(builder, &transcript, &answer, None, &mut |w| warnings.push(w)).await;
+    let finish = review_transcript(builder, &transcript, &answer, None, None, None, &mut |w| {
+        warnings.push(w)
+    })
+    .await;
     if let Some(p) = progress {
         p.abort();
         if args.model.model.is_some() {

@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 benches=("$@")
-[ ${#benches[@]} -gt 0 ] || benches=(guard observe finish_overhead rollout_load reviewer)
+[ ${#benches[@]} -gt 0 ] || benches=(guard observe finish_overhead rollout_load reviewer hook)
 
 gen="../shared/data/gen_notes.py"
 if [ -f "$gen" ] && command -v python3 >/dev/null; then

@@ -86,6 +86,12 @@ pub fn parse_object<T: serde::de::DeserializeOwned>(answer: &str) -> Result<T, S
 /// messages can quote values, e.g. `invalid value: string "…"`, which would
 /// leak the model's output.)
 pub fn describe_serde_error(e: &serde_json::Error) -> String {
+    describe_serde_error_of("the answer", e)
+}
+
+/// [`describe_serde_error`] for input that is not a model's answer
+/// (`subject` names it: "the hook input", "the session state").
+pub fn describe_serde_error_of(subject: &str, e: &serde_json::Error) -> String {
     use serde_json::error::Category;
     let what = match e.classify() {
         Category::Io => "could not be read",
@@ -93,7 +99,7 @@ pub fn describe_serde_error(e: &serde_json::Error) -> String {
         Category::Data => "does not match the expected fields and types",
         Category::Eof => "ends before the JSON is complete",
     };
-    format!("the answer {what} (line {}, column {})", e.line(), e.column())
+    format!("{subject} {what} (line {}, column {})", e.line(), e.column())
 }
 
 #[cfg(test)]

@@ -178,6 +178,10 @@ fn a_corrupt_state_file_is_reported_and_treated_as_fresh() {
     let (out, err, code) = hook(&ws, "sess-c", &t);
     assert_eq!(code, 0);
     assert!(err.contains("corrupt") && err.contains("fresh"), "{err}");
+    assert!(
+        !err.contains("answer"),
+        "a state error does not speak of an answer: {err}"
+    );
     assert!(blocked(&out).is_some());
     let saved: Value = serde_json::from_str(&std::fs::read_to_string(state_dir.join("sess-c.json")).unwrap()).unwrap();
     assert_eq!(saved["checkpoint"]["reviewers"]["advisor"]["finished"], 1);

@@ -120,12 +120,8 @@ impl HookInput {
     /// Parses the hook JSON of `host`, or of the host recognised from it.
     pub fn parse_for(text: &str, host: Option<Host>) -> Result<HookInput, String> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let value: Value = serde_json::from_str(text).map_err(|e| {
-            format!(
-                "the hook input is not valid JSON ({})",
-                crate::json::describe_serde_error(&e)
-            )
-        })?;
+        let value: Value =
+            serde_json::from_str(text).map_err(|e| crate::json::describe_serde_error_of("the hook input", &e))?;
         let Value::Object(map) = value else {
             return Err("the hook input is not a JSON object".into());
         };
@@ -259,6 +255,13 @@ mod tests {
         assert!(HookInput::parse(r#"{"hook_event_name":"PreToolUse","session_id":"s"}"#).is_err());
         assert!(HookInput::parse("[1]").is_err());
         assert!(HookInput::parse(r#"{"hello":"world"}"#).is_err());
+    }
+
+    #[test]
+    fn errors_name_the_hook_input_not_an_answer() {
+        let e = HookInput::parse("{\"session_id\": ").unwrap_err();
+        assert!(e.starts_with("the hook input "), "{e}");
+        assert!(!e.contains("answer"), "{e}");
     }
 
     #[test]

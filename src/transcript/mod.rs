@@ -547,6 +547,7 @@ pub fn read_transcript_with(
     let mut turn_seen = false;
     let mut truncated = false;
     let mut first = true;
+    let mut exhausted = true;
     while let Some(line) = lines.next() {
         let line = line.map_err(|e| io(format!("cannot read it: {e}")))?;
         let last = std::mem::replace(&mut first, false);
@@ -588,10 +589,14 @@ pub fn read_transcript_with(
             value,
         });
         match boundary {
-            Boundary::Compaction => break,
+            Boundary::Compaction => {
+                exhausted = false;
+                break;
+            }
             Boundary::TurnStart => {
                 turn_seen = true;
                 if bytes_from(&raw, len) >= options.window_bytes {
+                    exhausted = false;
                     break;
                 }
             }
@@ -599,12 +604,12 @@ pub fn read_transcript_with(
         }
         if lines.bytes_read() >= options.max_bytes {
             truncated = !turn_seen;
+            exhausted = false;
             break;
         }
     }
-    let reached_start = raw.last().is_none_or(|l| l.offset == 0) && !truncated;
     raw.reverse();
-    if reached_start {
+    if exhausted {
         // every line was read: number them (blank lines were not kept, so
         // count from the offsets)
         number_lines(path, &mut raw);

@@ -121,7 +121,7 @@ pub(crate) fn load(path: &Path) -> Result<Option<SessionState>, String> {
         format!(
             "the session state {} is corrupt ({})",
             path.display(),
-            advisor::json::describe_serde_error(&e)
+            advisor::json::describe_serde_error_of("the file", &e)
         )
     })?;
     if state.version != STATE_VERSION {

@@ -16,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 benches=("$@")
-[ ${#benches[@]} -gt 0 ] || benches=(guard observe finish_overhead rollout_load reviewer replay)
+[ ${#benches[@]} -gt 0 ] || benches=(guard observe finish_overhead rollout_load reviewer replay hook)
 
 # min and median of the numbers on stdin
 stats() { sort -g | awk '{a[NR]=$1} END {printf "min %.3f s, median %.3f s", a[1], a[int((NR+1)/2)]}'; }

@@ -3,24 +3,60 @@
 //! Owns [`write_atomic`], used by the consultation store and the hook's session
 //! state: the bytes go to a uniquely named temporary file beside the target
 //! (process id, time and a counter, so concurrent writers never share one),
-//! which is then renamed over it. Must not know what the bytes mean.
+//! fsynced, then renamed over it, and the directory is fsynced. [`stage`]
+//! splits the two steps for a caller that must know the write can succeed
+//! before it acts, and may still call it off. Must not know what the bytes
+//! mean.
 
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 static COUNTER: AtomicU64 = AtomicU64::new(0);
 
-/// Writes `bytes` to `path` atomically and durably, creating the parent
-/// directory: the temporary file is fsynced before the rename and the
-/// directory after it. On failure the temporary file is removed and `path` is
-/// left as it was.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let dir = match path.parent() {
+/// A write prepared by [`stage`]: the bytes are on disk beside the target;
+/// [`commit`](Staged::commit) renames them over it, dropping it removes them.
+#[derive(Debug)]
+pub struct Staged {
+    tmp: Option<PathBuf>,
+    path: PathBuf,
+}
+
+impl Staged {
+    /// Renames the staged bytes over the target and flushes the directory
+    /// entry; on failure the temporary file is removed.
+    pub fn commit(mut self) -> io::Result<()> {
+        let Some(tmp) = self.tmp.take() else {
+            return Ok(());
+        };
+        if let Err(e) = std::fs::rename(&tmp, &self.path) {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(e);
+        }
+        sync_dir(parent_dir(&self.path))
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if let Some(tmp) = self.tmp.take() {
+            let _ = std::fs::remove_file(tmp);
+        }
+    }
+}
+
+fn parent_dir(path: &Path) -> &Path {
+    match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
-    };
+    }
+}
+
+/// Writes `bytes` durably to a new temporary file beside `path` (creating
+/// the parent directory), ready to be committed.
+pub fn stage(path: &Path, bytes: &[u8]) -> io::Result<Staged> {
+    let dir = parent_dir(path);
     std::fs::create_dir_all(dir)?;
     let nanos = SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -32,20 +68,23 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
         std::process::id(),
         COUNTER.fetch_add(1, Ordering::Relaxed)
     ));
-    let written = write_and_sync(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e);
-    }
-    sync_dir(dir)
+    let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+    // from here on, dropping `staged` removes the temporary file
+    let staged = Staged {
+        tmp: Some(tmp),
+        path: path.to_path_buf(),
+    };
+    file.write_all(bytes)?;
+    file.sync_all()?;
+    Ok(staged)
 }
 
-/// Creates `tmp` (never an existing file or a link), writes `bytes` and
-/// flushes them to the device.
-fn write_and_sync(tmp: &Path, bytes: &[u8]) -> io::Result<()> {
-    let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(tmp)?;
-    file.write_all(bytes)?;
-    file.sync_all()
+/// Writes `bytes` to `path` atomically and durably, creating the parent
+/// directory: the temporary file is fsynced before the rename and the
+/// directory after it. On failure the temporary file is removed and `path` is
+/// left as it was.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    stage(path, bytes)?.commit()
 }
 
 /// Flushes the directory entry of the rename, so the new name survives a crash.

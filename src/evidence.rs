@@ -17,7 +17,7 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 
 use crate::host::{Message, ToolTrace};
-use crate::text::{truncate_bytes, truncate_middle};
+use crate::text::{truncate_bytes, truncate_middle, truncate_middle_tail};
 
 /// Limits on what a reviewer reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -215,7 +215,8 @@ pub fn bound_tools(tools: &[ToolTrace], bounds: &EvidenceBounds) -> (Vec<ToolTra
         .map(|t| ToolTrace {
             name: truncate_bytes(&t.name, MAX_NAME_BYTES),
             args: truncate_middle(&t.args, n),
-            output: truncate_middle(&t.output, n),
+            // a runner's summary and exit status come last: keep more of the tail
+            output: truncate_middle_tail(&t.output, n),
             error: t.error.as_deref().map(|e| truncate_middle(e, n)),
         })
         .collect();

@@ -79,6 +79,24 @@ const MIDDLE_MARKER_RESERVE: usize = 64;
 /// assert!(cut.len() <= 200 && cut.contains("bytes truncated"));
 /// ```
 pub fn truncate_middle(s: &str, max_bytes: usize) -> String {
+    cut_middle(s, max_bytes, 2)
+}
+
+/// Like [`truncate_middle`], but keeps one third head and two thirds tail:
+/// for tool output, whose verdict (a test runner's summary, an exit status)
+/// comes last.
+///
+/// ```
+/// let s = format!("{}\nTests  1 failed (1)\n", "x".repeat(3000));
+/// assert!(advisor::text::truncate_middle_tail(&s, 300).contains("1 failed"));
+/// ```
+pub fn truncate_middle_tail(s: &str, max_bytes: usize) -> String {
+    cut_middle(s, max_bytes, 1)
+}
+
+/// Cuts the middle of `s` to fit `max_bytes`, keeping `head_thirds` thirds of
+/// the room for the head and the rest for the tail.
+fn cut_middle(s: &str, max_bytes: usize, head_thirds: usize) -> String {
     if max_bytes == 0 || s.len() <= max_bytes {
         return s.to_owned();
     }
@@ -86,7 +104,7 @@ pub fn truncate_middle(s: &str, max_bytes: usize) -> String {
     if budget < 2 {
         return truncate_bytes(s, max_bytes);
     }
-    let head_end = floor_boundary(s, budget * 2 / 3);
+    let head_end = floor_boundary(s, budget * head_thirds / 3);
     let tail_start = ceil_boundary(s, s.len() - (budget - head_end));
     let removed = tail_start - head_end;
     format!(

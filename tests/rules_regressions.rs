@@ -384,3 +384,29 @@ fn the_workspace_rules_table_marks_runner_tools_by_name() {
     let err = advisor::config::AdvisorConfig::parse("config.toml", "[rules]\ntest_tool = [\"x\"]\n").unwrap_err();
     assert!(err.to_string().contains("test_tool"), "{err}");
 }
+
+// a report that describes existing code as "a placeholder" is not a stub (real: the
+// Explore subagent of tests/fixtures/real/claude-2.1.38-spotter-subagent-afc096d.jsonl)
+#[test]
+fn a_marker_word_that_describes_existing_code_is_not_a_stub() {
+    assert!(!interrupts(&check(
+        "This is a placeholder directory (2 small config files), not containing application code.",
+        vec![]
+    )));
+    assert!(!interrupts(&check(
+        "The legacy module is a stub kept for compatibility",
+        vec![]
+    )));
+    assert!(interrupts(&check("I left a placeholder in the config loader.", vec![])));
+    assert!(interrupts(&check("The handler is a stub for now.", vec![])));
+    assert!(interrupts(&check("The endpoint returns stub data.", vec![])));
+}
+
+#[test]
+fn a_marker_word_that_closes_its_clause_names_the_result() {
+    assert!(interrupts(&check(
+        "Done, though the export is still a placeholder.",
+        vec![]
+    )));
+    assert!(interrupts(&check("The parser is a stub; the rest works", vec![])));
+}

@@ -121,6 +121,14 @@ async fn model_server() -> MockServer {
     server
 }
 
+/// The hook's output when it lets the stop through and tells the user why: a
+/// `systemMessage` and no decision.
+fn let_through_with_message(out: &str) -> String {
+    let shown: serde_json::Value = serde_json::from_str(out).expect("a systemMessage for the user");
+    assert!(shown.get("decision").is_none(), "{out}");
+    shown["systemMessage"].as_str().unwrap_or_default().to_owned()
+}
+
 async fn hits(server: &MockServer) -> usize {
     server.received_requests().await.unwrap_or_default().len()
 }
@@ -139,8 +147,15 @@ async fn a_hostile_workspace_config_sends_no_request_until_trusted_and_again_aft
 
     // untrusted: nothing is sent, the stop goes through, the message names `advisor trust <path>`
     let (out, err, code) = s.hook(&[("PLANTED_VAR", SECRET)], &[]);
-    assert_eq!((out.as_str(), code), ("", 0), "{err}");
+    assert_eq!(code, 0, "{err}");
     assert!(err.contains(&format!("advisor trust {}", s.ws().display())), "{err}");
+    // Claude Code does not show stderr of a hook that exits 0: the user sees a systemMessage
+    let shown = let_through_with_message(&out);
+    assert!(
+        shown.contains(&format!("advisor trust {}", s.ws().display())),
+        "{shown}"
+    );
+    assert!(!shown.contains(SECRET), "{shown}");
     assert!(!err.contains(SECRET), "{err}");
     assert_eq!(hits(&server).await, 0, "an untrusted workspace reached the server");
 
@@ -179,7 +194,8 @@ async fn a_hostile_workspace_config_sends_no_request_until_trusted_and_again_aft
     let other = model_server().await;
     s.write_ws_config(&hostile(&other.uri(), 5));
     let (out, err, code) = s.hook(&[("PLANTED_VAR", SECRET)], &[]);
-    assert_eq!((out.as_str(), code), ("", 0));
+    assert_eq!(code, 0, "{err}");
+    assert!(let_through_with_message(&out).contains("advisor trust"), "{out}");
     assert!(
         err.contains("changed since you trusted") && err.contains("advisor trust"),
         "{err}"
@@ -270,8 +286,9 @@ fn a_config_symlinked_to_dev_zero_is_refused_at_once() {
     std::os::unix::fs::symlink("/dev/zero", s.ws().join(".advisor/config.toml")).unwrap();
     let started = std::time::Instant::now();
     let (out, err, code) = s.hook(&[], &[]);
-    assert_eq!((out.as_str(), code), ("", 0));
+    assert_eq!(code, 0, "{err}");
     assert!(err.contains("not a regular file"), "{err}");
+    assert!(let_through_with_message(&out).contains("not a regular file"), "{out}");
     assert!(started.elapsed() < std::time::Duration::from_secs(30));
     // the user config too
     std::fs::remove_file(s.ws().join(".advisor/config.toml")).unwrap();

@@ -65,6 +65,10 @@ interval_turns = 0
 max_severity = "blocker"
 # Shadow mode: review and record, never send anything to the agent.
 shadow = false
+# What the hook shows the user: "quiet" (only when the agent is sent back) or
+# "summary" (also a one-line verdict on a pass with notes, in shadow mode and
+# when the review allowance is spent).
+verdict = "quiet"
 # Seconds a review may take before the stop goes through without it (1 to 600).
 timeout_secs = 30
 
@@ -138,6 +142,18 @@ pub enum OutputMode {
     None,
 }
 
+/// What `advisor hook` shows the user beside its decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// Nothing unless the agent is sent back.
+    #[default]
+    Quiet,
+    /// A one-line `systemMessage` on a pass with notes, in shadow mode and
+    /// when the review allowance is spent.
+    Summary,
+}
+
 /// The `[reviewer]` table: the network settings. In a workspace file it is
 /// honoured only when the user trusted it (see the module docs).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -208,6 +224,9 @@ pub struct AdvisorConfig {
     /// Review and record, never inject.
     #[serde(default)]
     pub shadow: bool,
+    /// What the hook shows the user (`quiet` or `summary`).
+    #[serde(default)]
+    pub verdict: Verdict,
     /// Seconds a review may take (1 to [`MAX_TIMEOUT_SECS`]).
     #[serde(default = "default_timeout")]
     pub timeout_secs: u64,
@@ -271,6 +290,7 @@ impl Default for AdvisorConfig {
             interval_turns: 0,
             max_severity: SeverityName::Blocker,
             shadow: false,
+            verdict: Verdict::Quiet,
             timeout_secs: default_timeout(),
             max_review_tokens: None,
             max_session_review_tokens: None,

@@ -2,9 +2,12 @@
 //! reviewer, as JSON, and the validation that guards restore.
 //!
 //! Owns the saved shape (`{"version":1,"reviewers":{"<name>":{…}}}`) and every
-//! rule a restore enforces, each rejection naming its field. Restoring never
-//! panics on any JSON and never half-applies: a state is validated whole before
-//! anything changes. Must not decide scheduling.
+//! rule a restore enforces, each rejection naming its field. One set of bounds
+//! serves both directions: save trims what it writes to them (over-long keys
+//! and notes dropped, the oldest history forgotten first, the whole within
+//! [`MAX_CHECKPOINT_BYTES`]), so restore accepts everything save writes.
+//! Restoring never panics on any JSON and never half-applies: a state is
+//! validated whole before anything changes. Must not decide scheduling.
 
 use std::collections::BTreeMap;
 
@@ -23,6 +26,40 @@ pub const CHECKPOINT_VERSION: u32 = 1;
 /// Longest dedupe key a checkpoint may hold, in bytes (NFKC can expand a
 /// 2 000-character note several times over).
 const MAX_KEY_BYTES: usize = 16 * MAX_NOTE_CHARS;
+
+/// Largest checkpoint, in bytes of compact JSON: save never writes more and
+/// restore refuses more, so a state file of a known size always restores.
+pub const MAX_CHECKPOINT_BYTES: usize = 1 << 20;
+
+fn json_len<T: Serialize>(value: &T) -> usize {
+    serde_json::to_string(value).map_or(usize::MAX, |s| s.len())
+}
+
+/// Trims a member's state to the bounds restore enforces, within `budget`
+/// bytes: entries restore would refuse are dropped, then the oldest history
+/// and delivered notes until it fits.
+fn fit(mut s: MemberState, budget: usize) -> MemberState {
+    s.seen.retain(|k| k.key.len() <= MAX_KEY_BYTES);
+    s.delivered.retain(|n| n.text.chars().count() <= MAX_NOTE_CHARS);
+    let extra = s.seen.len().saturating_sub(DEDUPE_CAPACITY);
+    s.seen.drain(..extra);
+    let extra = s.delivered.len().saturating_sub(DELIVERED_CAPACITY);
+    s.delivered.drain(..extra);
+    let mut total = json_len(&s);
+    let mut drop = 0;
+    while total > budget && drop < s.seen.len() {
+        total = total.saturating_sub(json_len(&s.seen[drop]) + 1);
+        drop += 1;
+    }
+    s.seen.drain(..drop);
+    let mut drop = 0;
+    while total > budget && drop < s.delivered.len() {
+        total = total.saturating_sub(json_len(&s.delivered[drop]) + 1);
+        drop += 1;
+    }
+    s.delivered.drain(..drop);
+    s
+}
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -71,11 +108,18 @@ fn save_member(m: &Member) -> MemberState {
     }
 }
 
-/// Saves every member's state and the review tokens spent.
+/// Saves every member's state, trimmed to the bounds restore enforces, and
+/// the review tokens spent.
 pub(crate) fn save(members: &[Member], spent: Spent) -> Value {
+    let names: usize = members.iter().map(|m| json_len(&m.cfg.name) + 2).sum();
+    // room for the version, the map's punctuation and the spent tokens
+    let budget = MAX_CHECKPOINT_BYTES.saturating_sub(256 + names) / members.len().max(1);
     let state = PluginState {
         version: CHECKPOINT_VERSION,
-        reviewers: members.iter().map(|m| (m.cfg.name.clone(), save_member(m))).collect(),
+        reviewers: members
+            .iter()
+            .map(|m| (m.cfg.name.clone(), fit(save_member(m), budget)))
+            .collect(),
         review_tokens: (spent != Spent::default()).then_some(spent),
     };
     serde_json::to_value(state).unwrap_or(Value::Null)
@@ -154,6 +198,13 @@ fn validate(at: &str, s: MemberState) -> Result<Valid, Error> {
 /// records as spent. Members missing from the state start fresh; a reviewer
 /// name the plugin does not have is an error.
 pub(crate) fn restore(members: &mut [Member], state: Value) -> Result<Spent, Error> {
+    let size = json_len(&state);
+    if size > MAX_CHECKPOINT_BYTES {
+        return Err(Error::checkpoint(
+            "state",
+            format!("is {size} bytes; a checkpoint holds at most {MAX_CHECKPOINT_BYTES}"),
+        ));
+    }
     let state: PluginState = serde_json::from_value(state)
         .map_err(|e| Error::checkpoint("state", format!("is not an advisor checkpoint: {e}")))?;
     if state.version != CHECKPOINT_VERSION {
@@ -187,4 +238,58 @@ pub(crate) fn restore(members: &mut [Member], state: Value) -> Result<Spent, Err
         m.guard.set_history(v.seen);
     }
     Ok(spent)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::note::Severity;
+
+    fn member_state(keys: Vec<SeenKey>) -> MemberState {
+        MemberState {
+            finished: 1,
+            periodic: 0,
+            ticks: 1,
+            last_review: 1,
+            cooldown_until: 0,
+            delivered: Vec::new(),
+            seen: keys,
+        }
+    }
+
+    #[test]
+    fn save_trims_to_what_restore_accepts() {
+        let long = SeenKey {
+            key: "k".repeat(MAX_KEY_BYTES + 1),
+            severity: Severity::Blocker,
+        };
+        let many: Vec<SeenKey> = (0..DEDUPE_CAPACITY + 10)
+            .map(|i| SeenKey {
+                key: format!("{i}-{}", "x".repeat(600)),
+                severity: Severity::Concern,
+            })
+            .chain(std::iter::once(long))
+            .collect();
+        let fitted = fit(member_state(many), MAX_CHECKPOINT_BYTES);
+        assert!(json_len(&fitted) <= MAX_CHECKPOINT_BYTES);
+        assert!(fitted.seen.iter().all(|k| k.key.len() <= MAX_KEY_BYTES));
+        assert!(fitted.seen.len() <= DEDUPE_CAPACITY);
+        let newest = format!("{}-", DEDUPE_CAPACITY + 9);
+        assert!(
+            fitted.seen.last().unwrap().key.starts_with(&newest),
+            "the newest keys are kept"
+        );
+        let state = PluginState {
+            version: CHECKPOINT_VERSION,
+            reviewers: [("advisor".to_owned(), fitted)].into_iter().collect(),
+            review_tokens: None,
+        };
+        let value = serde_json::to_value(state).unwrap();
+        assert!(json_len(&value) <= MAX_CHECKPOINT_BYTES);
+        let parsed: PluginState = serde_json::from_value(value).unwrap();
+        for (name, s) in parsed.reviewers {
+            validate(&name, s).unwrap();
+        }
+    }
 }

@@ -89,7 +89,7 @@ use crate::trace::TraceSink;
 pub use builder::{
     AdvisorPluginBuilder, DEFAULT_MAX_ROUNDS, DEFAULT_TIMEOUT, MAX_NOTES_PER_REVIEW_LIMIT, MAX_REVIEWERS, PROGRESS_NOTE,
 };
-pub use checkpoint::CHECKPOINT_VERSION;
+pub use checkpoint::{CHECKPOINT_VERSION, MAX_CHECKPOINT_BYTES};
 pub use report::{RunReport, Suppressed};
 pub use reviewer_config::{
     DEFAULT_COOLDOWN_TURNS, DEFAULT_MAX_PERIODIC_REVIEWS, MAX_REVIEWER_NAME_BYTES, ReviewerConfig,

@@ -2,20 +2,33 @@
 //!
 //! `response_item` payloads carry the conversation: `message` (user or
 //! assistant, `input_text` / `output_text` blocks), `function_call` (`name`,
-//! `arguments` as a JSON string, `call_id`), `function_call_output`
-//! (`call_id`, `output`, possibly JSON with `metadata.exit_code`), and
-//! `reasoning` (skipped; often encrypted). The boilerplate user messages Codex
-//! repeats in every file (AGENTS.md in `<INSTRUCTIONS>`,
-//! `<environment_context>`, `<user_instructions>`) are not the user's request.
-//! `compacted` is a rebase. `event_msg` lines duplicate messages and are
-//! ignored, except `user_message`, which marks a fresh request. Unknown line
-//! and payload types are skipped and counted — Codex adds types between
-//! versions. Must not review anything.
+//! `arguments` as a JSON string, `call_id`) and `function_call_output`
+//! (`call_id`, `output`: a JSON envelope with `metadata.exit_code`, or the
+//! unified-exec text with `Process exited with code N` / `Process running
+//! with session ID N`), `custom_tool_call` / `custom_tool_call_output`
+//! (`apply_patch`), `local_shell_call`, `web_search_call` (its `status` is
+//! its outcome) and `reasoning` (skipped; often encrypted). A `write_stdin`
+//! call continues the `exec_command` whose session id it names: its output
+//! is attributed to that command. `event_msg` lines mostly repeat the
+//! conversation; read from them: `user_message` (a genuine prompt),
+//! `exec_command_end` (the command's exit code), `task_complete` (its
+//! `last_agent_message` is the answer), `turn_aborted` (an interrupt); other
+//! `*_end` events are counted in `skipped`, never dropped silently. The
+//! boilerplate Codex repeats in every file (AGENTS.md in `<INSTRUCTIONS>`,
+//! `<environment_context>`, `<user_instructions>`) and a stop hook's
+//! continuation (`<hook_prompt …>`) are not the user's request. `compacted`
+//! is a rebase. Unknown line and payload types are skipped and counted.
+//! Must not review anything.
+
+use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::{Transcript, text_of};
-use crate::host::{Message, ToolCall};
+use super::{Boundary, Outcome, RawLine, Transcript, is_injected, text_of};
+use crate::host::{Message, Role, ToolCall};
+
+/// Longest output kept for a command continued by `write_stdin`, in bytes (the tail is kept).
+const MAX_SESSION_OUTPUT: usize = 64 * 1024;
 
 /// Whether a user message is boilerplate Codex injects, not the user's words.
 fn is_boilerplate(text: &str) -> bool {
@@ -26,9 +39,39 @@ fn is_boilerplate(text: &str) -> bool {
         || t.starts_with("# AGENTS.md instructions")
 }
 
-/// Whether a function output reports failure: a JSON envelope with a non-zero
-/// `metadata.exit_code`, else the shared heuristics.
-fn output_of(raw: &Value) -> (String, bool) {
+/// Whether user text is a genuine request.
+fn is_prompt(text: &str) -> bool {
+    let t = text.trim_start();
+    !t.is_empty() && !is_boilerplate(t) && !is_injected(t) && !t.starts_with("<hook_prompt")
+}
+
+/// The user text of a line that may start a turn.
+fn prompt_text(line: &Value) -> Option<String> {
+    let payload = line.get("payload")?;
+    let ty = line.get("type").and_then(Value::as_str)?;
+    let text = match (ty, payload.get("type").and_then(Value::as_str)) {
+        ("event_msg", Some("user_message")) => payload.get("message").and_then(Value::as_str)?.to_owned(),
+        ("response_item", Some("message")) if payload.get("role").and_then(Value::as_str) == Some("user") => {
+            text_of(payload.get("content").unwrap_or(&Value::Null))
+        }
+        _ => return None,
+    };
+    is_prompt(&text).then_some(text)
+}
+
+/// Where `line` stands in the turn structure.
+pub(super) fn boundary(line: &Value) -> Boundary {
+    if line.get("type").and_then(Value::as_str) == Some("compacted") {
+        return Boundary::Compaction;
+    }
+    if prompt_text(line).is_some() {
+        return Boundary::TurnStart;
+    }
+    Boundary::None
+}
+
+/// A function output: its text and what it says about the outcome.
+fn output_of(raw: &Value) -> (String, Outcome) {
     let text = match raw {
         Value::String(s) => s.clone(),
         Value::Object(_) => raw.get("content").map(text_of).unwrap_or_else(|| raw.to_string()),
@@ -44,81 +87,301 @@ fn output_of(raw: &Value) -> (String, bool) {
             .and_then(Value::as_str)
             .map(str::to_owned)
             .unwrap_or(text.clone());
-        if let Some(code) = code {
-            return (inner, code != 0);
-        }
-        return (inner, false);
+        return match code {
+            Some(code) => (inner, Outcome::Exit(code)),
+            None => (inner, Outcome::Failed(false)),
+        };
     }
-    (text, false)
+    // unified exec: "Chunk ID: …\nWall time: …\nProcess exited with code N\n…Output:\n<text>"
+    let header = text.split("\nOutput:\n").next().unwrap_or("");
+    if text.starts_with("Chunk ID:") || header.contains("Wall time:") {
+        for l in header.lines() {
+            if let Some(code) = l.strip_prefix("Process exited with code ") {
+                if let Ok(code) = code.trim().parse::<i64>() {
+                    return (text, Outcome::Exit(code));
+                }
+            }
+            if l.starts_with("Process running with session ID ") {
+                return (text, Outcome::Running);
+            }
+        }
+    }
+    let failed = super::looks_failed(&text);
+    (text, Outcome::Failed(failed))
 }
 
-pub(super) fn read(lines: &[(usize, Value)]) -> Result<Transcript, (usize, String)> {
+/// The command's own output: a unified-exec output without its header.
+fn body(output: &str) -> &str {
+    match output.split_once("\nOutput:\n") {
+        Some((header, rest)) if header.contains("Wall time:") => rest,
+        _ => output,
+    }
+}
+
+/// The session id a running unified-exec output names.
+fn running_session(output: &str) -> Option<i64> {
+    output
+        .split("\nOutput:\n")
+        .next()?
+        .lines()
+        .find_map(|l| l.strip_prefix("Process running with session ID "))
+        .and_then(|s| s.trim().parse().ok())
+}
+
+#[derive(Default)]
+struct State {
+    /// Running unified-exec sessions: session id → trace index of the command.
+    sessions: HashMap<i64, usize>,
+    /// `write_stdin` call id → the session it continues.
+    stdin_calls: HashMap<String, i64>,
+    /// Call id → trace index.
+    traces: HashMap<String, usize>,
+    /// Text of the last prompt, while no assistant output followed it (the
+    /// same prompt arrives as a `response_item` and an `event_msg`).
+    open_prompt: Option<String>,
+}
+
+pub(super) fn read(lines: &[RawLine]) -> Result<Transcript, (usize, String)> {
     let mut t = Transcript::default();
-    for (n, line) in lines {
+    let mut s = State::default();
+    for (i, raw) in lines.iter().enumerate() {
+        let line = match &raw.value {
+            Ok(v) => v,
+            Err(len) => {
+                t.elide(*len);
+                continue;
+            }
+        };
         let ty = line.get("type").and_then(Value::as_str).unwrap_or("");
         let payload = line.get("payload").unwrap_or(&Value::Null);
+        if let Some(text) = prompt_text(line) {
+            prompt(&mut t, &mut s, raw, text);
+            continue;
+        }
         match ty {
             "session_meta" | "turn_context" => {}
             "compacted" => {
-                t.compact();
                 let summary = payload.get("message").and_then(Value::as_str).unwrap_or_default();
+                t.compact(raw.identity(summary));
+                s = State::default();
                 if !summary.trim().is_empty() {
-                    t.messages.push(Message::user(summary.to_owned()));
+                    t.aside(summary.to_owned());
                 }
             }
-            "event_msg" => {
-                if payload.get("type").and_then(Value::as_str) == Some("user_message") {
-                    let text = payload.get("message").and_then(Value::as_str).unwrap_or_default();
-                    if !is_boilerplate(text) && !super::is_injected(text) && !text.trim().is_empty() {
-                        t.user_prompts += 1;
-                    }
-                }
-            }
-            "response_item" => response_item(&mut t, payload).map_err(|m| (*n, m))?,
+            "event_msg" => event(&mut t, &mut s, payload),
+            "response_item" => response_item(&mut t, &mut s, payload).map_err(|m| (i, m))?,
             other => t.skip(&format!("line:{}", if other.is_empty() { "untyped" } else { other })),
         }
     }
     Ok(t)
 }
 
-fn response_item(t: &mut Transcript, p: &Value) -> Result<(), String> {
+fn prompt(t: &mut Transcript, s: &mut State, raw: &RawLine, text: String) {
+    let id = raw.identity(&text);
+    if s.open_prompt.as_deref().map(str::trim) == Some(text.trim()) {
+        // the same prompt again (response_item, then event_msg): one turn,
+        // identified by the later line so a read from the end agrees
+        t.last_prompt = Some(id);
+        return;
+    }
+    s.open_prompt = Some(text.clone());
+    t.prompt(text, id);
+}
+
+fn event(t: &mut Transcript, s: &mut State, p: &Value) {
+    let ty = p.get("type").and_then(Value::as_str).unwrap_or("");
+    match ty {
+        "exec_command_end" => {
+            let call_id = p.get("call_id").and_then(Value::as_str).unwrap_or_default();
+            let Some(&at) = s.traces.get(call_id) else {
+                t.skip("event_msg:exec_command_end:unpaired");
+                return;
+            };
+            if let Some(code) = p.get("exit_code").and_then(Value::as_i64) {
+                let trace = &mut t.tools[at];
+                let output = p
+                    .get("aggregated_output")
+                    .and_then(Value::as_str)
+                    .filter(|o| !o.is_empty())
+                    .unwrap_or(&trace.output)
+                    .to_owned();
+                trace.error = Outcome::Exit(code).error(body(&output));
+            }
+        }
+        "task_complete" => {
+            if let Some(text) = p.get("last_agent_message").and_then(Value::as_str) {
+                t.recorded_answer = Some((t.messages.len(), text.to_owned()));
+            }
+        }
+        "turn_aborted" => {
+            let reason = p.get("reason").and_then(Value::as_str).unwrap_or("interrupted");
+            t.interrupt(format!("[turn aborted: {reason}]"));
+        }
+        // repeats of response items, or no outcome
+        "agent_message"
+        | "agent_reasoning"
+        | "agent_reasoning_raw_content"
+        | "token_count"
+        | "task_started"
+        | "user_message"
+        | "exec_command_begin"
+        | "exec_command_output_delta"
+        | "patch_apply_begin"
+        | "patch_apply_end"
+        | "web_search_begin"
+        | "web_search_end"
+        | "mcp_tool_call_begin"
+        | "mcp_tool_call_end"
+        | "context_compacted"
+        | "entered_review_mode"
+        | "exited_review_mode"
+        | "turn_diff"
+        | "plan_update" => {}
+        other if other.ends_with("_end") => t.skip(&format!("event_msg:{other}")),
+        _ => {}
+    }
+}
+
+fn push_call(t: &mut Transcript, s: &mut State, call: ToolCall) {
+    s.open_prompt = None;
+    match t.messages.last_mut() {
+        Some(last) if last.role == Role::Assistant && last.content.is_empty() => last.tool_calls.push(call),
+        _ => t
+            .messages
+            .push(Message::assistant_with_tools(String::new(), vec![call])),
+    }
+}
+
+fn arguments(v: Option<&Value>) -> String {
+    match v {
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
+        None => String::new(),
+    }
+}
+
+fn response_item(t: &mut Transcript, s: &mut State, p: &Value) -> Result<(), String> {
+    let call_id = || p.get("call_id").and_then(Value::as_str).unwrap_or_default().to_owned();
     match p.get("type").and_then(Value::as_str).unwrap_or("") {
         "message" => {
             let text = text_of(p.get("content").unwrap_or(&Value::Null));
             match p.get("role").and_then(Value::as_str) {
-                Some("assistant") => t.messages.push(Message::assistant(text)),
+                Some("assistant") => {
+                    s.open_prompt = None;
+                    t.messages.push(Message::assistant(text));
+                }
                 Some("user") => {
+                    // not a prompt (those are read before): boilerplate is left
+                    // out, hook continuations and advisories are kept as asides
                     if !is_boilerplate(&text) && !text.trim().is_empty() {
-                        t.messages.push(Message::user(text));
+                        t.aside(text);
                     }
                 }
                 Some("developer" | "system") => {}
                 _ => t.skip("response_item:message:unknown-role"),
             }
         }
-        "function_call" => {
-            let call = ToolCall {
-                id: p.get("call_id").and_then(Value::as_str).unwrap_or_default().to_owned(),
-                name: p.get("name").and_then(Value::as_str).unwrap_or("tool").to_owned(),
-                arguments: match p.get("arguments") {
-                    Some(Value::String(s)) => s.clone(),
-                    Some(other) => other.to_string(),
-                    None => String::new(),
-                },
-            };
-            match t.messages.last_mut() {
-                Some(last) if last.role == crate::host::Role::Assistant && last.content.is_empty() => {
-                    last.tool_calls.push(call)
+        "function_call" | "custom_tool_call" => {
+            let name = p.get("name").and_then(Value::as_str).unwrap_or("tool").to_owned();
+            let args = arguments(p.get("arguments").or_else(|| p.get("input")));
+            if name == "write_stdin" {
+                let session = serde_json::from_str::<Value>(&args)
+                    .ok()
+                    .and_then(|a| a.get("session_id").and_then(Value::as_i64));
+                if let Some(session) = session {
+                    s.stdin_calls.insert(call_id(), session);
                 }
-                _ => t
-                    .messages
-                    .push(Message::assistant_with_tools(String::new(), vec![call])),
+            }
+            push_call(
+                t,
+                s,
+                ToolCall {
+                    id: call_id(),
+                    name,
+                    arguments: args,
+                },
+            );
+        }
+        "local_shell_call" => {
+            let args = p
+                .get("action")
+                .and_then(|a| a.get("command"))
+                .map(Value::to_string)
+                .unwrap_or_default();
+            push_call(
+                t,
+                s,
+                ToolCall {
+                    id: call_id(),
+                    name: "shell".into(),
+                    arguments: args,
+                },
+            );
+        }
+        "function_call_output" | "custom_tool_call_output" => {
+            let id = call_id();
+            let (output, outcome) = output_of(p.get("output").unwrap_or(&Value::Null));
+            let continued = s.stdin_calls.get(&id).and_then(|sess| s.sessions.get(sess)).copied();
+            match continued {
+                Some(at) => {
+                    // write_stdin: the output belongs to the command it continues
+                    let call = t.call(&id);
+                    t.messages.push(Message::tool_result(&call, output.clone()));
+                    let trace = &mut t.tools[at];
+                    trace.output.push_str(&output);
+                    if trace.output.len() > MAX_SESSION_OUTPUT {
+                        let cut = trace.output.len() - MAX_SESSION_OUTPUT;
+                        let cut = (cut..trace.output.len())
+                            .find(|i| trace.output.is_char_boundary(*i))
+                            .unwrap_or(trace.output.len());
+                        trace.output.drain(..cut);
+                    }
+                    if !matches!(outcome, Outcome::Running) {
+                        trace.error = outcome.error(body(&output));
+                    }
+                }
+                None => {
+                    let running = running_session(&output);
+                    let at = match outcome {
+                        Outcome::Failed(failed) => t.tool_result(&id, output, failed),
+                        other => {
+                            let at = t.tool_outcome(&id, output, other);
+                            let trace = &mut t.tools[at];
+                            trace.error = other.error(body(&trace.output));
+                            at
+                        }
+                    };
+                    s.traces.insert(id, at);
+                    if let Some(session) = running {
+                        s.sessions.insert(session, at);
+                    }
+                }
             }
         }
-        "function_call_output" => {
-            let id = p.get("call_id").and_then(Value::as_str).unwrap_or_default().to_owned();
-            let (output, failed) = output_of(p.get("output").unwrap_or(&Value::Null));
-            t.tool_result(&id, output, failed);
+        "web_search_call" => {
+            let action = p.get("action").unwrap_or(&Value::Null);
+            let query = action
+                .get("query")
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+                .unwrap_or_else(|| action.to_string());
+            let status = p.get("status").and_then(Value::as_str).unwrap_or("completed");
+            let id = p
+                .get("id")
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+                .unwrap_or_else(|| format!("web_search:{}", t.tools.len()));
+            push_call(
+                t,
+                s,
+                ToolCall {
+                    id: id.clone(),
+                    name: "web_search".into(),
+                    arguments: query,
+                },
+            );
+            let failed = !matches!(status, "completed" | "in_progress" | "searching");
+            t.tool_outcome(&id, format!("web search {status}"), Outcome::Failed(failed));
         }
         "reasoning" => {}
         other => t.skip(&format!(

@@ -80,6 +80,35 @@ pub(super) fn try_read(name: &str, text: &str, forced: bool) -> Option<Result<Tr
     Some(Ok(read_records(records)))
 }
 
+/// Whether the file at `path` looks like a Gemini CLI session from its first
+/// line alone: a Gemini metadata or edit line, or — the legacy format, one
+/// JSON value over many lines — a first line that is not JSON by itself.
+/// Reads at most `max_line` bytes.
+pub(super) fn sniff(path: &std::path::Path, max_line: usize) -> bool {
+    let Ok(file) = crate::bounded_read::open_regular(path) else {
+        return false;
+    };
+    let mut lines = crate::bounded_read::BoundedLines::new(std::io::BufReader::new(file), max_line);
+    let first = lines.find(|l| {
+        l.as_ref().map_or(true, |l| {
+            l.bytes
+                .as_ref()
+                .map_or(true, |b| !b.iter().all(u8::is_ascii_whitespace))
+        })
+    });
+    let Some(Ok(line)) = first else {
+        return false;
+    };
+    let Ok(bytes) = line.bytes else {
+        return false;
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    match serde_json::from_str::<Value>(text.trim_start_matches('\u{feff}')) {
+        Ok(v) => is_metadata(&v) || is_edit(&v),
+        Err(_) => text.trim_start_matches('\u{feff}').trim_start().starts_with('{'),
+    }
+}
+
 /// The metadata line (or legacy whole record): string `sessionId` and
 /// `projectHash`, and no `type` (Claude Code lines carry `sessionId` and a
 /// `type`).

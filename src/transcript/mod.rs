@@ -13,6 +13,7 @@ mod codex;
 mod gemini;
 mod hook_input;
 mod openai;
+mod reverse;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -23,7 +24,8 @@ use serde_json::Value;
 
 use crate::host::{Message, Role, ToolCall, ToolTrace};
 
-pub use hook_input::HookInput;
+pub use hook_input::{HookEvent, HookInput, Host, MAX_HOOK_INPUT_BYTES};
+pub use reverse::{ReverseLine, ReverseLines};
 
 /// A transcript file format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -61,7 +63,8 @@ impl TranscriptFormat {
         }
     }
 
-    /// Guesses the format from one parsed line.
+    /// Guesses the format from one parsed line. A format added later (a
+    /// Gemini CLI session, say) adds its own test here.
     fn detect(line: &Value) -> Option<TranscriptFormat> {
         let ty = line.get("type").and_then(Value::as_str);
         if line.get("payload").is_some()
@@ -119,6 +122,10 @@ impl TranscriptError {
         }
     }
 
+    fn at_offset(kind: TranscriptErrorKind, path: &str, offset: u64, message: impl Into<String>) -> Self {
+        TranscriptError::new(kind, &format!("{path} (byte {offset})"), None, message)
+    }
+
     /// What kind of failure this is.
     pub fn kind(&self) -> TranscriptErrorKind {
         self.kind
@@ -141,42 +148,61 @@ impl fmt::Display for TranscriptError {
 
 impl std::error::Error for TranscriptError {}
 
-/// A transcript in the crate's neutral shape.
+/// A transcript in the crate's neutral shape: what was read of the file's
+/// end (see [`ReadOptions`]), turn by turn.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Transcript {
     /// The conversation since the last compaction, oldest first (boilerplate,
-    /// meta lines and side chains left out).
+    /// meta lines and side chains left out; a line over the line cap is a
+    /// system message saying it was elided).
     pub messages: Vec<Message>,
-    /// Tool calls paired with their results, oldest first.
+    /// Tool calls that ran, paired with their results, oldest first.
     pub tools: Vec<ToolTrace>,
-    /// How many genuine user prompts the whole file holds (not tool results,
-    /// not advisories, not boilerplate): a count that grows when the user asks
-    /// something new.
+    /// Tool calls the user declined: they never ran, so they are neither
+    /// successes nor failures and are not in [`tools`](Self::tools).
+    pub rejected: Vec<ToolCall>,
+    /// Where each turn starts: the index in [`messages`](Self::messages) of
+    /// each genuine user prompt, oldest first.
+    pub turn_starts: Vec<usize>,
+    /// Genuine user prompts in what was read (not tool results, not
+    /// notifications, command output, interrupt markers, summaries, hook
+    /// feedback or advisories).
     pub user_prompts: usize,
-    /// How many compactions (rebases) the file records.
+    /// The identity of the last genuine prompt (`uuid:<uuid>` for Claude
+    /// Code, `at:<offset>:<hash>` otherwise): a new value means a new request.
+    pub last_prompt: Option<String>,
+    /// How many compactions (rebases) were read.
     pub compactions: usize,
+    /// The identity of the last compaction read, as for prompts.
+    pub last_compaction: Option<String>,
+    /// Lines over the line cap, skipped and marked in the window.
+    pub elided: usize,
+    /// Whether the read stopped at the byte cap before it reached the last
+    /// turn's prompt (the turn is then only partly known).
+    pub truncated: bool,
+    /// The answer under review: the last turn's final assistant text, or the
+    /// host's own record of it (Codex `task_complete`). `None` when the last
+    /// turn has no final text, e.g. the user interrupted it.
+    pub final_answer: Option<String>,
+    /// The index in [`messages`](Self::messages) of the answer, when it is one.
+    pub answer_index: Option<usize>,
     /// Lines or payloads of unknown types that were skipped, by type.
     pub skipped: BTreeMap<String, usize>,
+    /// Message index of the last interrupt marker.
+    interrupted_at: Option<usize>,
+    /// The host's record of the last turn's answer (Codex `task_complete`).
+    recorded_answer: Option<(usize, String)>,
 }
 
 impl Transcript {
-    /// The last assistant message with text: the answer under review.
+    /// The answer under review (see [`final_answer`](Self::final_answer)).
     pub fn last_answer(&self) -> Option<&str> {
-        self.messages
-            .iter()
-            .rev()
-            .find(|m| m.role == Role::Assistant && !m.content.trim().is_empty())
-            .map(|m| m.content.as_str())
+        self.final_answer.as_deref()
     }
 
     /// The messages before the answer under review (all of them when there is none).
     pub fn history_before_answer(&self) -> &[Message] {
-        let cut = self
-            .messages
-            .iter()
-            .rposition(|m| m.role == Role::Assistant && !m.content.trim().is_empty())
-            .unwrap_or(self.messages.len());
-        &self.messages[..cut]
+        &self.messages[..self.answer_index.unwrap_or(self.messages.len())]
     }
 
     /// Assistant turns in the transcript.
@@ -188,24 +214,57 @@ impl Transcript {
         *self.skipped.entry(what.to_owned()).or_default() += 1;
     }
 
-    fn compact(&mut self) {
+    fn compact(&mut self, id: String) {
         self.compactions += 1;
+        self.last_compaction = Some(id);
+        // a compaction is no new request; the prompt before it is not in the
+        // window any more (and a read from the end stops at the compaction)
+        self.last_prompt = None;
         self.messages.clear();
         self.tools.clear();
+        self.rejected.clear();
+        self.turn_starts.clear();
+        self.interrupted_at = None;
+        self.recorded_answer = None;
     }
 
-    /// Records a user prompt unless it is an advisory the advisor itself injected.
-    fn user_prompt(&mut self, text: String) {
-        if !is_injected(&text) {
-            self.user_prompts += 1;
-        }
+    /// Records a genuine user prompt: a new turn.
+    fn prompt(&mut self, text: String, id: String) {
+        self.user_prompts += 1;
+        self.last_prompt = Some(id);
+        self.turn_starts.push(self.messages.len());
         self.messages.push(Message::user(text));
     }
 
-    /// Records a tool result and pairs it with its call.
-    fn tool_result(&mut self, call_id: &str, output: String, failed: bool) {
-        let call = self
-            .messages
+    /// Records a user-channel message that is not a prompt (a notification,
+    /// command output, hook feedback, an advisory).
+    fn aside(&mut self, text: String) {
+        self.messages.push(Message::user(text));
+    }
+
+    /// Records an interrupt marker: the turn's earlier text is not its answer.
+    fn interrupt(&mut self, text: String) {
+        self.interrupted_at = Some(self.messages.len());
+        self.messages.push(Message::user(text));
+    }
+
+    /// Records a line over the line cap.
+    fn elide(&mut self, bytes: u64) {
+        self.elided += 1;
+        self.messages.push(Message::system(format!(
+            "[a transcript line of {bytes} bytes was over the line cap and is elided]"
+        )));
+    }
+
+    /// Records a call the user declined.
+    fn reject(&mut self, call_id: &str, output: String) {
+        let call = self.call(call_id);
+        self.messages.push(Message::tool_result(&call, output));
+        self.rejected.push(call);
+    }
+
+    fn call(&self, call_id: &str) -> ToolCall {
+        self.messages
             .iter()
             .rev()
             .flat_map(|m| m.tool_calls.iter())
@@ -215,16 +274,95 @@ impl Transcript {
                 id: call_id.to_owned(),
                 name: "tool".into(),
                 arguments: String::new(),
-            });
+            })
+    }
+
+    /// Records a tool result and pairs it with its call; returns the trace's index.
+    fn tool_result(&mut self, call_id: &str, output: String, failed: bool) -> usize {
         let failed = failed || looks_failed(&output);
+        self.tool_outcome(call_id, output, Outcome::Failed(failed))
+    }
+
+    /// Records a tool result whose outcome the host stated; returns the trace's index.
+    fn tool_outcome(&mut self, call_id: &str, output: String, outcome: Outcome) -> usize {
+        let call = self.call(call_id);
         self.messages.push(Message::tool_result(&call, output.clone()));
+        let error = outcome.error(&output);
         self.tools.push(ToolTrace {
             name: call.name,
             args: call.arguments,
-            error: failed.then(|| first_line_with_failure(&output)),
+            error,
             output,
         });
+        self.tools.len() - 1
     }
+
+    /// Decides the answer under review once every line is read.
+    fn finish(&mut self) {
+        let turn = self.turn_starts.last().copied().unwrap_or(0);
+        let text_at = self
+            .messages
+            .iter()
+            .enumerate()
+            .skip(turn)
+            .rev()
+            .find(|(_, m)| m.role == Role::Assistant && !m.content.trim().is_empty())
+            .map(|(i, _)| i);
+        let interrupted = self
+            .interrupted_at
+            .is_some_and(|i| i >= turn && text_at.is_none_or(|t| i > t));
+        let recorded = self
+            .recorded_answer
+            .take()
+            .filter(|(at, text)| *at >= turn && !text.trim().is_empty());
+        (self.final_answer, self.answer_index) = match (recorded, text_at) {
+            (_, _) if interrupted => (None, None),
+            // assistant text written after the recorded answer is newer
+            (Some((recorded_at, _)), Some(i)) if i >= recorded_at => (Some(self.messages[i].content.clone()), Some(i)),
+            (Some((_, text)), at) => {
+                let at = at.filter(|i| self.messages[*i].content.trim() == text.trim());
+                (Some(text), at)
+            }
+            (None, Some(i)) => (Some(self.messages[i].content.clone()), Some(i)),
+            (None, None) => (None, None),
+        };
+    }
+}
+
+/// How a tool call ended, as far as the host says.
+#[derive(Debug, Clone, Copy)]
+enum Outcome {
+    /// Failed or not, by the output's own words.
+    Failed(bool),
+    /// The process's exit code.
+    Exit(i64),
+    /// Still running (no exit code yet).
+    Running,
+}
+
+impl Outcome {
+    fn error(self, output: &str) -> Option<String> {
+        match self {
+            Outcome::Failed(false) | Outcome::Running | Outcome::Exit(0) => None,
+            Outcome::Failed(true) => Some(first_line_with_failure(output)),
+            Outcome::Exit(code) if output.trim().is_empty() => Some(format!("exit code {code}")),
+            Outcome::Exit(code) => {
+                let line = format!("exit code {code}: {}", first_line_with_failure(output));
+                Some(crate::text::clamp_chars(&line, 300).to_owned())
+            }
+        }
+    }
+}
+
+/// A short stable hash of `text` (FNV-1a, 64 bits, hex), for the identities
+/// of prompts and compactions; not for anything an attacker must not collide.
+pub fn fingerprint(text: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.as_bytes() {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
 }
 
 /// Whether a user message is an advisory the advisor injected (directly or as a
@@ -302,17 +440,257 @@ pub(crate) fn text_of(content: &Value) -> String {
     }
 }
 
-/// Reads the transcript at `path` in `format`, or the detected format.
-pub fn read_transcript(path: &Path, format: Option<TranscriptFormat>) -> Result<Transcript, TranscriptError> {
-    let name = path.display().to_string();
-    let text = std::fs::read(path)
-        .map_err(|e| TranscriptError::new(TranscriptErrorKind::Io, &name, None, format!("cannot read it: {e}")))?;
-    let text = String::from_utf8_lossy(&text);
-    parse_transcript(&name, &text, format).map(|(t, _)| t)
+/// One line of a transcript, as the readers see it.
+#[derive(Debug, Clone)]
+pub(crate) struct RawLine {
+    /// The 1-based line number, when known (a read from the end that did not
+    /// reach the file's start does not know it).
+    pub(crate) number: Option<usize>,
+    /// Byte offset of the line in the file.
+    pub(crate) offset: u64,
+    /// The parsed line, or the length of a line over the line cap.
+    pub(crate) value: Result<Value, u64>,
 }
 
-/// Parses transcript text; `name` is used in errors. Returns the transcript
-/// and the format it was read as.
+impl RawLine {
+    /// An identity for the line that does not depend on how much was read:
+    /// its offset and a hash of `text`.
+    pub(crate) fn identity(&self, text: &str) -> String {
+        format!("at:{}:{}", self.offset, fingerprint(text))
+    }
+}
+
+/// How much of a transcript to read, and the bounds of the read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// The format, or `None` to detect it.
+    pub format: Option<TranscriptFormat>,
+    /// Longest line kept, in bytes; a longer one is elided.
+    pub max_line: usize,
+    /// Bytes of history wanted before the last turn's prompt: reading stops
+    /// at the first turn start once this much is read.
+    pub window_bytes: u64,
+    /// Most bytes read from the end; the read stops there even inside the
+    /// last turn (and says so in [`Transcript::truncated`]).
+    pub max_bytes: u64,
+    /// Drop a last line that is not valid JSON and has no line break after
+    /// it (the host is still writing it) instead of failing.
+    pub allow_partial_last_line: bool,
+}
+
+/// Default line cap: 1 MiB.
+pub const DEFAULT_MAX_LINE: usize = 1 << 20;
+/// Default history wanted before the last turn: 1 MiB.
+pub const DEFAULT_WINDOW_BYTES: u64 = 1 << 20;
+/// Default cap on the bytes read from the end: 16 MiB.
+pub const DEFAULT_MAX_BYTES: u64 = 16 << 20;
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions {
+            format: None,
+            max_line: DEFAULT_MAX_LINE,
+            window_bytes: DEFAULT_WINDOW_BYTES,
+            max_bytes: DEFAULT_MAX_BYTES,
+            allow_partial_last_line: false,
+        }
+    }
+}
+
+/// Where a line stands in the turn structure, for deciding where a read from
+/// the end may stop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Boundary {
+    /// Neither.
+    None,
+    /// A genuine user prompt: a turn starts here.
+    TurnStart,
+    /// A compaction: nothing before it is part of the conversation.
+    Compaction,
+}
+
+impl TranscriptFormat {
+    /// Where `line` stands, for a read from the end. `sidechain` is whether
+    /// the transcript is a sub-agent's own (Claude Code).
+    fn boundary(self, line: &Value, sidechain: bool) -> Boundary {
+        match self {
+            TranscriptFormat::ClaudeCode => claude_code::boundary(line, sidechain),
+            TranscriptFormat::Codex => codex::boundary(line),
+            TranscriptFormat::OpenAi => openai::boundary(line),
+            // read whole by `read_transcript_with`, never from the end
+            TranscriptFormat::Gemini => Boundary::None,
+        }
+    }
+}
+
+/// Reads the transcript at `path` in `format`, or the detected format, from
+/// its end with the default bounds (see [`read_transcript_with`]).
+pub fn read_transcript(path: &Path, format: Option<TranscriptFormat>) -> Result<Transcript, TranscriptError> {
+    read_transcript_with(
+        path,
+        &ReadOptions {
+            format,
+            ..ReadOptions::default()
+        },
+    )
+    .map(|(t, _)| t)
+}
+
+/// Reads what the review needs from the end of the transcript at `path`:
+/// lines last-first until the last turn's prompt and
+/// [`window_bytes`](ReadOptions::window_bytes) of history before it are read
+/// (or a compaction, the file's start, or [`max_bytes`](ReadOptions::max_bytes)),
+/// then parses them in order. Only a regular file is read: a FIFO, a device
+/// or a directory is refused at once.
+pub fn read_transcript_with(
+    path: &Path,
+    options: &ReadOptions,
+) -> Result<(Transcript, TranscriptFormat), TranscriptError> {
+    let name = path.display().to_string();
+    let io = |e: String| TranscriptError::new(TranscriptErrorKind::Io, &name, None, e);
+    let file = crate::bounded_read::open_regular(path).map_err(|e| io(read_problem(&e)))?;
+    if options.format == Some(TranscriptFormat::Gemini)
+        || (options.format.is_none() && gemini::sniff(path, options.max_line))
+    {
+        // A Gemini CLI session is one record (or JSONL whose edits refer to
+        // earlier lines): read whole, within the read cap.
+        let text =
+            crate::bounded_read::read_file_to_string(path, options.max_bytes).map_err(|e| io(read_problem(&e)))?;
+        return parse_transcript(&name, &text, options.format);
+    }
+    let len = file.metadata().map_err(|e| io(format!("cannot read it: {e}")))?.len();
+    let mut lines = reverse::ReverseLines::new(file, len, options.max_line);
+    let mut raw: Vec<RawLine> = Vec::new();
+    let mut format = options.format;
+    let mut sidechain: Option<bool> = None;
+    let mut turn_seen = false;
+    let mut truncated = false;
+    let mut first = true;
+    let mut exhausted = true;
+    while let Some(line) = lines.next() {
+        let line = line.map_err(|e| io(format!("cannot read it: {e}")))?;
+        let last = std::mem::replace(&mut first, false);
+        let value = match line.bytes {
+            Err(len) => Err(len),
+            Ok(bytes) => {
+                let text = String::from_utf8_lossy(&bytes);
+                if text.trim().is_empty() {
+                    continue;
+                }
+                match serde_json::from_str::<Value>(&text) {
+                    Ok(v) => Ok(v),
+                    Err(_) if last && !line.terminated && options.allow_partial_last_line => continue,
+                    Err(e) => {
+                        let msg = format!("not JSON ({e})");
+                        return Err(match line_number_at(path, line.offset) {
+                            Some(n) => TranscriptError::new(TranscriptErrorKind::NotJson, &name, Some(n), msg),
+                            None => TranscriptError::at_offset(TranscriptErrorKind::NotJson, &name, line.offset, msg),
+                        });
+                    }
+                }
+            }
+        };
+        let mut boundary = Boundary::None;
+        if let Ok(v) = &value {
+            if format.is_none() {
+                format = TranscriptFormat::detect(v);
+            }
+            if sidechain.is_none() {
+                sidechain = claude_code::sidechain_of(v);
+            }
+            if let Some(f) = format {
+                boundary = f.boundary(v, sidechain.unwrap_or(false));
+            }
+        }
+        raw.push(RawLine {
+            number: None,
+            offset: line.offset,
+            value,
+        });
+        match boundary {
+            Boundary::Compaction => {
+                exhausted = false;
+                break;
+            }
+            Boundary::TurnStart => {
+                turn_seen = true;
+                if bytes_from(&raw, len) >= options.window_bytes {
+                    exhausted = false;
+                    break;
+                }
+            }
+            Boundary::None => {}
+        }
+        if lines.bytes_read() >= options.max_bytes {
+            truncated = !turn_seen;
+            exhausted = false;
+            break;
+        }
+    }
+    raw.reverse();
+    if exhausted {
+        // every line was read: number them (blank lines were not kept, so
+        // count from the offsets)
+        number_lines(path, &mut raw);
+    }
+    let (mut t, format) = read_lines(&name, &raw, format, options.format.is_some())?;
+    t.truncated = truncated;
+    Ok((t, format))
+}
+
+/// What went wrong opening a transcript, without repeating its path.
+fn read_problem(e: &crate::bounded_read::BoundedReadError) -> String {
+    use crate::bounded_read::BoundedReadErrorKind as K;
+    match e.kind() {
+        K::NotFound => "cannot read it: no such file".to_owned(),
+        K::NotRegular => "not a regular file; refused".to_owned(),
+        K::Io(e) => format!("cannot read it: {e}"),
+        _ => "cannot read it".to_owned(),
+    }
+}
+
+/// The 1-based number of the line at `offset`, counted with a bounded
+/// forward read (only for error messages; `None` past the read cap).
+fn line_number_at(path: &Path, offset: u64) -> Option<usize> {
+    if offset > DEFAULT_MAX_BYTES {
+        return None;
+    }
+    let file = crate::bounded_read::open_regular(path).ok()?;
+    let reader = std::io::BufReader::new(std::io::Read::take(file, offset));
+    Some(crate::bounded_read::BoundedLines::new(reader, 0).count() + 1)
+}
+
+/// Numbers lines read from the end once the read reached the file's start
+/// (a second, forward pass that keeps no line bytes).
+fn number_lines(path: &Path, raw: &mut [RawLine]) {
+    let Ok(file) = crate::bounded_read::open_regular(path) else {
+        return;
+    };
+    let lines = crate::bounded_read::BoundedLines::new(std::io::BufReader::new(file), 0);
+    let mut offset = 0u64;
+    let mut next = raw.iter_mut().peekable();
+    for line in lines {
+        let Ok(line) = line else { return };
+        let Some(want) = next.peek_mut() else { return };
+        if want.offset == offset {
+            want.number = Some(line.number);
+            next.next();
+        }
+        offset += match line.bytes {
+            Ok(b) => b.len() as u64,
+            Err(len) => len,
+        } + 1;
+    }
+}
+
+/// Bytes from the first collected line (the earliest read) to the file's end.
+fn bytes_from(raw: &[RawLine], len: u64) -> u64 {
+    raw.last().map_or(0, |l| len.saturating_sub(l.offset))
+}
+
+/// Parses transcript text (all of it); `name` is used in errors. Returns the
+/// transcript and the format it was read as. Lines over
+/// [`DEFAULT_MAX_LINE`] are elided as in a read from a file.
 pub fn parse_transcript(
     name: &str,
     text: &str,
@@ -321,58 +699,84 @@ pub fn parse_transcript(
     if matches!(format, None | Some(TranscriptFormat::Gemini)) {
         let forced = format.is_some();
         if let Some(read) = gemini::try_read(name, text, forced) {
-            return read.map(|t| (t, TranscriptFormat::Gemini));
+            return read.map(|mut t| {
+                t.finish();
+                (t, TranscriptFormat::Gemini)
+            });
         }
     }
-    let mut lines = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        if raw.trim().is_empty() {
+    let mut raw = Vec::new();
+    let mut offset = 0u64;
+    for (i, line) in text.split('\n').enumerate() {
+        let here = offset;
+        offset += line.len() as u64 + 1;
+        if line.trim().is_empty() {
             continue;
         }
-        let value: Value = serde_json::from_str(raw).map_err(|e| {
-            TranscriptError::new(
-                TranscriptErrorKind::NotJson,
-                name,
-                Some(i + 1),
-                format!("not JSON ({e})"),
-            )
-        })?;
-        lines.push((i + 1, value));
+        let value = if line.len() > DEFAULT_MAX_LINE {
+            Err(line.len() as u64)
+        } else {
+            Ok(serde_json::from_str::<Value>(line).map_err(|e| {
+                TranscriptError::new(
+                    TranscriptErrorKind::NotJson,
+                    name,
+                    Some(i + 1),
+                    format!("not JSON ({e})"),
+                )
+            })?)
+        };
+        raw.push(RawLine {
+            number: Some(i + 1),
+            offset: here,
+            value,
+        });
     }
-    let Some((first_line, first)) = lines.first() else {
+    read_lines(name, &raw, format, format.is_some())
+}
+
+/// Detects the format (unless given) and runs its reader over `raw`.
+fn read_lines(
+    name: &str,
+    raw: &[RawLine],
+    format: Option<TranscriptFormat>,
+    _given: bool,
+) -> Result<(Transcript, TranscriptFormat), TranscriptError> {
+    if raw.is_empty() {
         return Err(TranscriptError::new(
             TranscriptErrorKind::Empty,
             name,
             None,
             "the transcript is empty",
         ));
-    };
+    }
     let format = match format {
         Some(f) => f,
-        None => lines
+        None => raw
             .iter()
-            .find_map(|(_, v)| TranscriptFormat::detect(v))
+            .find_map(|l| l.value.as_ref().ok().and_then(TranscriptFormat::detect))
             .ok_or_else(|| {
-                let _ = first;
                 TranscriptError::new(
                     TranscriptErrorKind::UnknownFormat,
                     name,
-                    Some(*first_line),
+                    raw.first().and_then(|l| l.number),
                     "unknown transcript format (expected Claude Code, OpenAI-style, Codex JSONL or a Gemini CLI session); pass --format",
                 )
             })?,
     };
-    let malformed =
-        |line: usize, msg: String| TranscriptError::new(TranscriptErrorKind::Malformed, name, Some(line), msg);
-    let transcript = match format {
-        TranscriptFormat::ClaudeCode => claude_code::read(&lines).map_err(|(l, m)| malformed(l, m))?,
-        TranscriptFormat::OpenAi => openai::read(&lines).map_err(|(l, m)| malformed(l, m))?,
-        TranscriptFormat::Codex => codex::read(&lines).map_err(|(l, m)| malformed(l, m))?,
-        // Read above: `try_read` always answers when the format is forced.
-        TranscriptFormat::Gemini => {
-            return Err(malformed(*first_line, "not a Gemini CLI session".into()));
-        }
+    let malformed = |line: &RawLine, msg: String| match line.number {
+        Some(n) => TranscriptError::new(TranscriptErrorKind::Malformed, name, Some(n), msg),
+        None => TranscriptError::at_offset(TranscriptErrorKind::Malformed, name, line.offset, msg),
     };
+    let mut transcript = match format {
+        TranscriptFormat::ClaudeCode => claude_code::read(raw),
+        TranscriptFormat::OpenAi => openai::read(raw),
+        TranscriptFormat::Codex => codex::read(raw),
+        // Gemini sessions are whole records, read by `parse_transcript`
+        // (the legacy format is one JSON value over many lines).
+        TranscriptFormat::Gemini => Err((0, "not a Gemini CLI session".to_owned())),
+    }
+    .map_err(|(i, m)| malformed(&raw[i], m))?;
+    transcript.finish();
     Ok((transcript, format))
 }
 

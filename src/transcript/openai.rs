@@ -7,19 +7,42 @@
 
 use serde_json::Value;
 
-use super::{Transcript, text_of};
+use super::{Boundary, RawLine, Transcript, is_injected, text_of};
 use crate::host::{Message, ToolCall};
 
-pub(super) fn read(lines: &[(usize, Value)]) -> Result<Transcript, (usize, String)> {
+/// Where `line` stands in the turn structure: a user message that is not an
+/// advisory starts a turn.
+pub(super) fn boundary(line: &Value) -> Boundary {
+    if line.get("role").and_then(Value::as_str) == Some("user") {
+        let text = text_of(line.get("content").unwrap_or(&Value::Null));
+        if !is_injected(&text) {
+            return Boundary::TurnStart;
+        }
+    }
+    Boundary::None
+}
+
+pub(super) fn read(lines: &[RawLine]) -> Result<Transcript, (usize, String)> {
     let mut t = Transcript::default();
-    for (n, line) in lines {
+    for (n, raw) in lines.iter().enumerate() {
+        let line = match &raw.value {
+            Ok(v) => v,
+            Err(len) => {
+                t.elide(*len);
+                continue;
+            }
+        };
         let Some(role) = line.get("role").and_then(Value::as_str) else {
-            return Err((*n, "a line has no `role`".into()));
+            return Err((n, "a line has no `role`".into()));
         };
         let content = text_of(line.get("content").unwrap_or(&Value::Null));
         match role {
             "system" | "developer" => t.messages.push(Message::system(content)),
-            "user" => t.user_prompt(content),
+            "user" if is_injected(&content) => t.aside(content),
+            "user" => {
+                let id = raw.identity(&content);
+                t.prompt(content, id);
+            }
             "assistant" => {
                 let calls = line
                     .get("tool_calls")
@@ -53,7 +76,7 @@ pub(super) fn read(lines: &[(usize, Value)]) -> Result<Transcript, (usize, Strin
                 let failed = line.get("is_error").and_then(Value::as_bool) == Some(true);
                 t.tool_result(&id, content, failed);
             }
-            other => return Err((*n, format!("unknown role `{other}`"))),
+            other => return Err((n, format!("unknown role `{other}`"))),
         }
     }
     Ok(t)

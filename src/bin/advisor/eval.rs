@@ -286,7 +286,7 @@ impl Judge {
             .shared_reviewer(reviewer)
             .max_notes_per_review(self.max_notes)
             .timeout(self.timeout);
-        let finish = match review_transcript(builder, &transcript, &answer, None, &mut |_| {}).await {
+        let finish = match review_transcript(builder, &transcript, &answer, None, None, None, &mut |_| {}).await {
             Ok(f) => f,
             Err(e) => return errored(e.to_string()),
         };

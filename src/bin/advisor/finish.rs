@@ -25,23 +25,29 @@ pub(crate) struct Finish {
     pub(crate) report: advisor::plugin::RunReport,
 }
 
-/// Where the transcript stands relative to the last review.
+/// Where the transcript stood at the last review.
 pub(crate) struct Prior {
     /// The advisor's saved state.
     pub(crate) checkpoint: Option<serde_json::Value>,
-    /// User prompts the transcript held at the last review.
-    pub(crate) user_prompts: usize,
-    /// Compactions the transcript held at the last review.
-    pub(crate) compactions: usize,
+    /// The identity of the last genuine prompt then.
+    pub(crate) last_prompt: Option<String>,
+    /// The identity of the last compaction then.
+    pub(crate) last_compaction: Option<String>,
 }
 
 /// Reviews `answer` (the last answer of `transcript` unless given) once.
-/// Restore problems are reported through `warn` and the state starts fresh.
+/// `request` is the identity of the request the answer is for (the
+/// transcript's last prompt, or what the host says); a different one than at
+/// the last review is a fresh request. `note`, when given, is added to the
+/// window (e.g. that there was no transcript, so no tool evidence). Restore
+/// problems are reported through `warn` and the state starts fresh.
 pub(crate) async fn review_transcript(
     builder: AdvisorPluginBuilder,
     transcript: &Transcript,
     answer: &str,
+    request: Option<&str>,
     prior: Option<&Prior>,
+    note: Option<&str>,
     warn: &mut (dyn FnMut(String) + Send),
 ) -> Result<Finish, advisor::Error> {
     let trace = Arc::new(MemoryTrace::new());
@@ -54,24 +60,32 @@ pub(crate) async fn review_transcript(
                 run = plugin.start_run();
             }
         }
-        if transcript.user_prompts > prior.user_prompts {
+        // identities, not counts: a read from the end does not see the whole file
+        if request.is_some_and(|r| prior.last_prompt.as_deref() != Some(r)) {
             run.observe_messages(
                 ObservePhase::ExternalInput,
                 0,
                 &[Message::user("(a new request from the user)")],
             );
         }
-        if transcript.compactions > prior.compactions {
+        if transcript
+            .last_compaction
+            .as_ref()
+            .is_some_and(|c| prior.last_compaction.as_ref() != Some(c))
+        {
             run.observe_messages(ObservePhase::Rebase, 0, &transcript.messages);
         }
     }
-    let window = if transcript.last_answer() == Some(answer) {
-        transcript.history_before_answer()
+    let mut window = if transcript.last_answer() == Some(answer) {
+        transcript.history_before_answer().to_vec()
     } else {
-        &transcript.messages[..]
+        transcript.messages.clone()
     };
+    if let Some(note) = note {
+        window.push(Message::system(note));
+    }
     let turns = transcript.assistant_turns().max(1);
-    run.observe_messages(ObservePhase::Request, turns, window);
+    run.observe_messages(ObservePhase::Request, turns, &window);
     let info = StopInfo {
         final_answer: answer.to_owned(),
         turns,

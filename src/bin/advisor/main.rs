@@ -39,7 +39,7 @@ enum Command {
     Review(review::ReviewArgs),
     /// Measure a reviewer on a labelled set of stop points (confusion matrix, precision, recall).
     Eval(eval::EvalArgs),
-    /// Claude Code / Codex `Stop` hook: reads the hook JSON on stdin.
+    /// Stop hook for Claude Code, Codex, Gemini CLI and Cursor: reads the hook JSON on stdin.
     Hook(hook::HookArgs),
     /// Opt this workspace in: write a commented .advisor/config.toml.
     Init(init::InitArgs),

@@ -93,6 +93,8 @@ struct AdvisorMcp {
     config: Result<AdvisorConfig, String>,
     consult: Mutex<Option<ConsultSession>>,
     review: Mutex<Option<Prior>>,
+    /// Reviews asked for without a transcript, each its own request.
+    calls: std::sync::atomic::AtomicU64,
 }
 
 fn tool_error(message: impl Into<String>) -> CallToolResponse {
@@ -174,6 +176,7 @@ impl AdvisorMcp {
             config,
             consult: Mutex::new(None),
             review: Mutex::new(None),
+            calls: std::sync::atomic::AtomicU64::new(0),
         }
     }
 
@@ -259,7 +262,9 @@ impl AdvisorMcp {
         let format = match args.format.as_deref().map(|f| (f, TranscriptFormat::parse(f))) {
             None => None,
             Some((_, Some(f))) => Some(f),
-            Some((name, None)) => return tool_error(format!("format {name:?}: use claude-code, openai or codex")),
+            Some((name, None)) => {
+                return tool_error(format!("format {name:?}: use claude-code, openai, codex or gemini"));
+            }
         };
         let mut state = self.review.lock().await;
         let transcript = match &args.transcript {
@@ -273,29 +278,41 @@ impl AdvisorMcp {
                     Err(e) => return tool_error(e.to_string()),
                 }
             }
-            // Without a transcript each call is its own request.
-            None => Transcript {
-                user_prompts: state.as_ref().map_or(0, |p| p.user_prompts) + 1,
-                ..Transcript::default()
-            },
+            None => Transcript::default(),
+        };
+        // The request the answer is for: the transcript's last prompt; without
+        // a transcript each call is its own request.
+        let request = match &args.transcript {
+            Some(_) => transcript.last_prompt.clone(),
+            None => Some(format!(
+                "mcp-call:{}",
+                self.calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            )),
         };
         let builder = match config.plugin_builder() {
             Ok(b) => b,
             Err(e) => return tool_error(e.to_string()),
         };
         let mut warnings = Vec::new();
-        let finish = match review_transcript(builder, &transcript, &args.answer, state.as_ref(), &mut |w| {
-            warnings.push(w)
-        })
+        let finish = match review_transcript(
+            builder,
+            &transcript,
+            &args.answer,
+            request.as_deref(),
+            state.as_ref(),
+            None,
+            &mut |w| warnings.push(w),
+        )
         .await
         {
             Ok(f) => f,
             Err(e) => return tool_error(e.to_string()),
         };
+        let last_prompt = request.or_else(|| state.as_ref().and_then(|p| p.last_prompt.clone()));
         *state = Some(Prior {
             checkpoint: Some(finish.checkpoint.clone()),
-            user_prompts: transcript.user_prompts,
-            compactions: transcript.compactions,
+            last_prompt,
+            last_compaction: transcript.last_compaction.clone(),
         });
         drop(state);
         let Some(event) = finish.event else {

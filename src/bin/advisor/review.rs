@@ -95,7 +95,7 @@ pub(crate) async fn run(args: &ReviewArgs) -> ExitCode {
             println!("{}", safe_json(&out.to_string()));
         } else {
             println!(
-                "{}: nothing to review: the transcript has no assistant answer yet",
+                "{}: nothing to review: the last turn has no final assistant answer (none yet, or interrupted)",
                 line(&name)
             );
         }
@@ -125,7 +125,10 @@ pub(crate) async fn run(args: &ReviewArgs) -> ExitCode {
         })
     });
     let mut warnings = Vec::new();
-    let finish = review_transcript(builder, &transcript, &answer, None, &mut |w| warnings.push(w)).await;
+    let finish = review_transcript(builder, &transcript, &answer, None, None, None, &mut |w| {
+        warnings.push(w)
+    })
+    .await;
     if let Some(p) = progress {
         p.abort();
         if args.model.model.is_some() {

@@ -1,10 +1,13 @@
-//! Per-session hook state on disk: the advisor's checkpoint plus what the
-//! transcript held at the last review.
+//! Per-session hook state on disk: the advisor's checkpoint plus the
+//! identity of the request and compaction it was taken at.
 //!
-//! Owns the state file's shape and its location (one file per session, so
-//! hooks of different sessions never touch the same file); writes go through
-//! [`advisor::atomic_file::write_atomic`]. A corrupt file is
-//! reported and treated as fresh, never a crash.
+//! Owns the state file's shape, its bounded read and its location: one file
+//! per session (and per sub-agent), named by an injective encoding of the ids
+//! so that `sess/1`, `sess.1`, `sess:1` and two ids sharing a long prefix never
+//! share a file. Writes are staged through [`advisor::atomic_file::stage`] so
+//! the hook knows the save will succeed before it answers. A corrupt or
+//! oversized file is reported and treated as fresh, never a crash. Must not
+//! decide what the hook answers.
 
 use std::path::{Path, PathBuf};
 
@@ -13,71 +16,117 @@ use serde::{Deserialize, Serialize};
 use crate::finish::Prior;
 
 /// The state file format version.
-const STATE_VERSION: u32 = 1;
+const STATE_VERSION: u32 = 2;
+
+/// Longest prompt or compaction identity kept, in characters.
+const MAX_ID_CHARS: usize = 512;
+
+/// Longest session or agent id accepted, in bytes.
+const MAX_SESSION_ID_BYTES: usize = 1024;
+
+/// Longest file or directory name the encoding produces, in bytes.
+const MAX_NAME_BYTES: usize = 200;
+
+/// Largest state file read: the largest checkpoint plus the identities.
+pub(crate) const MAX_STATE_BYTES: u64 = advisor::plugin::MAX_CHECKPOINT_BYTES as u64 + 16 * 1024;
 
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct SessionState {
     version: u32,
     checkpoint: serde_json::Value,
-    user_prompts: usize,
-    compactions: usize,
+    #[serde(default)]
+    last_prompt: Option<String>,
+    #[serde(default)]
+    last_compaction: Option<String>,
+}
+
+fn clamp_id(id: Option<&str>) -> Option<String> {
+    id.map(|s| advisor::text::clamp_chars(s, MAX_ID_CHARS).to_owned())
 }
 
 impl SessionState {
-    pub(crate) fn new(checkpoint: serde_json::Value, user_prompts: usize, compactions: usize) -> SessionState {
+    pub(crate) fn new(
+        checkpoint: serde_json::Value,
+        last_prompt: Option<&str>,
+        last_compaction: Option<&str>,
+    ) -> SessionState {
         SessionState {
             version: STATE_VERSION,
             checkpoint,
-            user_prompts,
-            compactions,
+            last_prompt: clamp_id(last_prompt),
+            last_compaction: clamp_id(last_compaction),
         }
     }
 
     pub(crate) fn into_prior(self) -> Prior {
         Prior {
             checkpoint: Some(self.checkpoint),
-            user_prompts: self.user_prompts,
-            compactions: self.compactions,
+            last_prompt: self.last_prompt,
+            last_compaction: self.last_compaction,
         }
     }
 }
 
-/// The state file of `session_id` in `dir`; the id is reduced to a safe file name.
-pub(crate) fn state_path(dir: &Path, session_id: &str) -> PathBuf {
-    let safe: String = session_id
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .take(128)
-        .collect();
-    let safe = if safe.is_empty() { "session".to_owned() } else { safe };
-    dir.join(format!("{safe}.json"))
+/// Encodes an id as file-name text, injectively and the same on
+/// case-insensitive file systems: `a`–`z`, `0`–`9` and `-` stand for
+/// themselves, every other byte is `_` and two lowercase hex digits.
+fn encode(id: &str, out: &mut String) {
+    for b in id.bytes() {
+        if b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("_{b:02x}"));
+        }
+    }
+}
+
+/// The state file of a session (and sub-agent) under `dir`, relative path
+/// segments of at most [`MAX_NAME_BYTES`] each. `Err` when an id is too long.
+pub(crate) fn state_path(dir: &Path, session_id: &str, agent_id: Option<&str>) -> Result<PathBuf, String> {
+    if session_id.len() > MAX_SESSION_ID_BYTES || agent_id.is_some_and(|a| a.len() > MAX_SESSION_ID_BYTES) {
+        return Err(format!(
+            "the session id is longer than {MAX_SESSION_ID_BYTES} bytes; its state cannot be kept"
+        ));
+    }
+    let mut name = String::new();
+    encode(session_id, &mut name);
+    if let Some(agent) = agent_id {
+        // `~` never appears in an encoded id: the split is unambiguous
+        name.push('~');
+        encode(agent, &mut name);
+    }
+    // long names become nested directories of fixed-size pieces; a piece is
+    // never a file name (those end in ".json", and `.` is always encoded)
+    let mut path = dir.to_path_buf();
+    let bytes = name.as_bytes();
+    let mut start = 0;
+    while bytes.len() - start > MAX_NAME_BYTES {
+        path.push(&name[start..start + MAX_NAME_BYTES]);
+        start += MAX_NAME_BYTES;
+    }
+    path.push(format!("{}.json", &name[start..]));
+    Ok(path)
 }
 
 /// Loads a session's state: `Ok(None)` when there is none, `Err` (with a
-/// reason to report) when the file is unreadable or corrupt.
+/// reason to report) when the file is unreadable, oversized or corrupt.
 pub(crate) fn load(path: &Path) -> Result<Option<SessionState>, String> {
-    let text = match std::fs::read_to_string(path) {
+    let text = match advisor::bounded_read::read_file_to_string(path, MAX_STATE_BYTES) {
         Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+        Err(e) if e.is_not_found() => return Ok(None),
+        Err(e) => return Err(format!("the session state {e}")),
     };
     let state: SessionState = serde_json::from_str(&text).map_err(|e| {
         format!(
-            "{} is corrupt ({})",
+            "the session state {} is corrupt ({})",
             path.display(),
-            advisor::json::describe_serde_error(&e)
+            advisor::json::describe_serde_error_of("the file", &e)
         )
     })?;
     if state.version != STATE_VERSION {
         return Err(format!(
-            "{} has state version {}, expected {STATE_VERSION}",
+            "the session state {} has version {}, this advisor reads {STATE_VERSION}",
             path.display(),
             state.version
         ));
@@ -85,8 +134,51 @@ pub(crate) fn load(path: &Path) -> Result<Option<SessionState>, String> {
     Ok(Some(state))
 }
 
-/// Writes `state` atomically.
-pub(crate) fn save(path: &Path, state: &SessionState) -> std::io::Result<()> {
-    let body = serde_json::to_vec_pretty(state).map_err(std::io::Error::other)?;
-    advisor::atomic_file::write_atomic(path, &body)
+/// Writes `state` beside its file, ready to be committed.
+pub(crate) fn stage(path: &Path, state: &SessionState) -> std::io::Result<advisor::atomic_file::Staged> {
+    let body = serde_json::to_vec(state).map_err(std::io::Error::other)?;
+    advisor::atomic_file::stage(path, &body)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn session_ids_map_to_file_names_injectively() {
+        let dir = Path::new("d");
+        let ids = [
+            "sess/1", "sess.1", "sess:1", "sess_1", "Sess-1", "sess-1", "..", "", "~",
+        ];
+        let mut paths: Vec<PathBuf> = ids.iter().map(|id| state_path(dir, id, None).unwrap()).collect();
+        paths.push(state_path(dir, "sess", Some("1")).unwrap());
+        let long_a = format!("{}a", "x".repeat(300));
+        let long_b = format!("{}b", "x".repeat(300));
+        paths.push(state_path(dir, &long_a, None).unwrap());
+        paths.push(state_path(dir, &long_b, None).unwrap());
+        let mut unique = paths.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), paths.len(), "{paths:?}");
+        for p in &paths {
+            assert!(p.starts_with(dir));
+            assert!(p.components().all(|c| c.as_os_str().len() <= MAX_NAME_BYTES + 5));
+            assert!(
+                p.components()
+                    .skip(1)
+                    .all(|c| matches!(c, std::path::Component::Normal(_)))
+            );
+        }
+        assert!(state_path(dir, &"x".repeat(2000), None).is_err());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn different_ids_never_share_a_file(a in ".{0,300}", b in ".{0,300}") {
+            proptest::prop_assume!(a != b);
+            let dir = Path::new("d");
+            proptest::prop_assert_ne!(state_path(dir, &a, None).unwrap(), state_path(dir, &b, None).unwrap());
+        }
+    }
 }

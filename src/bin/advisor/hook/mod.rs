@@ -1,0 +1,332 @@
+//! `advisor hook`: one stop-time hook for Claude Code, Codex, Gemini CLI and
+//! Cursor.
+//!
+//! Reads the hook JSON on stdin (bounded), recognises the host (or takes
+//! `--host`), and — only in a workspace that opted in with
+//! `.advisor/config.toml` — runs one finish review through the plugin with the
+//! session's saved state, under a per-session lock. When a note must reach the
+//! agent it answers in the host's own shape ([`output`]); otherwise nothing,
+//! or a one-line verdict with `verdict = "summary"`. It always exits 0: any
+//! internal error lets the stop through with one line on stderr (and a
+//! `systemMessage` for a config problem, which the user would not see
+//! otherwise). When the session state cannot be loaded or saved, a stop the
+//! host marks as already continuing (`stop_hook_active`, Cursor's
+//! `loop_count`) goes through: the cap holds whatever the file system does.
+//! A closed stdout does not count the round. Must not re-implement review
+//! policy: that is the plugin's.
+
+mod lock;
+mod output;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use advisor::config::{AdvisorConfig, Verdict};
+use advisor::transcript::{HookEvent, HookInput, Host, MAX_HOOK_INPUT_BYTES, ReadOptions, Transcript};
+use clap::Args;
+
+use crate::finish::{Finish, review_transcript};
+use crate::state::{SessionState, load, stage, state_path};
+use lock::SessionLock;
+use output::Reply;
+
+/// Arguments of `advisor hook`.
+#[derive(Debug, Args)]
+pub(crate) struct HookArgs {
+    /// Where per-session state is kept (default: <workspace>/.advisor/state).
+    #[arg(long)]
+    state_dir: Option<PathBuf>,
+    /// The workspace root (default: the hook's `cwd`, else the current directory).
+    #[arg(long)]
+    workspace: Option<PathBuf>,
+    /// The host: claude, codex, gemini or cursor (default: recognised from the input).
+    #[arg(long)]
+    host: Option<String>,
+}
+
+/// One line, newlines folded.
+fn one_line(why: impl std::fmt::Display) -> String {
+    why.to_string()
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
+/// Lets the stop through, saying why on one line of stderr.
+fn let_through(why: impl std::fmt::Display) -> ExitCode {
+    eprintln!("advisor hook: {}; the stop goes through", one_line(why));
+    ExitCode::SUCCESS
+}
+
+/// Lets the stop through, saying why on stderr and, where the host shows
+/// it, to the user (`systemMessage`): for problems the user must fix.
+fn let_through_visibly(host: Host, why: impl std::fmt::Display) -> ExitCode {
+    let why = one_line(why);
+    eprintln!("advisor hook: {why}; the stop goes through");
+    let reply = Reply {
+        block: None,
+        message: Some(format!("advisor: {why}; the stop went through without a review")),
+    };
+    if let Some(json) = reply.render(host) {
+        let _ = writeln!(std::io::stdout(), "{json}");
+    }
+    ExitCode::SUCCESS
+}
+
+/// The note added to the window when the review has no transcript.
+const NO_EVIDENCE: &str =
+    "(The host gave no readable transcript: the answer is reviewed alone, without tool evidence.)";
+
+/// Whether this hook reads `host`'s transcript files. Gemini CLI's session
+/// format gets its own reader; until then its answer is reviewed alone.
+fn reads_transcripts(host: Host) -> bool {
+    !matches!(host, Host::Gemini)
+}
+
+/// The one-line verdict for `verdict = "summary"`.
+fn summary(finish: &Finish, blocked: bool) -> Option<String> {
+    let Some(event) = &finish.event else {
+        return Some("advisor: the review allowance for this request is spent; the stop goes through".into());
+    };
+    if event.error.is_some() {
+        return None;
+    }
+    let n = event.decisions.len();
+    let first = event
+        .decisions
+        .first()
+        .and_then(|d| event.notes.get(d.note))
+        .map(|note| format!(": {}", advisor::text::clamp_chars(&one_line(&note.text), 200)))
+        .unwrap_or_default();
+    match (blocked, event.shadow, n) {
+        (true, _, _) => Some(format!("advisor: sent the agent back ({n} note(s){first})")),
+        (false, true, 1..) => Some(format!("advisor (shadow mode): {n} note(s) recorded, none sent{first}")),
+        (false, false, 1..) => Some(format!("advisor: passed; {n} note(s) not sent to the agent{first}")),
+        (false, _, 0) => None,
+    }
+}
+
+pub(crate) async fn run(args: &HookArgs) -> ExitCode {
+    let host_arg = match args.host.as_deref() {
+        None => None,
+        Some(name) => match Host::parse(name) {
+            Some(h) => Some(h),
+            None => return let_through("--host takes claude, codex, gemini or cursor"),
+        },
+    };
+    let raw = match advisor::bounded_read::read_stream(
+        std::io::stdin().lock(),
+        std::path::Path::new("<stdin>"),
+        MAX_HOOK_INPUT_BYTES,
+    ) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(e) => return let_through(format!("cannot read the hook input: {e}")),
+    };
+    let input = match HookInput::parse_for(&raw, host_arg) {
+        Ok(i) => i,
+        Err(e) => return let_through(e),
+    };
+    if input.host == Host::Cursor && matches!(input.status.as_deref(), Some("aborted" | "error")) {
+        return ExitCode::SUCCESS; // the run did not complete: nothing to review
+    }
+    if input.event == HookEvent::SubagentStop && input.agent_type.as_deref().is_none_or(|t| t.trim().is_empty()) {
+        return ExitCode::SUCCESS; // the host's internal agents (compaction, summaries) are not reviewed
+    }
+    let workspace = args
+        .workspace
+        .clone()
+        .or_else(|| input.cwd.clone())
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_else(|| PathBuf::from("."));
+    let config = match AdvisorConfig::load(&workspace) {
+        Ok(Some(c)) if c.enabled => c,
+        Ok(_) => return ExitCode::SUCCESS, // not opted in: inert, the transcript is never read
+        Err(e) => return let_through_visibly(input.host, e),
+    };
+    let builder = match config.plugin_builder() {
+        Ok(b) => b,
+        Err(e) => return let_through_visibly(input.host, e),
+    };
+    review(args, &input, &workspace, config.verdict, builder).await
+}
+
+async fn review(
+    args: &HookArgs,
+    input: &HookInput,
+    workspace: &std::path::Path,
+    verdict: Verdict,
+    builder: advisor::plugin::AdvisorPluginBuilder,
+) -> ExitCode {
+    let host = input.host;
+    let dir = args
+        .state_dir
+        .clone()
+        .unwrap_or_else(|| workspace.join(".advisor").join("state"));
+    let agent = match input.event {
+        HookEvent::SubagentStop => Some(input.agent_id.as_deref().unwrap_or("agent")),
+        HookEvent::Stop => None,
+    };
+    // state problems: the cap then rests on the host's own loop flag
+    let mut state_problem: Option<String> = None;
+    let path = match state_path(&dir, &input.session_id, agent) {
+        Ok(p) => Some(p),
+        Err(e) => {
+            state_problem = Some(e);
+            None
+        }
+    };
+    let mut lock = match &path {
+        Some(p) => match SessionLock::open(p) {
+            Ok(l) => Some(l),
+            Err(e) => {
+                state_problem = Some(format!("cannot lock the session state in {}: {e}", dir.display()));
+                None
+            }
+        },
+        None => None,
+    };
+    let _held = match lock.as_mut().map(SessionLock::hold) {
+        Some(Ok(guard)) => Some(guard),
+        Some(Err(e)) => {
+            state_problem = Some(format!("cannot lock the session state in {}: {e}", dir.display()));
+            None
+        }
+        None => None,
+    };
+    let prior = match path.as_deref().map(load) {
+        Some(Ok(s)) => s.map(SessionState::into_prior),
+        Some(Err(why)) => {
+            eprintln!("advisor hook: {}; treating the session as fresh", one_line(&why));
+            state_problem = Some(why);
+            None
+        }
+        None => None,
+    };
+    if let Some(why) = &state_problem {
+        if input.continuing() {
+            return let_through(format!("{why}, and a stop hook already sent the agent back"));
+        }
+    }
+    let options = ReadOptions {
+        allow_partial_last_line: input.last_assistant_message.is_some(),
+        ..ReadOptions::default()
+    };
+    let (transcript, note) = match (&input.transcript_path, reads_transcripts(host)) {
+        (Some(p), true) => match advisor::transcript::read_transcript_with(p, &options) {
+            Ok((t, _)) if t.truncated => {
+                return let_through_visibly(
+                    host,
+                    format!(
+                        "the last turn of {} is longer than the {}-byte read cap",
+                        p.display(),
+                        options.max_bytes
+                    ),
+                );
+            }
+            Ok((t, _)) => (t, None),
+            Err(e) if input.last_assistant_message.is_some() => {
+                eprintln!(
+                    "advisor hook: {}; reviewing the answer alone, without tool evidence",
+                    one_line(e)
+                );
+                (Transcript::default(), Some(NO_EVIDENCE))
+            }
+            Err(e) => return let_through(e),
+        },
+        _ => (Transcript::default(), Some(NO_EVIDENCE)),
+    };
+    let Some(answer) = input
+        .last_assistant_message
+        .clone()
+        .or_else(|| transcript.last_answer().map(str::to_owned))
+    else {
+        return ExitCode::SUCCESS; // nothing answered in this turn: nothing to review
+    };
+    // the request the answer is for: the transcript's last prompt, else what the host says
+    let request = transcript
+        .last_prompt
+        .clone()
+        .or_else(|| input.turn_id.as_ref().map(|t| format!("turn:{t}")))
+        .or_else(|| {
+            input
+                .prompt
+                .as_ref()
+                .map(|p| format!("prompt:{}", advisor::transcript::fingerprint(p)))
+        });
+    let mut warn = |w: String| eprintln!("advisor hook: {}", one_line(w));
+    let finish = match review_transcript(
+        builder,
+        &transcript,
+        &answer,
+        request.as_deref(),
+        prior.as_ref(),
+        note,
+        &mut warn,
+    )
+    .await
+    {
+        Ok(f) => f,
+        Err(e) => return let_through(e),
+    };
+    let last_prompt = request.or_else(|| prior.as_ref().and_then(|p| p.last_prompt.clone()));
+    let state = SessionState::new(
+        finish.checkpoint.clone(),
+        last_prompt.as_deref(),
+        transcript.last_compaction.as_deref(),
+    );
+    let staged = match &path {
+        Some(p) => match stage(p, &state) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                state_problem = Some(format!("cannot save the session state to {}: {e}", p.display()));
+                None
+            }
+        },
+        None => None,
+    };
+    if let Some(err) = finish.event.as_ref().and_then(|e| e.error.as_ref()) {
+        commit(staged);
+        return let_through(format!("the review failed ({})", err.message));
+    }
+    let reopens = finish.decision.reopens();
+    if reopens {
+        if let Some(why) = &state_problem {
+            if input.continuing() {
+                return let_through(format!("{why}, and a stop hook already sent the agent back"));
+            }
+            eprintln!("advisor hook: {}", one_line(why));
+        }
+    }
+    let reply = Reply {
+        block: reopens.then(|| {
+            finish
+                .decision
+                .inject
+                .iter()
+                .map(|m| m.content.as_str())
+                .collect::<Vec<_>>()
+                .join("\n\n")
+        }),
+        message: (verdict == Verdict::Summary)
+            .then(|| summary(&finish, reopens))
+            .flatten(),
+    };
+    if let Some(json) = reply.render(host) {
+        let mut out = std::io::stdout().lock();
+        if writeln!(out, "{json}").and_then(|()| out.flush()).is_err() {
+            // nobody reads the answer: the round does not count (the staged state is dropped)
+            return ExitCode::SUCCESS;
+        }
+    }
+    commit(staged);
+    ExitCode::SUCCESS
+}
+
+fn commit(staged: Option<advisor::atomic_file::Staged>) {
+    if let Some(s) = staged {
+        if let Err(e) = s.commit() {
+            eprintln!("advisor hook: cannot save the session state: {e}");
+        }
+    }
+}

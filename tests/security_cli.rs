@@ -271,3 +271,22 @@ fn consult_and_decision_check_escape_what_they_print() {
     assert!(out.status.success());
     assert_no_raw_controls("decision check", &String::from_utf8_lossy(&out.stdout));
 }
+
+#[cfg(unix)]
+#[test]
+fn decision_check_and_consult_check_refuse_devices_and_cap_stdin() {
+    for args in [["decision", "check", "/dev/zero"], ["consult", "check", "/dev/zero"]] {
+        let out = assert_cmd::Command::cargo_bin("advisor")
+            .unwrap()
+            .args(args)
+            .timeout(std::time::Duration::from_secs(60))
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("not a regular file"),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}

@@ -21,7 +21,6 @@ pub(crate) struct Finish {
     pub(crate) checkpoint: serde_json::Value,
     /// What the advisor did, in counts — `budget_stop` says why no review ran
     /// when a token budget was spent (for the hook's `systemMessage`).
-    #[allow(dead_code)] // read by `advisor mcp`; the hook wires it at merge
     pub(crate) report: advisor::plugin::RunReport,
 }
 

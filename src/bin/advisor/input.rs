@@ -1,18 +1,23 @@
-//! Reading an input file (or standard input for `-`), with the name used in
-//! error messages.
+//! Reading a whole input file (or standard input for `-`) within a cap, with
+//! the name used in error messages.
 //!
-//! Owns only I/O; it must not interpret lines.
+//! Owns only I/O, through [`advisor::bounded_read`]: regular files only (a
+//! FIFO or `/dev/zero` is refused at once) and at most [`MAX_INPUT_BYTES`].
+//! Must not interpret the text.
 
-use std::io::{self, Read};
+use std::path::Path;
+
+/// Largest input read whole: consultation requests and responses, advisor
+/// decisions (real ones are a few KiB).
+pub(crate) const MAX_INPUT_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Reads all of `path` (standard input for `-`); the error names the input.
 pub(crate) fn read_all(path: &str) -> Result<String, String> {
-    if path == "-" {
-        let mut s = String::new();
-        io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| format!("<stdin>: {e}"))?;
-        return Ok(s);
+    let bytes = if path == "-" {
+        advisor::bounded_read::read_stream(std::io::stdin().lock(), Path::new("<stdin>"), MAX_INPUT_BYTES)
+    } else {
+        advisor::bounded_read::read_file(Path::new(path), MAX_INPUT_BYTES)
     }
-    std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))
+    .map_err(|e| e.to_string())?;
+    String::from_utf8(bytes).map_err(|_| format!("{path}: not UTF-8 text"))
 }

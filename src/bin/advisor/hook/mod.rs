@@ -78,10 +78,21 @@ fn let_through_visibly(host: Host, why: impl std::fmt::Display) -> ExitCode {
 const NO_EVIDENCE: &str =
     "(The host gave no readable transcript: the answer is reviewed alone, without tool evidence.)";
 
-/// Whether this hook reads `host`'s transcript files. Gemini CLI's session
-/// format gets its own reader; until then its answer is reviewed alone.
-fn reads_transcripts(host: Host) -> bool {
-    !matches!(host, Host::Gemini)
+/// Whether this hook reads `host`'s transcript files: every host's format
+/// has a reader (Gemini CLI's session files included); a host that sends no
+/// readable path gets its answer reviewed alone.
+fn reads_transcripts(_host: Host) -> bool {
+    true
+}
+
+/// Why no review ran, when a token budget (`max_review_tokens`,
+/// `max_session_review_tokens`) is spent.
+fn budget_message(finish: &Finish) -> Option<String> {
+    let stop = finish.report.budget_stop.as_ref()?;
+    Some(format!(
+        "advisor: {}; the stop goes through without a review",
+        one_line(stop.to_string())
+    ))
 }
 
 /// The one-line verdict for `verdict = "summary"`.
@@ -308,9 +319,12 @@ async fn review(
                 .collect::<Vec<_>>()
                 .join("\n\n")
         }),
-        message: (verdict == Verdict::Summary)
-            .then(|| summary(&finish, reopens))
-            .flatten(),
+        // a spent token budget is always said: reviews stopped until the budget resets
+        message: budget_message(&finish).or_else(|| {
+            (verdict == Verdict::Summary)
+                .then(|| summary(&finish, reopens))
+                .flatten()
+        }),
     };
     if let Some(json) = reply.render(host) {
         let mut out = std::io::stdout().lock();

@@ -10,7 +10,6 @@
 #![cfg(feature = "http")]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use advisor::gate::gate_review;
@@ -20,54 +19,9 @@ use advisor::model::{OpenAiCompatible, ScriptedModel, StructuredOutput};
 use advisor::review::{ModelReviewer, Review, ReviewKind, Reviewer};
 use advisor::{AdvisorPlugin, Agent, EmissionGuard, Severity};
 
-/// A server this test started; stopped on drop.
-struct Server {
-    base_url: String,
-    model: String,
-    pid: Option<String>,
-}
+mod local_llm;
 
-impl Drop for Server {
-    fn drop(&mut self) {
-        if let Some(pid) = &self.pid {
-            let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/local-llm.sh");
-            let _ = Command::new("bash").args([script, "stop", pid]).status();
-        }
-    }
-}
-
-fn server() -> Server {
-    if let Ok(url) = std::env::var("ADVISOR_LLM_BASE_URL") {
-        let model = std::env::var("ADVISOR_LLM_MODEL").unwrap_or_else(|_| "smollm2-135m".into());
-        return Server {
-            base_url: url,
-            model,
-            pid: None,
-        };
-    }
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/local-llm.sh");
-    let out = Command::new("bash")
-        .args([script, "start"])
-        .output()
-        .expect("run scripts/local-llm.sh");
-    assert!(
-        out.status.success(),
-        "scripts/local-llm.sh start failed (set ADVISOR_SKIP_REAL_LLM=1 to skip this test):\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let var = |name: &str| {
-        stdout
-            .lines()
-            .find_map(|l| l.strip_prefix(&format!("{name}=")).map(str::to_owned))
-            .unwrap_or_else(|| panic!("scripts/local-llm.sh did not print {name}"))
-    };
-    Server {
-        base_url: var("ADVISOR_LLM_BASE_URL"),
-        model: var("ADVISOR_LLM_MODEL"),
-        pid: Some(var("ADVISOR_LLM_PID")),
-    }
-}
+use local_llm::{server, skip};
 
 fn canned_review() -> Review {
     Review {
@@ -95,8 +49,7 @@ fn canned_review() -> Review {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_real_model_review_has_the_right_structure() {
-    if std::env::var("ADVISOR_SKIP_REAL_LLM").as_deref() == Ok("1") {
-        eprintln!("SKIPPED: real-model test (ADVISOR_SKIP_REAL_LLM=1); run scripts/local-llm.sh to enable it");
+    if skip("real-model test") {
         return;
     }
     let server = server();

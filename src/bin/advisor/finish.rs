@@ -24,6 +24,21 @@ pub(crate) struct Finish {
     pub(crate) report: advisor::plugin::RunReport,
 }
 
+impl Finish {
+    /// The one message sent back to the agent when the review re-opens the
+    /// run (the advisories of every reviewer, joined), else `None`.
+    pub(crate) fn injection(&self) -> Option<String> {
+        self.decision.reopens().then(|| {
+            self.decision
+                .inject
+                .iter()
+                .map(|m| m.content.as_str())
+                .collect::<Vec<_>>()
+                .join("\n\n")
+        })
+    }
+}
+
 /// Where the transcript stood at the last review.
 pub(crate) struct Prior {
     /// The advisor's saved state.

@@ -315,6 +315,7 @@ impl AdvisorMcp {
             last_compaction: transcript.last_compaction.clone(),
         });
         drop(state);
+        let advisory = finish.injection();
         let Some(event) = finish.event else {
             let why = finish.report.budget_stop.map_or_else(
                 || "the review cap for this request is spent; no review ran".to_owned(),
@@ -337,15 +338,7 @@ impl AdvisorMcp {
             .filter(|n| n["accepted"] == Value::Bool(true))
             .map(|n| json!({"text": n["text"], "severity": n["severity"]}))
             .collect();
-        let advisory = finish.decision.reopens().then(|| {
-            finish
-                .decision
-                .inject
-                .iter()
-                .map(|m| m.content.as_str())
-                .collect::<Vec<_>>()
-                .join("\n\n")
-        });
+
         tool_ok(
             json!({
                 "status": "reviewed",

@@ -139,18 +139,11 @@ pub(crate) async fn run(args: &ReviewArgs) -> ExitCode {
         Ok(f) => f,
         Err(e) => return fail(e),
     };
+    let injection = finish.injection();
     let event = finish
         .event
         .unwrap_or_else(|| advisor::trace::TraceEvent::new(advisor::trace::TraceEventKind::Review, "advisor"));
-    let injection = finish.decision.reopens().then(|| {
-        finish
-            .decision
-            .inject
-            .iter()
-            .map(|m| m.content.as_str())
-            .collect::<Vec<_>>()
-            .join("\n\n")
-    });
+
     let notes = notes_json(&event);
     if args.json {
         let out = json!({

@@ -310,15 +310,7 @@ async fn review(
         }
     }
     let reply = Reply {
-        block: reopens.then(|| {
-            finish
-                .decision
-                .inject
-                .iter()
-                .map(|m| m.content.as_str())
-                .collect::<Vec<_>>()
-                .join("\n\n")
-        }),
+        block: finish.injection(),
         // a spent token budget is always said: reviews stopped until the budget resets
         message: budget_message(&finish).or_else(|| {
             (verdict == Verdict::Summary)

@@ -286,7 +286,7 @@ fn text_output_escapes_control_characters_from_notes_and_traces() {
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(!stdout.contains('\u{1b}') && !stdout.contains('\r'), "{stdout:?}");
     assert!(stdout.contains("the join drops refunds"), "{stdout}");
-    assert!(stdout.contains("style\\u{d}\\u{1b}[2Kok"), "{stdout}");
+    assert!(stdout.contains("style\\r\\u{1b}[2Kok"), "{stdout}");
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(!stderr.contains('\u{1b}'), "{stderr:?}");
 }

@@ -18,7 +18,6 @@ mod review;
 mod rollout_cmds;
 mod state;
 mod terminal;
-mod terminal_escape;
 mod trust;
 
 use std::process::ExitCode;

@@ -39,7 +39,7 @@ use clap::Args;
 use serde::{Deserialize, Serialize};
 
 use crate::json_out;
-use crate::terminal_escape::escape_for_terminal;
+use crate::terminal::line as escape_for_terminal;
 
 /// Longest input line `replay` accepts, in bytes; a longer one is reported
 /// by its number and skipped.

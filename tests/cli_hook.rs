@@ -409,3 +409,17 @@ fn review_input_errors_are_one_line_naming_file_and_line_with_exit_2() {
     let out = review(&["--format", "yaml", "x.jsonl"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn an_unknown_hook_flag_lets_the_stop_through_with_exit_0() {
+    // exit 2 would mean "block" to Claude Code; a flag a repository's settings add must not
+    let out = Command::cargo_bin("advisor")
+        .unwrap()
+        .args(["hook", "--base-url", "http://127.0.0.1:9"])
+        .write_stdin("{}")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("the stop goes through"));
+}

@@ -59,6 +59,13 @@ enum Command {
     Mcp(mcp::McpArgs),
 }
 
+/// Whether `e` is a usage error of `advisor hook` (not `--help`).
+fn is_hook_usage_error(e: &clap::Error) -> bool {
+    use clap::error::ErrorKind;
+    std::env::args().nth(1).as_deref() == Some("hook")
+        && !matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
+}
+
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
@@ -67,7 +74,18 @@ fn main() -> ExitCode {
         )
         .with_writer(std::io::stderr)
         .init();
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // A hook must never block a stop: hosts read exit code 2 as "block", which is
+        // clap's code for a usage error (say, a flag a repository's settings added).
+        Err(e) if is_hook_usage_error(&e) => {
+            let why = e.to_string();
+            let first = why.lines().next().unwrap_or("invalid arguments");
+            eprintln!("advisor hook: {first}; the stop goes through");
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => e.exit(),
+    };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -205,7 +205,7 @@ impl<R: BufRead> Iterator for BoundedLines<R> {
                 }
                 break;
             }
-            let (chunk, found) = match buf.iter().position(|&b| b == b'\n') {
+            let (chunk, found) = match memchr::memchr(b'\n', buf) {
                 Some(i) => (&buf[..i], Some(i + 1)),
                 None => (buf, None),
             };

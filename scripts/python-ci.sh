@@ -33,7 +33,7 @@ log "building the advisor CLI for the trace round trip"
 # .ci/run passes --all-features to reuse the build of its `cargo test --all-features`.
 # shellcheck disable=SC2086
 cargo build --quiet ${ADVISOR_CLI_CARGO_ARGS:-} --bin advisor
-export ADVISOR_BIN="$PWD/target/debug/advisor"
+export ADVISOR_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/advisor"
 export CI="${CI:-true}"
 
 log "pytest"

@@ -14,6 +14,7 @@ mod json_out;
 mod mcp;
 mod model_args;
 mod replay;
+mod replay_input;
 mod review;
 mod rollout_cmds;
 mod state;

@@ -1,0 +1,209 @@
+//! The input of `advisor replay`: its lines, streamed and parsed.
+//!
+//! Owns [`Source`] (a regular file, or standard input up to
+//! [`MAX_STDIN_BYTES`]), the per-line cap [`MAX_LINE_BYTES`], and the parsing
+//! of each line into a [`Line`]: a recorded review, an event, or the lines of
+//! an advisor trace. Must not run the guard or write output; `replay` does.
+
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::Path;
+
+use advisor::Note;
+use advisor::bounded_read::open_regular;
+use advisor::guard::Reason;
+use advisor::plugin::PLUGIN_NAME;
+use advisor::review::ReviewKind;
+use advisor::trace::{TRACE_SCHEMA, TraceEvent, TraceEventKind};
+use serde::Deserialize;
+
+/// Longest input line `replay` accepts, in bytes; a longer one is reported
+/// by its number and skipped.
+pub(crate) const MAX_LINE_BYTES: usize = 4 << 20;
+/// Most bytes read from standard input (a file is streamed whatever its
+/// length).
+pub(crate) const MAX_STDIN_BYTES: u64 = 256 << 20;
+/// Read buffer for the input stream.
+pub(crate) const READ_BUFFER: usize = 1 << 16;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ReviewLine {
+    notes: Vec<Note>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "snake_case")]
+pub(crate) enum EventName {
+    Rebase,
+    FreshRequest,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct EventLine {
+    event: EventName,
+}
+
+/// One review to replay.
+pub(crate) struct Replayed {
+    pub(crate) reviewer: String,
+    pub(crate) kind: ReviewKind,
+    pub(crate) notes: Vec<Note>,
+    /// The decisions a trace recorded, by note index.
+    pub(crate) recorded: Option<Vec<Reason>>,
+    /// The review failed when it was recorded: there is nothing to gate.
+    pub(crate) failed: Option<String>,
+}
+
+pub(crate) enum Line {
+    Review(Replayed),
+    Event(String, EventName),
+    /// A traced review that did not run (its token budget was spent).
+    BudgetSpent(String, String),
+}
+
+pub(crate) fn parse_trace(value: serde_json::Value) -> Result<Line, String> {
+    let schema = value
+        .get("schema")
+        .and_then(|s| s.as_str())
+        .unwrap_or_default()
+        .to_owned();
+    if schema != TRACE_SCHEMA {
+        return Err(format!("trace schema {schema:?} is not {TRACE_SCHEMA:?}"));
+    }
+    let e: TraceEvent = serde_json::from_value(value).map_err(|e| format!("not an advisor trace event: {e}"))?;
+    Ok(match e.event {
+        TraceEventKind::Rebase => Line::Event(e.reviewer, EventName::Rebase),
+        TraceEventKind::FreshRequest => Line::Event(e.reviewer, EventName::FreshRequest),
+        TraceEventKind::BudgetSpent => {
+            let why = e
+                .budget
+                .map_or_else(|| "a token budget was spent".to_owned(), |b| b.to_string());
+            Line::BudgetSpent(e.reviewer, why)
+        }
+        TraceEventKind::Review => {
+            let cap = e.max_severity;
+            let notes = e
+                .notes
+                .into_iter()
+                .map(|mut n| {
+                    if let Some(cap) = cap {
+                        n.severity = n.severity.min(cap);
+                    }
+                    n
+                })
+                .collect();
+            let mut recorded = vec![Reason::Accepted; e.decisions.len()];
+            for d in &e.decisions {
+                if let Some(slot) = recorded.get_mut(d.note) {
+                    *slot = d.reason;
+                }
+            }
+            Line::Review(Replayed {
+                reviewer: e.reviewer,
+                kind: e.kind.unwrap_or_default(),
+                notes,
+                recorded: (!e.decisions.is_empty()).then_some(recorded),
+                failed: e.error.map(|err| format!("{:?}: {}", err.kind, err.message)),
+            })
+        }
+    })
+}
+
+pub(crate) fn parse_line(text: &str) -> Result<Line, String> {
+    // The common line — a review — parsed straight into its type. Anything
+    // else (traces, events, errors, duplicate keys) takes the general path
+    // below, which decides exactly as before.
+    if let Ok(r) = serde_json::from_str::<ReviewLine>(text) {
+        return Ok(review_line(r));
+    }
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    if value.get("schema").is_some() {
+        return parse_trace(value);
+    }
+    if value.get("event").is_some() {
+        let e: EventLine = serde_json::from_value(value)
+            .map_err(|e| format!("not an event (expected {{\"event\":\"rebase\"|\"fresh_request\"}}): {e}"))?;
+        return Ok(Line::Event(PLUGIN_NAME.to_owned(), e.event));
+    }
+    let r: ReviewLine = serde_json::from_value(value)
+        .map_err(|e| format!("not a review (expected {{\"notes\":[{{\"text\",\"severity\"}}]}}): {e}"))?;
+    Ok(review_line(r))
+}
+
+pub(crate) fn review_line(r: ReviewLine) -> Line {
+    Line::Review(Replayed {
+        reviewer: PLUGIN_NAME.to_owned(),
+        kind: ReviewKind::Finish,
+        notes: r.notes,
+        recorded: None,
+        failed: None,
+    })
+}
+
+/// The lines of the input, streamed: a regular file, or standard input up to
+/// [`MAX_STDIN_BYTES`].
+pub(crate) enum Source {
+    File(BufReader<std::fs::File>),
+    Stdin(BufReader<io::Take<io::StdinLock<'static>>>),
+}
+
+impl Source {
+    pub(crate) fn open(path: &str) -> Result<(Source, String), String> {
+        if path == "-" {
+            let stdin = io::stdin().lock().take(MAX_STDIN_BYTES + 1);
+            return Ok((
+                Source::Stdin(BufReader::with_capacity(READ_BUFFER, stdin)),
+                "<stdin>".to_owned(),
+            ));
+        }
+        let file = open_regular(Path::new(path)).map_err(|e| e.to_string())?;
+        Ok((
+            Source::File(BufReader::with_capacity(READ_BUFFER, file)),
+            path.to_owned(),
+        ))
+    }
+
+    /// Whether standard input went past its cap (a file never does).
+    pub(crate) fn over_cap(&self) -> bool {
+        match self {
+            Source::File(_) => false,
+            Source::Stdin(r) => r.get_ref().limit() == 0,
+        }
+    }
+}
+
+impl Read for Source {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Source::File(r) => r.read(buf),
+            Source::Stdin(r) => r.read(buf),
+        }
+    }
+}
+
+impl BufRead for Source {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        match self {
+            Source::File(r) => r.fill_buf(),
+            Source::Stdin(r) => r.fill_buf(),
+        }
+    }
+
+    fn consume(&mut self, amt: usize) {
+        match self {
+            Source::File(r) => r.consume(amt),
+            Source::Stdin(r) => r.consume(amt),
+        }
+    }
+}
+
+/// One input line as text, or why it cannot be replayed.
+pub(crate) fn line_text(bytes: Result<Vec<u8>, u64>) -> Result<String, String> {
+    let mut bytes =
+        bytes.map_err(|len| format!("the line is {len} bytes, over the {MAX_LINE_BYTES}-byte line cap; skipped"))?;
+    while bytes.last().is_some_and(|b| *b == b'\r') {
+        bytes.pop();
+    }
+    String::from_utf8(bytes).map_err(|_| "the line is not valid UTF-8".to_owned())
+}

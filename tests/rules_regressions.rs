@@ -371,7 +371,7 @@ fn stub_markers_are_concerns_but_mock_is_not_one() {
 #[cfg(feature = "config")]
 #[test]
 fn the_workspace_rules_table_marks_runner_tools_by_name() {
-    let config = advisor::config::AdvisorConfig::parse(
+    let config = advisor::config::WorkspaceConfig::parse(
         "config.toml",
         "[rules]\ntest_tools = [\"run_tests\"]\nbuild_tools = [\"compile\"]\n",
     )
@@ -381,7 +381,7 @@ fn the_workspace_rules_table_marks_runner_tools_by_name() {
     assert!(blocker(&check_with(&rules, "All tests pass.", vec![run])).is_some());
     let build = tool("compile", json!({}), "", Some("exit status 1"));
     assert!(blocker(&check_with(&rules, "It builds successfully.", vec![build])).is_some());
-    let err = advisor::config::AdvisorConfig::parse("config.toml", "[rules]\ntest_tool = [\"x\"]\n").unwrap_err();
+    let err = advisor::config::WorkspaceConfig::parse("config.toml", "[rules]\ntest_tool = [\"x\"]\n").unwrap_err();
     assert!(err.to_string().contains("test_tool"), "{err}");
 }
 

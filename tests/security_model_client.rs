@@ -57,7 +57,7 @@ fn the_timeout_has_an_upper_bound_rejected_not_clamped() {
             .build()
             .is_ok()
     );
-    let err = advisor::config::AdvisorConfig::parse("c", "timeout_secs = 100000\n")
+    let err = advisor::config::WorkspaceConfig::parse("c", "timeout_secs = 100000\n")
         .unwrap()
         .plugin_builder()
         .unwrap_err();

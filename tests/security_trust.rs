@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use advisor::ErrorKind;
 use advisor::config::{
-    AdvisorConfig, ReviewerKind, ReviewerSettings, ReviewerSource, UserConfig, WorkspaceGrant, resolve,
+    ReviewerKind, ReviewerSettings, ReviewerSource, UserConfig, WorkspaceConfig, WorkspaceGrant, resolve,
 };
 use assert_cmd::Command;
 use serde_json::json;
@@ -303,7 +303,7 @@ fn a_config_symlinked_to_dev_zero_is_refused_at_once() {
 fn an_oversized_config_is_refused() {
     let s = Scratch::new();
     s.write_ws_config(&format!("enabled = true\n{}", "# pad\n".repeat(20_000)));
-    let err = AdvisorConfig::read_file(&s.ws()).unwrap_err();
+    let err = WorkspaceConfig::read_file(&s.ws()).unwrap_err();
     assert!(err.to_string().contains("cap"), "{err}");
 }
 
@@ -333,7 +333,7 @@ fn resolve_is_the_one_call_and_reports_untrusted_as_a_typed_error() {
     assert_eq!(err.kind(), ErrorKind::Untrusted);
     assert!(err.to_string().contains("advisor trust"), "{err}");
     // … and the old call path enforces it too
-    let file = AdvisorConfig::read_file(&s.ws()).unwrap().unwrap();
+    let file = WorkspaceConfig::read_file(&s.ws()).unwrap().unwrap();
     user.trust(&s.ws(), file.reviewer.as_ref().unwrap());
     let r = resolve(&s.ws(), &user).unwrap().unwrap();
     assert_eq!(r.reviewer_source, ReviewerSource::TrustedWorkspace);

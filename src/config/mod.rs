@@ -1,7 +1,7 @@
 //! Workspace opt-in and the trust model: which settings a cloned repository
 //! may choose, and which only the user may.
 //!
-//! A workspace opts in with `.advisor/config.toml` ([`AdvisorConfig`]). That
+//! A workspace opts in with `.advisor/config.toml` ([`WorkspaceConfig`]). That
 //! file is whatever was cloned, so it may only *tune*: enable, caps, rounds,
 //! cadence, severity clamp, shadow mode, timeout. Everything that sends data
 //! anywhere — the `[reviewer]` table (`kind = "model"`, `model`, `base_url`,
@@ -10,7 +10,7 @@
 //! `~/.config`), or from a workspace file whose `[reviewer]` table the user
 //! trusted with `advisor trust` (the user config records a SHA-256 of exactly
 //! that table, see [`trust`]). [`resolve`] applies these rules in one call;
-//! [`AdvisorConfig::load`] goes through it, so every host that loads a
+//! [`WorkspaceConfig::load`] goes through it, so every host that loads a
 //! workspace gets them.
 //!
 //! This file owns the workspace file's schema, its strict parsing (an unknown
@@ -205,7 +205,7 @@ fn default_timeout() -> u64 {
 /// A workspace's advisor settings (`.advisor/config.toml`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct AdvisorConfig {
+pub struct WorkspaceConfig {
     /// Whether the advisor runs (default true: the file is the opt-in).
     #[serde(default = "default_true")]
     pub enabled: bool,
@@ -281,9 +281,9 @@ impl RulesSettings {
     }
 }
 
-impl Default for AdvisorConfig {
+impl Default for WorkspaceConfig {
     fn default() -> Self {
-        AdvisorConfig {
+        WorkspaceConfig {
             enabled: true,
             max_rounds: default_rounds(),
             max_notes_per_review: default_notes(),
@@ -331,10 +331,10 @@ pub(crate) fn read_config_file(path: &Path) -> Result<Option<String>, Error> {
     }
 }
 
-impl AdvisorConfig {
+impl WorkspaceConfig {
     /// Parses config text; `name` (the file) is used in errors, which name the
     /// offending key and its line.
-    pub fn parse(name: &str, text: &str) -> Result<AdvisorConfig, Error> {
+    pub fn parse(name: &str, text: &str) -> Result<WorkspaceConfig, Error> {
         parse_toml(name, text)
     }
 
@@ -346,10 +346,10 @@ impl AdvisorConfig {
     /// Reads `workspace`'s file as written, without applying the trust rules
     /// (for inspecting it, and for `advisor trust`). `Ok(None)` when there is
     /// no file. Hosts must use [`load`](Self::load) or [`resolve`] instead.
-    pub fn read_file(workspace: &Path) -> Result<Option<AdvisorConfig>, Error> {
-        let path = AdvisorConfig::path_in(workspace);
+    pub fn read_file(workspace: &Path) -> Result<Option<WorkspaceConfig>, Error> {
+        let path = WorkspaceConfig::path_in(workspace);
         match read_config_file(&path)? {
-            Some(text) => AdvisorConfig::parse(&path.display().to_string(), &text).map(Some),
+            Some(text) => WorkspaceConfig::parse(&path.display().to_string(), &text).map(Some),
             None => Ok(None),
         }
     }
@@ -361,7 +361,7 @@ impl AdvisorConfig {
     /// [`ErrorKind::Untrusted`] error naming `advisor trust <path>`. The
     /// returned config's `reviewer` is the one allowed to run, so
     /// [`plugin_builder`](Self::plugin_builder) on it is safe.
-    pub fn load(workspace: &Path) -> Result<Option<AdvisorConfig>, Error> {
+    pub fn load(workspace: &Path) -> Result<Option<WorkspaceConfig>, Error> {
         let user = UserConfig::load()?;
         Ok(resolve(workspace, &user)?.map(|r| r.config))
     }
@@ -491,11 +491,11 @@ pub(crate) fn build_model(r: &ReviewerSettings, timeout: Duration) -> Result<cra
 impl AdvisorPlugin {
     /// Builds the plugin a config describes (a disabled config builds a plugin
     /// that declines every run).
-    pub fn from_config(config: &AdvisorConfig) -> Result<AdvisorPlugin, Error> {
+    pub fn from_config(config: &WorkspaceConfig) -> Result<AdvisorPlugin, Error> {
         config.plugin_builder()?.build()
     }
 
-    /// The plugin for `workspace` under the trust rules ([`AdvisorConfig::load`]),
+    /// The plugin for `workspace` under the trust rules ([`WorkspaceConfig::load`]),
     /// or `None` when it has not opted in or has turned the advisor off.
     ///
     /// ```
@@ -504,7 +504,7 @@ impl AdvisorPlugin {
     /// # Ok::<(), advisor::Error>(())
     /// ```
     pub fn from_workspace(workspace: &Path) -> Result<Option<AdvisorPlugin>, Error> {
-        match AdvisorConfig::load(workspace)? {
+        match WorkspaceConfig::load(workspace)? {
             Some(c) if c.enabled => AdvisorPlugin::from_config(&c).map(Some),
             _ => Ok(None),
         }
@@ -518,40 +518,40 @@ mod tests {
 
     #[test]
     fn the_starter_file_parses_to_the_defaults() {
-        let c = AdvisorConfig::parse("starter", STARTER_CONFIG).unwrap();
-        assert_eq!(c, AdvisorConfig::default());
+        let c = WorkspaceConfig::parse("starter", STARTER_CONFIG).unwrap();
+        assert_eq!(c, WorkspaceConfig::default());
         assert!(AdvisorPlugin::from_config(&c).is_ok());
     }
 
     #[test]
     fn unknown_keys_are_errors_naming_the_key_and_line() {
         let text = "enabled = true\nmax_rounds = 2\nmax_round = 3\n";
-        let err = AdvisorConfig::parse(".advisor/config.toml", text).unwrap_err();
+        let err = WorkspaceConfig::parse(".advisor/config.toml", text).unwrap_err();
         let msg = err.to_string();
         assert!(msg.contains(".advisor/config.toml:3"), "{msg}");
         assert!(msg.contains("max_round"), "{msg}");
-        let err = AdvisorConfig::parse("c", "[reviewer]\nkind = \"rules\"\nmodle = \"x\"\n").unwrap_err();
+        let err = WorkspaceConfig::parse("c", "[reviewer]\nkind = \"rules\"\nmodle = \"x\"\n").unwrap_err();
         assert!(
             err.to_string().contains("c:3") && err.to_string().contains("modle"),
             "{err}"
         );
-        let err = AdvisorConfig::parse("c", "max_severity = \"critical\"\n").unwrap_err();
+        let err = WorkspaceConfig::parse("c", "max_severity = \"critical\"\n").unwrap_err();
         assert!(err.to_string().contains("c:1"), "{err}");
     }
 
     #[test]
     fn bad_values_are_config_errors() {
-        let c = AdvisorConfig {
+        let c = WorkspaceConfig {
             max_rounds: 0,
-            ..AdvisorConfig::default()
+            ..WorkspaceConfig::default()
         };
         assert_eq!(AdvisorPlugin::from_config(&c).unwrap_err().field(), Some("max_rounds"));
-        let c = AdvisorConfig {
+        let c = WorkspaceConfig {
             reviewer: Some(ReviewerSettings {
                 kind: ReviewerKind::Model,
                 ..ReviewerSettings::default()
             }),
-            ..AdvisorConfig::default()
+            ..WorkspaceConfig::default()
         };
         assert!(AdvisorPlugin::from_config(&c).is_err());
     }
@@ -559,18 +559,18 @@ mod tests {
     #[test]
     fn timeout_secs_has_an_upper_bound_that_is_rejected_not_clamped() {
         for bad in [0, MAX_TIMEOUT_SECS + 1, u64::MAX] {
-            let c = AdvisorConfig {
+            let c = WorkspaceConfig {
                 timeout_secs: bad,
-                ..AdvisorConfig::default()
+                ..WorkspaceConfig::default()
             };
             assert_eq!(
                 AdvisorPlugin::from_config(&c).unwrap_err().field(),
                 Some("timeout_secs")
             );
         }
-        let c = AdvisorConfig {
+        let c = WorkspaceConfig {
             timeout_secs: MAX_TIMEOUT_SECS,
-            ..AdvisorConfig::default()
+            ..WorkspaceConfig::default()
         };
         assert!(AdvisorPlugin::from_config(&c).is_ok());
     }

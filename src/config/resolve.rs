@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use super::user::workspace_key;
-use super::{AdvisorConfig, ReviewerSettings, UserConfig, trust};
+use super::{ReviewerSettings, UserConfig, WorkspaceConfig, trust};
 use crate::error::{Error, ErrorKind};
 use crate::plugin::AdvisorPluginBuilder;
 
@@ -33,7 +33,7 @@ pub struct Resolved {
     pub workspace: PathBuf,
     /// The effective settings: the workspace's caps and cadence, with the
     /// reviewer that is allowed to run.
-    pub config: AdvisorConfig,
+    pub config: WorkspaceConfig,
     /// Where that reviewer came from.
     pub reviewer_source: ReviewerSource,
 }
@@ -109,9 +109,9 @@ fn untrusted(workspace: &Path, changed: bool) -> Error {
 /// from here and nothing from flags or the environment.
 pub fn resolve(workspace: &Path, user: &UserConfig) -> Result<Option<Resolved>, Error> {
     let grant = user.grant(workspace);
-    let mut config = match AdvisorConfig::read_file(workspace)? {
+    let mut config = match WorkspaceConfig::read_file(workspace)? {
         Some(c) => c,
-        None if grant.is_some_and(|g| g.opt_in) => AdvisorConfig::default(),
+        None if grant.is_some_and(|g| g.opt_in) => WorkspaceConfig::default(),
         None => return Ok(None),
     };
     if !config.enabled {

@@ -14,8 +14,8 @@
 //! Trust: the server is started by hosts from configuration a repository can
 //! commit (`.mcp.json`), so it takes no model, URL, header or key-variable
 //! name from flags or the environment. Model settings come only from the
-//! workspace configuration, loaded through [`AdvisorConfig::load`] and
-//! [`AdvisorConfig::plugin_builder`] / [`AdvisorConfig::model_client`] — the
+//! workspace configuration, loaded through [`WorkspaceConfig::load`] and
+//! [`WorkspaceConfig::plugin_builder`] / [`WorkspaceConfig::model_client`] — the
 //! path that enforces the user's trust decisions. Must not re-implement review
 //! or consultation policy.
 
@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use advisor::config::AdvisorConfig;
+use advisor::config::WorkspaceConfig;
 use advisor::consult::{AdvisorRequest, ConsultLedger, ConsultSession, ConsultStore, Consultant, SessionError};
 use advisor::transcript::{Transcript, TranscriptFormat, read_transcript};
 use clap::Args;
@@ -90,7 +90,7 @@ struct ReviewToolArgs {
 /// tools keep between calls.
 struct AdvisorMcp {
     workspace: PathBuf,
-    config: Result<AdvisorConfig, String>,
+    config: Result<WorkspaceConfig, String>,
     consult: Mutex<Option<ConsultSession>>,
     review: Mutex<Option<Prior>>,
     /// Reviews asked for without a transcript, each its own request.
@@ -163,9 +163,9 @@ fn tools() -> Vec<Tool> {
 
 impl AdvisorMcp {
     fn new(workspace: PathBuf) -> AdvisorMcp {
-        let config = match AdvisorConfig::load(&workspace) {
+        let config = match WorkspaceConfig::load(&workspace) {
             Ok(Some(c)) => Ok(c),
-            Ok(None) => Ok(AdvisorConfig::default()),
+            Ok(None) => Ok(WorkspaceConfig::default()),
             Err(e) => Err(e.to_string()),
         };
         if let Err(e) = &config {
@@ -180,7 +180,7 @@ impl AdvisorMcp {
         }
     }
 
-    fn config(&self) -> Result<&AdvisorConfig, String> {
+    fn config(&self) -> Result<&WorkspaceConfig, String> {
         self.config
             .as_ref()
             .map_err(|e| format!("the workspace configuration is unusable: {e}"))

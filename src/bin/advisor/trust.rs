@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use advisor::config::{AdvisorConfig, ReviewerSettings, UserConfig, trust::fingerprint};
+use advisor::config::{ReviewerSettings, UserConfig, WorkspaceConfig, trust::fingerprint};
 use clap::Args;
 
 use crate::terminal::line;
@@ -89,7 +89,7 @@ pub(crate) fn run(args: &TrustArgs) -> ExitCode {
         );
         return ExitCode::SUCCESS;
     }
-    let file = match AdvisorConfig::read_file(&workspace) {
+    let file = match WorkspaceConfig::read_file(&workspace) {
         Ok(Some(c)) => c,
         Ok(None) => {
             return fail(format!(
@@ -132,7 +132,7 @@ fn list(user: &UserConfig, path: &Path) -> ExitCode {
     for (ws, grant) in &user.workspaces {
         let state = match &grant.trusted_reviewer {
             None => "not trusted".to_owned(),
-            Some(fp) => match AdvisorConfig::read_file(Path::new(ws)) {
+            Some(fp) => match WorkspaceConfig::read_file(Path::new(ws)) {
                 Ok(Some(c)) => match c.reviewer.filter(ReviewerSettings::sends_data) {
                     Some(r) if fingerprint(&r) == *fp => format!("trusted: {}", describe(&r)),
                     Some(_) => "trusted settings changed since: untrusted until `advisor trust` again".to_owned(),

@@ -22,7 +22,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use advisor::config::{AdvisorConfig, Verdict};
+use advisor::config::{Verdict, WorkspaceConfig};
 use advisor::transcript::{HookEvent, HookInput, Host, MAX_HOOK_INPUT_BYTES, ReadOptions, Transcript};
 use clap::Args;
 
@@ -150,7 +150,7 @@ pub(crate) async fn run(args: &HookArgs) -> ExitCode {
         .or_else(|| input.cwd.clone())
         .or_else(|| std::env::current_dir().ok())
         .unwrap_or_else(|| PathBuf::from("."));
-    let config = match AdvisorConfig::load(&workspace) {
+    let config = match WorkspaceConfig::load(&workspace) {
         Ok(Some(c)) if c.enabled => c,
         Ok(_) => return ExitCode::SUCCESS, // not opted in: inert, the transcript is never read
         Err(e) => return let_through_visibly(input.host, e),

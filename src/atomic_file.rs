@@ -1,6 +1,8 @@
 //! Writing a file so that readers see the old content or the new, never a mix.
 //!
-//! Owns [`write_atomic`], used by the consultation store and the hook's session
+//! Owns [`write_atomic`], used by the consultation store, the user config and
+//! (compiled from this same file into the CLI, which has no other way to it:
+//! the module is crate-private) `advisor init --force` and the hook's session
 //! state: the bytes go to a uniquely named temporary file beside the target
 //! (process id, time and a counter, so concurrent writers never share one),
 //! fsynced, then renamed over it, and the directory is fsynced. [`stage`]
@@ -18,7 +20,7 @@ static COUNTER: AtomicU64 = AtomicU64::new(0);
 /// A write prepared by [`stage`]: the bytes are on disk beside the target;
 /// [`commit`](Staged::commit) renames them over it, dropping it removes them.
 #[derive(Debug)]
-pub struct Staged {
+pub(crate) struct Staged {
     tmp: Option<PathBuf>,
     path: PathBuf,
 }
@@ -26,7 +28,7 @@ pub struct Staged {
 impl Staged {
     /// Renames the staged bytes over the target and flushes the directory
     /// entry; on failure the temporary file is removed.
-    pub fn commit(mut self) -> io::Result<()> {
+    pub(crate) fn commit(mut self) -> io::Result<()> {
         let Some(tmp) = self.tmp.take() else {
             return Ok(());
         };
@@ -55,7 +57,7 @@ fn parent_dir(path: &Path) -> &Path {
 
 /// Writes `bytes` durably to a new temporary file beside `path` (creating
 /// the parent directory), ready to be committed.
-pub fn stage(path: &Path, bytes: &[u8]) -> io::Result<Staged> {
+pub(crate) fn stage(path: &Path, bytes: &[u8]) -> io::Result<Staged> {
     let dir = parent_dir(path);
     std::fs::create_dir_all(dir)?;
     let nanos = SystemTime::now()
@@ -83,7 +85,7 @@ pub fn stage(path: &Path, bytes: &[u8]) -> io::Result<Staged> {
 /// directory: the temporary file is fsynced before the rename and the
 /// directory after it. On failure the temporary file is removed and `path` is
 /// left as it was.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     stage(path, bytes)?.commit()
 }
 

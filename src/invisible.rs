@@ -5,9 +5,10 @@
 //! U+E0000–U+E0FFF, the soft hyphen U+00AD) plus the interlinear annotation
 //! controls U+FFF9–U+FFFB. The dedupe key, the delivered text and the strict
 //! parsers all ask this one function, so what is invisible in one place is
-//! invisible in all. Must not decide what to do with such characters.
-
-use std::borrow::Cow;
+//! invisible in all. Public because the guard's promise — no delivered note
+//! or injection holds such a character — is stated in its terms, and a host
+//! that shows notes (the CLI's terminal escaping) needs the same table. Must
+//! not decide what to do with such characters.
 
 /// Whether `c` renders as nothing: a `Default_Ignorable_Code_Point` or an
 /// interlinear annotation control.
@@ -30,17 +31,4 @@ pub fn is_invisible(c: char) -> bool {
         | 0x180B..=0x180F | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x206F
         | 0x3164 | 0xFE00..=0xFE0F | 0xFEFF | 0xFFA0 | 0xFFF0..=0xFFFB
         | 0x1BCA0..=0x1BCA3 | 0x1D173..=0x1D17A | 0xE0000..=0xE0FFF)
-}
-
-/// `s` without its invisible characters; borrowed when there are none.
-///
-/// ```
-/// assert_eq!(advisor::invisible::strip_invisible("a\u{200B}b\u{E0041}"), "ab");
-/// ```
-pub fn strip_invisible(s: &str) -> Cow<'_, str> {
-    if s.chars().any(is_invisible) {
-        Cow::Owned(s.chars().filter(|c| !is_invisible(*c)).collect())
-    } else {
-        Cow::Borrowed(s)
-    }
 }

@@ -20,8 +20,7 @@ use serde_json::value::RawValue;
 
 /// Why a model answer is not a lone JSON object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum JsonShapeError {
+pub(crate) enum JsonShapeError {
     /// The answer is empty or whitespace.
     Empty,
     /// A code fence is opened but not closed, has a language other than
@@ -47,14 +46,7 @@ impl fmt::Display for JsonShapeError {
 impl std::error::Error for JsonShapeError {}
 
 /// Returns the JSON object text inside `answer`, or why there is none.
-///
-/// ```
-/// use advisor::json::{extract_object, JsonShapeError};
-/// assert_eq!(extract_object(" {\"notes\":[]} "), Ok("{\"notes\":[]}"));
-/// assert_eq!(extract_object("```json\n{\"notes\":[]}\n```"), Ok("{\"notes\":[]}"));
-/// assert_eq!(extract_object("Sure! {\"notes\":[]}"), Err(JsonShapeError::Prose));
-/// ```
-pub fn extract_object(answer: &str) -> Result<&str, JsonShapeError> {
+pub(crate) fn extract_object(answer: &str) -> Result<&str, JsonShapeError> {
     let text = answer.trim();
     if text.is_empty() {
         return Err(JsonShapeError::Empty);
@@ -88,7 +80,7 @@ pub fn extract_object(answer: &str) -> Result<&str, JsonShapeError> {
 /// Extracts the object and deserializes it, mapping every failure to a
 /// description that never contains the answer's text. A repeated key at any
 /// depth is an error.
-pub fn parse_object<T: serde::de::DeserializeOwned>(answer: &str) -> Result<T, String> {
+pub(crate) fn parse_object<T: serde::de::DeserializeOwned>(answer: &str) -> Result<T, String> {
     let text = extract_object(answer).map_err(|e| e.to_string())?;
     check_no_duplicate_keys(text).map_err(|e| describe_serde_error(&e))?;
     serde_json::from_str(text).map_err(|e| describe_serde_error(&e))
@@ -96,14 +88,7 @@ pub fn parse_object<T: serde::de::DeserializeOwned>(answer: &str) -> Result<T, S
 
 /// Parses JSON text into a [`serde_json::Value`], refusing any object (at
 /// any depth) that repeats a key. The error never contains the text.
-///
-/// ```
-/// use advisor::json::parse_strict_value;
-/// assert!(parse_strict_value(r#"{"a":{"b":1,"c":2}}"#).is_ok());
-/// let err = parse_strict_value(r#"{"a":{"b":1,"b":2}}"#).unwrap_err();
-/// assert!(err.contains("repeats a key"), "{err}");
-/// ```
-pub fn parse_strict_value(text: &str) -> Result<serde_json::Value, String> {
+pub(crate) fn parse_strict_value(text: &str) -> Result<serde_json::Value, String> {
     check_no_duplicate_keys(text).map_err(|e| describe_serde_error(&e))?;
     serde_json::from_str(text).map_err(|e| describe_serde_error(&e))
 }
@@ -114,7 +99,7 @@ const DUPLICATE_KEY: &str = "advisor: duplicate key";
 
 /// Walks JSON text and fails on the first object that repeats a key (after
 /// unescaping: `"a"` and `"\u0061"` are the same key), or on invalid JSON.
-pub fn check_no_duplicate_keys(text: &str) -> Result<(), serde_json::Error> {
+pub(crate) fn check_no_duplicate_keys(text: &str) -> Result<(), serde_json::Error> {
     let mut de = serde_json::Deserializer::from_str(text);
     NoDuplicates.deserialize(&mut de)?;
     de.end()
@@ -173,13 +158,13 @@ impl<'de> Visitor<'de> for NoDuplicates {
 /// Describes a serde_json error by category and position only. (serde's own
 /// messages can quote values, e.g. `invalid value: string "…"`, which would
 /// leak the model's output.)
-pub fn describe_serde_error(e: &serde_json::Error) -> String {
+pub(crate) fn describe_serde_error(e: &serde_json::Error) -> String {
     describe_serde_error_of("the answer", e)
 }
 
 /// [`describe_serde_error`] about `subject` (`"the hook input"`, `"the
 /// line"`…) instead of the answer.
-pub fn describe_serde_error_of(subject: &str, e: &serde_json::Error) -> String {
+pub(crate) fn describe_serde_error_of(subject: &str, e: &serde_json::Error) -> String {
     use serde_json::error::Category;
     let what = match e.classify() {
         Category::Data if e.to_string().starts_with(DUPLICATE_KEY) => "repeats a key within one object",
@@ -194,13 +179,13 @@ pub fn describe_serde_error_of(subject: &str, e: &serde_json::Error) -> String {
 /// Whether `s` breaks a line anywhere: `\n`, `\r`, VT (U+000B), FF
 /// (U+000C), NEL (U+0085), LINE SEPARATOR (U+2028) or PARAGRAPH SEPARATOR
 /// (U+2029). A one-line field holds none of them.
-pub fn has_line_break(s: &str) -> bool {
+pub(crate) fn has_line_break(s: &str) -> bool {
     s.contains(['\n', '\r', '\u{0B}', '\u{0C}', '\u{85}', '\u{2028}', '\u{2029}'])
 }
 
 /// Whether `s` says nothing: only whitespace and invisible characters
 /// ([`crate::invisible::is_invisible`]). Such a field counts as empty.
-pub fn is_blank(s: &str) -> bool {
+pub(crate) fn is_blank(s: &str) -> bool {
     s.chars()
         .all(|c| c.is_whitespace() || crate::invisible::is_invisible(c))
 }
@@ -210,16 +195,7 @@ pub fn is_blank(s: &str) -> bool {
 /// (`1e0`), a value above one however small the excess
 /// (`1.0000000000000001`, which `f64` would round to 1) and `-0` are
 /// rejected, so what is accepted never depends on float rounding.
-///
-/// ```
-/// use advisor::json::unit_interval;
-/// assert_eq!(unit_interval("0.75"), Some(0.75));
-/// assert_eq!(unit_interval("1"), Some(1.0));
-/// for bad in ["-0", "1.0000000000000001", "1e0", "0e0", "+0.5", "1.5", ".5", "NaN", "\"0.5\""] {
-///     assert_eq!(unit_interval(bad), None, "{bad}");
-/// }
-/// ```
-pub fn unit_interval(literal: &str) -> Option<f64> {
+pub(crate) fn unit_interval(literal: &str) -> Option<f64> {
     let (int, frac) = match literal.split_once('.') {
         Some((i, f)) => (i, Some(f)),
         None => (literal, None),
@@ -235,7 +211,7 @@ pub fn unit_interval(literal: &str) -> Option<f64> {
 
 /// The literal JSON text of `key` in the top-level object `text` (which the
 /// caller has already checked for duplicate keys), if present.
-pub fn top_level_literal<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+pub(crate) fn top_level_literal<'a>(text: &'a str, key: &str) -> Option<&'a str> {
     let map: std::collections::HashMap<String, &'a RawValue> = serde_json::from_str(text).ok()?;
     map.get(key).map(|raw| raw.get().trim())
 }
@@ -309,6 +285,27 @@ mod tests {
         );
         assert_eq!(top_level_literal(r#"{"c":-0}"#, "c"), Some("-0"));
         assert_eq!(top_level_literal(r#"{"c":-0}"#, "d"), None);
+    }
+
+    #[test]
+    fn unit_interval_judges_the_literal() {
+        assert_eq!(unit_interval("0.75"), Some(0.75));
+        assert_eq!(unit_interval("1"), Some(1.0));
+        for bad in [
+            "-0",
+            "1.0000000000000001",
+            "1e0",
+            "0e0",
+            "+0.5",
+            "1.5",
+            ".5",
+            "NaN",
+            "\"0.5\"",
+        ] {
+            assert_eq!(unit_interval(bad), None, "{bad}");
+        }
+        assert!(parse_strict_value(r#"{"a":{"b":1,"c":2}}"#).is_ok());
+        assert!(parse_strict_value(r#"{"a":{"b":1,"b":2}}"#).is_err_and(|e| e.contains("repeats a key")));
     }
 
     proptest! {

@@ -63,7 +63,7 @@
 
 pub mod adapters;
 pub mod agent;
-pub mod atomic_file;
+pub(crate) mod atomic_file;
 pub mod bounded_read;
 pub mod budget;
 #[cfg(feature = "config")]
@@ -76,14 +76,14 @@ pub mod gate;
 pub mod guard;
 pub mod host;
 pub mod invisible;
-pub mod json;
+pub(crate) mod json;
 pub mod model;
 pub mod note;
 pub mod plugin;
 pub mod render;
 pub mod review;
 pub mod rollout;
-pub mod text;
+pub(crate) mod text;
 pub mod trace;
 pub mod transcript;
 

@@ -6,11 +6,7 @@
 
 /// Keeps at most `max_chars` Unicode scalar values, cutting at a char boundary
 /// and adding no marker.
-///
-/// ```
-/// assert_eq!(advisor::text::clamp_chars("héllo", 2), "hé");
-/// ```
-pub fn clamp_chars(s: &str, max_chars: usize) -> &str {
+pub(crate) fn clamp_chars(s: &str, max_chars: usize) -> &str {
     if s.len() <= max_chars {
         // no more bytes than the cap, so no more chars either
         return s;
@@ -46,11 +42,11 @@ fn ceil_boundary(s: &str, idx: usize) -> usize {
 }
 
 /// Marker appended by [`truncate_bytes`].
-pub const TRUNCATED_MARKER: &str = "\n…[truncated]";
+pub(crate) const TRUNCATED_MARKER: &str = "\n…[truncated]";
 
 /// Keeps the head of `s` within `max_bytes` (marker included) and appends
 /// [`TRUNCATED_MARKER`] when anything was cut. `max_bytes == 0` means no limit.
-pub fn truncate_bytes(s: &str, max_bytes: usize) -> String {
+pub(crate) fn truncate_bytes(s: &str, max_bytes: usize) -> String {
     if max_bytes == 0 || s.len() <= max_bytes {
         return s.to_owned();
     }
@@ -72,25 +68,14 @@ const MIDDLE_MARKER_RESERVE: usize = 64;
 /// `max_bytes`, joined by `\n…[N bytes truncated]…\n`. `max_bytes == 0` means no
 /// limit. Only the kept parts are copied, so the cost is bounded by `max_bytes`
 /// however long `s` is.
-///
-/// ```
-/// let s = "a".repeat(1000);
-/// let cut = advisor::text::truncate_middle(&s, 200);
-/// assert!(cut.len() <= 200 && cut.contains("bytes truncated"));
-/// ```
-pub fn truncate_middle(s: &str, max_bytes: usize) -> String {
+pub(crate) fn truncate_middle(s: &str, max_bytes: usize) -> String {
     cut_middle(s, max_bytes, 2)
 }
 
 /// Like [`truncate_middle`], but keeps one third head and two thirds tail:
 /// for tool output, whose verdict (a test runner's summary, an exit status)
 /// comes last.
-///
-/// ```
-/// let s = format!("{}\nTests  1 failed (1)\n", "x".repeat(3000));
-/// assert!(advisor::text::truncate_middle_tail(&s, 300).contains("1 failed"));
-/// ```
-pub fn truncate_middle_tail(s: &str, max_bytes: usize) -> String {
+pub(crate) fn truncate_middle_tail(s: &str, max_bytes: usize) -> String {
     cut_middle(s, max_bytes, 1)
 }
 
@@ -134,6 +119,11 @@ mod tests {
         assert!(cut.starts_with("hhh"));
         assert!(cut.ends_with("ttt"));
         assert!(cut.contains("[900 bytes truncated]"));
+        let log = format!("{}\nTests  1 failed (1)\n", "x".repeat(3000));
+        assert!(
+            truncate_middle_tail(&log, 300).contains("1 failed"),
+            "the tail verdict stays"
+        );
     }
 
     proptest! {

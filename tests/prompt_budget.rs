@@ -6,9 +6,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use advisor::host::{Message, Role, ToolTrace};
-use advisor::model::{OpenAiCompatible, estimate_tokens};
-use advisor::review::prompt::fit_user_prompt;
-use advisor::review::{DEFAULT_MAX_PROMPT_TOKENS, ModelReviewer, Review, ReviewKind, Reviewer};
+use advisor::model::{OpenAiCompatible, ScriptedModel, estimate_tokens};
+use advisor::review::{DEFAULT_MAX_PROMPT_TOKENS, FittedPrompt, ModelReviewer, Review, ReviewKind, Reviewer};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path};
@@ -54,6 +53,21 @@ fn long_review(n: usize, tool_bytes: usize) -> Review {
             .collect(),
         ..Review::default()
     }
+}
+
+/// The user message a model reviewer sends for `review` within `budget`
+/// prompt tokens, checked against the request it is part of: the system
+/// message and the fitted user message together stay within the budget.
+fn fit_user_prompt(review: &Review, budget: u64) -> FittedPrompt {
+    let (request, fitted) = ModelReviewer::new(ScriptedModel::texts([""])).request_within(review, budget);
+    assert_eq!(request.messages[1].content, fitted.text);
+    let system = estimate_tokens(&request.messages[0].content);
+    assert!(
+        system + fitted.estimated_tokens <= budget,
+        "{system} + {} > {budget}",
+        fitted.estimated_tokens
+    );
+    fitted
 }
 
 #[test]
@@ -104,7 +118,11 @@ fn a_review_that_fits_is_rendered_unchanged() {
     let review = long_review(2, 100);
     let fitted = fit_user_prompt(&review, 100_000);
     assert!(!fitted.shrunk());
-    assert_eq!(fitted.text, advisor::review::prompt::user_prompt(&review));
+    assert_eq!(
+        fitted.text,
+        fit_user_prompt(&review, u64::MAX).text,
+        "the same as without a limit"
+    );
 }
 
 proptest! {

@@ -7,10 +7,9 @@
 #[path = "strict_common.rs"]
 mod strict_common;
 
-use advisor::json::extract_object;
 use advisor::rollout::{Action, parse_decision};
 use libfuzzer_sys::fuzz_target;
-use strict_common::{blank, literal, plain_unit_decimal, repeats_a_key};
+use strict_common::{blank, literal, plain_unit_decimal, repeats_a_key, unfenced};
 
 const FIELDS: [&str; 7] = ["intervene", "confidence", "reason_code", "action", "plan", "hint", "private_diagnosis"];
 
@@ -18,7 +17,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     match parse_decision(text) {
         Ok(d) => {
-            let inner = extract_object(text).expect("one object");
+            let inner = unfenced(text);
             assert!(!repeats_a_key(inner), "a repeated key was accepted");
             let v: serde_json::Value = serde_json::from_str(inner).expect("JSON");
             let obj = v.as_object().expect("an object");

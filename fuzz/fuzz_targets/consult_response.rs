@@ -8,9 +8,8 @@
 mod strict_common;
 
 use advisor::consult::{Decision, validate_response};
-use advisor::json::extract_object;
 use libfuzzer_sys::fuzz_target;
-use strict_common::{blank, breaks_a_line, literal, plain_unit_decimal, repeats_a_key};
+use strict_common::{blank, breaks_a_line, literal, plain_unit_decimal, repeats_a_key, unfenced};
 
 const KNOWN: [&str; 6] = ["schema_version", "decision", "summary", "executor_instructions", "confidence", "stop_reason"];
 
@@ -18,7 +17,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     match validate_response(text) {
         Ok(r) => {
-            let inner = extract_object(text).expect("one object");
+            let inner = unfenced(text);
             assert!(!repeats_a_key(inner), "a repeated key was accepted");
             let v: serde_json::Value = serde_json::from_str(inner).expect("JSON");
             let obj = v.as_object().expect("an object");

@@ -7,15 +7,14 @@
 #[path = "strict_common.rs"]
 mod strict_common;
 
-use advisor::json::extract_object;
 use advisor::review::parse_notes;
 use libfuzzer_sys::fuzz_target;
-use strict_common::repeats_a_key;
+use strict_common::{repeats_a_key, unfenced};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     if let Ok(notes) = parse_notes(text) {
-        let inner = extract_object(text).expect("accepted answers are one object");
+        let inner = unfenced(text);
         assert!(!repeats_a_key(inner), "a repeated key was accepted");
         let v: serde_json::Value = serde_json::from_str(inner).expect("accepted answers are JSON");
         let obj = v.as_object().expect("an object");

@@ -45,6 +45,16 @@ pub fn repeats_a_key(text: &str) -> bool {
     serde_json::from_str::<Dup>(text).map(|d| d.0).unwrap_or(true)
 }
 
+/// The text of an accepted answer without its one optional Markdown fence
+/// (```` ``` ```` or ```` ```json ````), trimmed.
+pub fn unfenced(text: &str) -> &str {
+    let t = text.trim();
+    match t.strip_prefix("```").and_then(|rest| rest.split_once('\n')) {
+        Some((_, body)) => body.trim_end().strip_suffix("```").unwrap_or(body).trim(),
+        None => t,
+    }
+}
+
 /// Whether `s` holds any line break a one-line field must not hold.
 pub fn breaks_a_line(s: &str) -> bool {
     s.chars().any(|c| matches!(c, '\n' | '\r' | '\u{0B}' | '\u{0C}' | '\u{85}' | '\u{2028}' | '\u{2029}'))

@@ -9,7 +9,7 @@
 mod adapter;
 mod kind;
 mod model_reviewer;
-pub mod prompt;
+mod prompt;
 mod rules;
 mod usage;
 
@@ -26,6 +26,7 @@ pub use kind::ReviewKind;
 pub use model_reviewer::{
     DEFAULT_MAX_PROMPT_TOKENS, MIN_PROMPT_TOKENS, ModelReviewer, parse_notes, prompt_tokens_for_context,
 };
+pub use prompt::FittedPrompt;
 pub use rules::{Rule, RuleNote, RulesReviewer, RunKind};
 pub use usage::UsageMeter;
 
@@ -56,7 +57,7 @@ pub struct Review {
     /// The largest prompt, in estimated tokens, a reviewer that renders this
     /// review for a model may send (`None`: the reviewer's own default). A
     /// reviewer over budget shrinks the evidence oldest-first and keeps the
-    /// task and the answer (see [`prompt::fit_user_prompt`]).
+    /// task and the answer (see [`ModelReviewer`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_prompt_tokens: Option<u64>,
     /// Where the reviewer charges the tokens it uses (every attempt, failed

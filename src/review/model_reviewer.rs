@@ -174,7 +174,24 @@ impl ModelReviewer {
     }
 
     /// The request this reviewer sends for `review` with the user message
-    /// fitted to `max_tokens` estimated prompt tokens, and how it was fitted.
+    /// fitted to `max_tokens` estimated prompt tokens, and how it was fitted:
+    /// long tool outputs keep head and tail, the oldest messages leave first,
+    /// the task and the answer stay.
+    ///
+    /// ```
+    /// use advisor::{host::Message, model::ScriptedModel};
+    /// use advisor::review::{ModelReviewer, Review};
+    /// let review = Review {
+    ///     final_answer: Some("Done: 42 rows migrated.".into()),
+    ///     messages: (0..30).map(|i| Message::user(format!("step {i}: {}", "x".repeat(3000)))).collect(),
+    ///     ..Review::default()
+    /// };
+    /// let (request, fitted) = ModelReviewer::new(ScriptedModel::texts([""])).request_within(&review, 2_000);
+    /// assert!(fitted.shrunk() && fitted.estimated_tokens <= 2_000);
+    /// assert_eq!(request.messages[1].content, fitted.text);
+    /// assert!(fitted.text.contains("step 0:"), "the task stays");
+    /// assert!(fitted.text.contains("Done: 42 rows migrated."), "the answer stays");
+    /// ```
     pub fn request_within(&self, review: &Review, max_tokens: u64) -> (ChatRequest, FittedPrompt) {
         let system = system_prompt(self.max_notes, self.attention.as_deref());
         let room = max_tokens.saturating_sub(estimate_tokens(&system) + 2 * TEMPLATE_TOKENS);

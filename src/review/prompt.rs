@@ -39,7 +39,7 @@ const TRANSCRIPT_BUDGET: usize = 60_000;
 const TOOL_ERROR_BYTES: usize = 200;
 
 /// The JSON schema of the answer: `{"notes":[{"text","severity"}]}`.
-pub fn notes_schema(max_notes: usize) -> serde_json::Value {
+pub(crate) fn notes_schema(max_notes: usize) -> serde_json::Value {
     serde_json::json!({
         "type": "object",
         "properties": {
@@ -64,7 +64,7 @@ pub fn notes_schema(max_notes: usize) -> serde_json::Value {
 
 /// The system prompt for a reviewer allowed `max_notes` notes, with optional
 /// operator priorities (shown to the reviewer only, never to the agent).
-pub fn system_prompt(max_notes: usize, attention: Option<&str>) -> String {
+pub(crate) fn system_prompt(max_notes: usize, attention: Option<&str>) -> String {
     let mut s = format!(
         "You review the work of an AI agent. You did not do the work and you cannot act: you have no tools, \
 and everything you know comes from the evidence in the next message.
@@ -142,7 +142,7 @@ unknown …]\n",
 }
 
 /// The user message for `review`.
-pub fn user_prompt(review: &Review) -> String {
+pub(crate) fn user_prompt(review: &Review) -> String {
     let mut s = String::new();
     if review.round > 0 {
         let _ = writeln!(
@@ -256,21 +256,7 @@ fn bytes_for(tokens: u64) -> usize {
 /// When the evidence alone leaves no room (a huge task or answer), the result
 /// may still exceed the budget by the fixed section headings; the task and
 /// the answer are then at their smallest (head and tail of 200 bytes each).
-///
-/// ```
-/// use advisor::host::Message;
-/// use advisor::review::{Review, prompt::fit_user_prompt};
-/// let review = Review {
-///     final_answer: Some("Done: 42 rows migrated.".into()),
-///     messages: (0..30).map(|i| Message::user(format!("step {i}: {}", "x".repeat(3000)))).collect(),
-///     ..Review::default()
-/// };
-/// let fitted = fit_user_prompt(&review, 2_000);
-/// assert!(fitted.estimated_tokens <= 2_000);
-/// assert!(fitted.text.contains("step 0:"), "the task stays");
-/// assert!(fitted.text.contains("Done: 42 rows migrated."), "the answer stays");
-/// ```
-pub fn fit_user_prompt(review: &Review, max_tokens: u64) -> FittedPrompt {
+pub(crate) fn fit_user_prompt(review: &Review, max_tokens: u64) -> FittedPrompt {
     let mut fitted = FittedPrompt {
         text: user_prompt(review),
         estimated_tokens: 0,

@@ -549,7 +549,7 @@ fn render_text(
             let _ = writeln!(s, "      error: {e}");
         }
         for n in &o.notes {
-            let _ = writeln!(s, "      {}", advisor::text::clamp_chars(n, 300));
+            let _ = writeln!(s, "      {}", crate::terminal::clamp(n, 300));
         }
     }
     s

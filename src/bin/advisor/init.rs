@@ -80,7 +80,7 @@ pub(crate) fn run(args: &InitArgs) -> ExitCode {
     };
     let written = if args.force {
         // rename(2) over the path replaces whatever is there, a link included
-        advisor::atomic_file::write_atomic(&path, STARTER_CONFIG.as_bytes())
+        crate::atomic_file::write_atomic(&path, STARTER_CONFIG.as_bytes())
     } else {
         match create_new(&path, STARTER_CONFIG.as_bytes()) {
             Ok(true) => Ok(()),

@@ -3,6 +3,11 @@
 //! Owns argument parsing, the runtime and exit codes; each subcommand lives in
 //! its own file and calls the library — the CLI must not re-implement policy.
 
+// The library's crate-private atomic write, compiled into the CLI from the
+// same source (the hook stages its session state; `init --force` replaces the
+// config): one implementation, no public API.
+#[path = "../../atomic_file.rs"]
+mod atomic_file;
 mod consult;
 mod eval;
 mod finish;

@@ -165,7 +165,7 @@ pub(crate) async fn run(args: &ReviewArgs) -> ExitCode {
             transcript.messages.len(),
             transcript.tools.len(),
             line(&label),
-            line(advisor::text::clamp_chars(&answer, 200))
+            line(crate::terminal::clamp(&answer, 200))
         );
         if notes.is_empty() && event.error.is_none() {
             println!("no notes: the answer would go through unchanged");

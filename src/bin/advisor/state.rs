@@ -4,7 +4,7 @@
 //! Owns the state file's shape, its bounded read and its location: one file
 //! per session (and per sub-agent), named by an injective encoding of the ids
 //! so that `sess/1`, `sess.1`, `sess:1` and two ids sharing a long prefix never
-//! share a file. Writes are staged through [`advisor::atomic_file::stage`] so
+//! share a file. Writes are staged through [`crate::atomic_file::stage`] so
 //! the hook knows the save will succeed before it answers. A corrupt or
 //! oversized file is reported and treated as fresh, never a crash. Must not
 //! decide what the hook answers.
@@ -42,7 +42,7 @@ pub(crate) struct SessionState {
 }
 
 fn clamp_id(id: Option<&str>) -> Option<String> {
-    id.map(|s| advisor::text::clamp_chars(s, MAX_ID_CHARS).to_owned())
+    id.map(|s| s.chars().take(MAX_ID_CHARS).collect())
 }
 
 impl SessionState {
@@ -117,11 +117,13 @@ pub(crate) fn load(path: &Path) -> Result<Option<SessionState>, String> {
         Err(e) if e.is_not_found() => return Ok(None),
         Err(e) => return Err(format!("the session state {e}")),
     };
+    // by position only: serde's message could quote the file's text
     let state: SessionState = serde_json::from_str(&text).map_err(|e| {
         format!(
-            "the session state {} is corrupt ({})",
+            "the session state {} is corrupt (line {}, column {})",
             path.display(),
-            advisor::json::describe_serde_error_of("the file", &e)
+            e.line(),
+            e.column()
         )
     })?;
     if state.version != STATE_VERSION {
@@ -135,9 +137,9 @@ pub(crate) fn load(path: &Path) -> Result<Option<SessionState>, String> {
 }
 
 /// Writes `state` beside its file, ready to be committed.
-pub(crate) fn stage(path: &Path, state: &SessionState) -> std::io::Result<advisor::atomic_file::Staged> {
+pub(crate) fn stage(path: &Path, state: &SessionState) -> std::io::Result<crate::atomic_file::Staged> {
     let body = serde_json::to_vec(state).map_err(std::io::Error::other)?;
-    advisor::atomic_file::stage(path, &body)
+    crate::atomic_file::stage(path, &body)
 }
 
 #[cfg(test)]

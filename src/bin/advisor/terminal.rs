@@ -17,6 +17,11 @@ fn dangerous(c: char) -> bool {
     c.is_control() || is_invisible(c) || matches!(c, '\u{2028}' | '\u{2029}')
 }
 
+/// At most `max_chars` characters of `s`, cut at a character boundary.
+pub(crate) fn clamp(s: &str, max_chars: usize) -> &str {
+    s.char_indices().nth(max_chars).map_or(s, |(i, _)| &s[..i])
+}
+
 /// `s` for one line of output: every control character, newline included,
 /// and every invisible character escaped.
 pub(crate) fn line(s: &str) -> Cow<'_, str> {

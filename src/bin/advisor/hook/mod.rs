@@ -108,7 +108,7 @@ fn summary(finish: &Finish, blocked: bool) -> Option<String> {
         .decisions
         .first()
         .and_then(|d| event.notes.get(d.note))
-        .map(|note| format!(": {}", advisor::text::clamp_chars(&one_line(&note.text), 200)))
+        .map(|note| format!(": {}", crate::terminal::clamp(&one_line(&note.text), 200)))
         .unwrap_or_default();
     match (blocked, event.shadow, n) {
         (true, _, _) => Some(format!("advisor: sent the agent back ({n} note(s){first})")),
@@ -329,7 +329,7 @@ async fn review(
     ExitCode::SUCCESS
 }
 
-fn commit(staged: Option<advisor::atomic_file::Staged>) {
+fn commit(staged: Option<crate::atomic_file::Staged>) {
     if let Some(s) = staged {
         if let Err(e) = s.commit() {
             eprintln!("advisor hook: cannot save the session state: {e}");

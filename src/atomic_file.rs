@@ -83,8 +83,9 @@ pub(crate) fn stage(path: &Path, bytes: &[u8]) -> io::Result<Staged> {
 
 /// Writes `bytes` to `path` atomically and durably, creating the parent
 /// directory: the temporary file is fsynced before the rename and the
-/// directory after it. On failure the temporary file is removed and `path` is
-/// left as it was.
+/// directory after it. If the write or the rename fails, the temporary file is
+/// removed and `path` is left as it was; if only the directory sync fails, the
+/// new content is in place but the rename may not survive a crash.
 pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     stage(path, bytes)?.commit()
 }
@@ -121,6 +122,17 @@ mod tests {
         write_atomic(&p, b"one").unwrap();
         write_atomic(&p, b"two").unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), b"two");
+        assert_eq!(std::fs::read_dir(&d).unwrap().count(), 1);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn a_dropped_stage_removes_its_temp_file_and_keeps_the_target() {
+        let d = scratch("drop");
+        let p = d.join("state.json");
+        write_atomic(&p, b"old").unwrap();
+        drop(stage(&p, b"new").unwrap());
+        assert_eq!(std::fs::read(&p).unwrap(), b"old");
         assert_eq!(std::fs::read_dir(&d).unwrap().count(), 1);
         let _ = std::fs::remove_dir_all(&d);
     }

@@ -86,6 +86,7 @@ pub mod rollout;
 pub(crate) mod text;
 pub mod trace;
 pub mod transcript;
+mod write_behind;
 
 pub use agent::{Agent, RunOutcome, StopReason};
 pub use error::{Error, ErrorKind};

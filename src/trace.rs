@@ -5,7 +5,8 @@
 //! decision with its reason, whether the review interrupted, the exact
 //! injection, errors and latency — so a recorded incident can be replayed
 //! (`advisor replay` accepts traces) and turned into a regression fixture. It
-//! must not influence the run: a failing sink is logged and ignored.
+//! must not influence the run: a failing sink is logged and ignored, and
+//! [`JsonlTrace`] writes off the agent's thread.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Write};
@@ -19,6 +20,7 @@ use crate::guard::Reason;
 use crate::model::Usage;
 use crate::note::{Note, Severity};
 use crate::review::{ReviewErrorKind, ReviewKind};
+use crate::write_behind::WriteBehind;
 
 /// The `schema` value of every event this version writes.
 pub const TRACE_SCHEMA: &str = "advisor.trace.v1";
@@ -146,15 +148,23 @@ impl TraceEvent {
     }
 }
 
-/// Receives trace events. Must not block for long; it is called inline.
+/// Receives trace events. It is called inline on the agent loop's path, so it
+/// must not wait for I/O (hand the event to a writer, as [`JsonlTrace`] does).
 pub trait TraceSink: Send + Sync {
     /// Records one event. Failures are the sink's to report; they never reach the run.
     fn record(&self, event: &TraceEvent);
 }
 
-/// Writes events as JSON lines, flushed after each event.
+/// Writes events as JSON lines without blocking the run: [`record`](TraceSink::record)
+/// hands the line to a background writer thread, which writes and flushes it.
+///
+/// Nothing recorded is lost: [`flush`](JsonlTrace::flush) waits until every
+/// event recorded before it is written, and so does dropping the trace (the
+/// plugin drops it when it is dropped). To read the file while the plugin is
+/// alive, keep an `Arc<JsonlTrace>` (it is a sink too) and flush it. A write
+/// error is logged when it happens and returned by every later `flush`.
 pub struct JsonlTrace {
-    out: Mutex<Box<dyn Write + Send>>,
+    out: WriteBehind,
 }
 
 impl std::fmt::Debug for JsonlTrace {
@@ -173,20 +183,23 @@ impl JsonlTrace {
     /// Writes to any writer.
     pub fn new(out: impl Write + Send + 'static) -> JsonlTrace {
         JsonlTrace {
-            out: Mutex::new(Box::new(out)),
+            out: WriteBehind::new(out, "an advisor trace event"),
         }
+    }
+
+    /// Waits until every event recorded before is written and flushed; the
+    /// trace's first write error, if any. Blocks the calling
+    /// thread: call it after the run (or from `spawn_blocking`).
+    pub fn flush(&self) -> io::Result<()> {
+        self.out.flush()
     }
 }
 
 impl TraceSink for JsonlTrace {
     fn record(&self, event: &TraceEvent) {
-        let mut out = self.out.lock().unwrap_or_else(PoisonError::into_inner);
-        let result = serde_json::to_writer(&mut *out, event)
-            .map_err(io::Error::from)
-            .and_then(|()| out.write_all(b"\n"))
-            .and_then(|()| out.flush());
-        if let Err(e) = result {
-            tracing::warn!(error = %e, "could not write an advisor trace event");
+        match serde_json::to_vec(event) {
+            Ok(line) => self.out.write_line(line),
+            Err(e) => tracing::warn!(error = %e, "could not encode an advisor trace event"),
         }
     }
 }

@@ -3,11 +3,12 @@
 //! Owns [`RolloutEvent`], [`EventKind`] and [`RolloutTrace`], the writer that
 //! numbers events and writes `attempt_end` exactly once (on drop if the harness
 //! never did). The trace is private — it holds decisions with their plans and
-//! diagnoses — and must never be fed to a solver. Write failures are logged and
-//! never break a rollout.
+//! diagnoses — and must never be fed to a solver. Events are written by a
+//! background writer thread, never on the rollout's path; write failures are
+//! logged and never break a rollout.
 
-use std::io::Write;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::io::{self, Write};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use serde::{Deserialize, Serialize};
 
@@ -15,6 +16,7 @@ use super::cue::CompiledCue;
 use super::decision::AdvisorDecision;
 use super::screen::ScreenResult;
 use crate::model::Usage;
+use crate::write_behind::WriteBehind;
 
 /// The `schema` of every event this version writes.
 pub const ROLLOUT_TRACE_SCHEMA: &str = "advisor.rollout.v1";
@@ -162,20 +164,31 @@ pub struct RolloutEvent {
     pub kind: EventKind,
 }
 
-struct Inner {
-    out: Box<dyn Write + Send>,
+struct Counters {
     seq: u64,
     ended: bool,
     totals: (u32, u32, u32),
 }
 
+/// What the clones share: the counters, and the stream the events go to
+/// (outside the lock, so a flush never holds up a clone's `record`).
+struct Shared {
+    counters: Mutex<Counters>,
+    out: WriteBehind,
+}
+
 /// Writes one attempt's private trace. Cheap to clone; clones share the stream.
+///
+/// [`record`](RolloutTrace::record) hands the event to a background writer
+/// thread and never waits for the disk; [`end`](RolloutTrace::end),
+/// [`flush`](RolloutTrace::flush) and dropping the last clone wait until every
+/// event recorded before is written, so nothing is lost.
 #[derive(Clone)]
 pub struct RolloutTrace {
     rollout_id: String,
     task_id: String,
     arm: Arm,
-    inner: Arc<Mutex<Inner>>,
+    shared: Arc<Shared>,
 }
 
 impl std::fmt::Debug for RolloutTrace {
@@ -199,54 +212,64 @@ impl RolloutTrace {
             rollout_id: rollout_id.into(),
             task_id: task_id.into(),
             arm,
-            inner: Arc::new(Mutex::new(Inner {
-                out: Box::new(out),
-                seq: 0,
-                ended: false,
-                totals: (0, 0, 0),
-            })),
+            shared: Arc::new(Shared {
+                counters: Mutex::new(Counters {
+                    seq: 0,
+                    ended: false,
+                    totals: (0, 0, 0),
+                }),
+                out: WriteBehind::new(out, "a rollout trace event"),
+            }),
         };
         t.record(None, EventKind::AttemptStart);
         t
     }
 
-    /// Writes one event.
+    /// Writes one event (hands it to the writer; never waits for I/O).
     pub fn record(&self, turn: Option<u32>, kind: EventKind) {
-        let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        if inner.ended {
+        let mut counters = self.counters();
+        if counters.ended {
             return;
         }
         if let EventKind::AttemptEnd { .. } = kind {
-            inner.ended = true;
+            counters.ended = true;
         }
-        inner.seq += 1;
+        counters.seq += 1;
         let event = RolloutEvent {
             schema: ROLLOUT_TRACE_SCHEMA.to_owned(),
             rollout_id: self.rollout_id.clone(),
             task_id: self.task_id.clone(),
             arm: self.arm,
-            seq: inner.seq,
+            seq: counters.seq,
             turn,
             kind,
         };
-        let result = serde_json::to_vec(&event)
-            .map_err(std::io::Error::from)
-            .and_then(|mut line| {
-                line.push(b'\n');
-                inner.out.write_all(&line).and_then(|()| inner.out.flush())
-            });
-        if let Err(e) = result {
-            tracing::warn!(error = %e, "could not write a rollout trace event");
+        match serde_json::to_vec(&event) {
+            // handed over under the lock, so lines keep the order of `seq`
+            Ok(line) => self.shared.out.write_line(line),
+            Err(e) => tracing::warn!(error = %e, "could not encode a rollout trace event"),
         }
     }
 
-    pub(crate) fn set_totals(&self, reviews: u32, interventions: u32, solver_calls: u32) {
-        self.inner.lock().unwrap_or_else(PoisonError::into_inner).totals = (reviews, interventions, solver_calls);
+    /// Waits until every event recorded before is written and flushed; the
+    /// trace's first write error, if any (it was also logged).
+    pub fn flush(&self) -> io::Result<()> {
+        self.shared.out.flush()
     }
 
-    /// Ends the attempt with the harness's outcome (written once; later calls are ignored).
+    fn counters(&self) -> MutexGuard<'_, Counters> {
+        self.shared.counters.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub(crate) fn set_totals(&self, reviews: u32, interventions: u32, solver_calls: u32) {
+        self.counters().totals = (reviews, interventions, solver_calls);
+    }
+
+    /// Ends the attempt with the harness's outcome (written once; later calls
+    /// are ignored) and waits until the attempt's events are written (an error
+    /// is logged; [`flush`](RolloutTrace::flush) returns it).
     pub fn end(&self, outcome: Outcome) {
-        let (reviews, interventions, solver_calls) = self.inner.lock().unwrap_or_else(PoisonError::into_inner).totals;
+        let (reviews, interventions, solver_calls) = self.counters().totals;
         self.record(
             None,
             EventKind::AttemptEnd {
@@ -256,12 +279,13 @@ impl RolloutTrace {
                 solver_calls,
             },
         );
+        let _ = self.flush(); // an error was logged when it happened
     }
 }
 
 impl Drop for RolloutTrace {
     fn drop(&mut self) {
-        if Arc::strong_count(&self.inner) == 1 {
+        if Arc::strong_count(&self.shared) == 1 {
             self.end(Outcome::Unknown);
         }
     }

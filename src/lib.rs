@@ -95,8 +95,21 @@ pub use host::Extensions;
 pub use note::{Note, Severity};
 pub use plugin::AdvisorPlugin;
 
-/// The README's Rust examples, compiled and run as doctests (they use the
-/// HTTP client, so only with the `http` feature).
-#[cfg(all(doctest, feature = "http"))]
-#[doc = include_str!("../README.md")]
-pub struct ReadmeDoctests;
+/// The Rust examples of the README and of `docs/`, compiled and run as
+/// doctests (some use the HTTP client or the workspace configuration, so only
+/// with those features).
+#[cfg(all(doctest, feature = "http", feature = "config"))]
+mod doc_examples {
+    #[doc = include_str!("../README.md")]
+    struct Readme;
+    #[doc = include_str!("../docs/plugin.md")]
+    struct Plugin;
+    #[doc = include_str!("../docs/reviewers.md")]
+    struct Reviewers;
+    #[doc = include_str!("../docs/consult.md")]
+    struct Consult;
+    #[doc = include_str!("../docs/budget.md")]
+    struct Budget;
+    #[doc = include_str!("../docs/security.md")]
+    struct Security;
+}

@@ -23,10 +23,10 @@ fn text_of(where_: &str, v: Option<Bound<'_, PyAny>>) -> PyResult<String> {
         // OpenAI content parts: keep the text parts, in order.
         let mut out = Vec::new();
         for part in parts.iter() {
-            if let Ok(d) = part.cast::<PyDict>()
-                && let Some(t) = d.get_item("text")?
-                && let Ok(s) = t.cast::<PyString>()
-            {
+            // No let chains: they need rustc 1.88, the package's minimum is 1.85.
+            let Ok(d) = part.cast::<PyDict>() else { continue };
+            let Some(t) = d.get_item("text")? else { continue };
+            if let Ok(s) = t.cast::<PyString>() {
                 out.push(s.to_cow()?.into_owned());
             }
         }

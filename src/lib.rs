@@ -63,7 +63,6 @@
 
 pub mod adapters;
 pub mod agent;
-pub(crate) mod atomic_file;
 pub mod bounded_read;
 pub mod budget;
 #[cfg(feature = "config")]
@@ -76,16 +75,18 @@ pub mod gate;
 pub mod guard;
 pub mod host;
 pub mod invisible;
-pub(crate) mod json;
 pub mod model;
 pub mod note;
 pub mod plugin;
 pub mod render;
 pub mod review;
 pub mod rollout;
-pub(crate) mod text;
 pub mod trace;
 pub mod transcript;
+
+mod atomic_file;
+mod json;
+mod text;
 mod write_behind;
 
 pub use agent::{Agent, RunOutcome, StopReason};

@@ -43,8 +43,6 @@ impl fmt::Display for JsonShapeError {
     }
 }
 
-impl std::error::Error for JsonShapeError {}
-
 /// Returns the JSON object text inside `answer`, or why there is none.
 pub(crate) fn extract_object(answer: &str) -> Result<&str, JsonShapeError> {
     let text = answer.trim();

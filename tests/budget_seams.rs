@@ -49,7 +49,8 @@ async fn the_rollout_advisor_stops_asking_once_the_attempts_budget_is_spent() {
         .max_review_tokens(Some(1_500))
         .build()
         .unwrap();
-    let mut advisor = Advisor::new(config, TaskMaterial::new("make the tests pass"), model.clone()).with_trace(trace);
+    let mut advisor =
+        Advisor::new(config, TaskMaterial::new("make the tests pass"), model.clone()).with_trace(trace.clone());
     let mut kept = 0;
     for turn in 0..10 {
         let draft = Draft::text(format!("turn {turn}"));
@@ -65,6 +66,7 @@ async fn the_rollout_advisor_stops_asking_once_the_attempts_budget_is_spent() {
     assert_eq!(model.calls(), 3);
     assert_eq!(advisor.tokens_spent(), 2_100);
     assert_eq!(kept, 7);
+    trace.flush().unwrap(); // the trace is written off the rollout's thread
     let lines = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
     let spent: Vec<&str> = lines
         .lines()

@@ -11,8 +11,9 @@
 //! handed over before it is written and reports the stream's first write
 //! error (a stream that lost a line stays incomplete); dropping the stream
 //! waits the same way, so a line handed over is never lost to an early exit.
-//! A write error is logged when it happens and never panics. Must not know
-//! what the lines mean.
+//! A write error is logged when it happens and never panics. The queue is
+//! unbounded: a disk that never answers keeps the lines in memory, it never
+//! drops one. Must not know what the lines mean.
 
 use std::io::{self, Write};
 use std::sync::mpsc::{self, Sender};

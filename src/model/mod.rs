@@ -11,6 +11,7 @@ mod openai;
 #[cfg(feature = "http")]
 mod openai_wire;
 mod scripted;
+mod structured_output;
 
 use std::fmt;
 use std::ops::{Add, AddAssign};
@@ -22,8 +23,9 @@ use crate::host::{Message, ToolCall};
 
 pub use backoff::Backoff;
 #[cfg(feature = "http")]
-pub use openai::{MAX_TIMEOUT, OpenAiCompatible, OpenAiCompatibleBuilder, StructuredOutput};
+pub use openai::{MAX_TIMEOUT, OpenAiCompatible, OpenAiCompatibleBuilder};
 pub use scripted::ScriptedModel;
+pub use structured_output::StructuredOutput;
 
 /// A tool the model may call.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

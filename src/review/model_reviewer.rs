@@ -36,7 +36,8 @@ use crate::note::{Note, Severity};
 #[serde(deny_unknown_fields)]
 struct WireNote {
     text: String,
-    severity: String,
+    #[serde(deserialize_with = "crate::note::lenient_severity")]
+    severity: Severity,
 }
 
 #[derive(Debug, Deserialize)]
@@ -66,11 +67,7 @@ pub fn parse_notes(answer: &str) -> Result<Vec<Note>, String> {
         return Err("the answer must be {\"notes\": [ {\"text\", \"severity\"}, … ]}".to_owned());
     }
     let wire: WireNotes = serde_json::from_value(value).map_err(|e| crate::json::describe_serde_error(&e))?;
-    Ok(wire
-        .notes
-        .into_iter()
-        .map(|n| Note::new(n.text, Severity::parse(&n.severity)))
-        .collect())
+    Ok(wire.notes.into_iter().map(|n| Note::new(n.text, n.severity)).collect())
 }
 
 /// Prompt budget, in estimated tokens, when neither the settings nor the

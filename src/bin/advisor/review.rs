@@ -31,8 +31,8 @@ pub(crate) struct ReviewArgs {
     /// The transcript file (JSONL).
     transcript: PathBuf,
     /// Transcript format: claude-code, openai, codex or gemini (default: detected).
-    #[arg(long)]
-    format: Option<String>,
+    #[arg(long, value_enum, ignore_case = true)]
+    format: Option<TranscriptFormat>,
     /// Review with a model instead of the offline rules.
     #[command(flatten)]
     model: ModelArgs,
@@ -79,12 +79,7 @@ pub(crate) fn notes_json(event: &advisor::trace::TraceEvent) -> Vec<serde_json::
 }
 
 pub(crate) async fn run(args: &ReviewArgs) -> ExitCode {
-    let format = match args.format.as_deref().map(|f| (f, TranscriptFormat::parse(f))) {
-        None => None,
-        Some((_, Some(f))) => Some(f),
-        Some((name, None)) => return fail(format!("--format {name:?}: use claude-code, openai, codex or gemini")),
-    };
-    let transcript = match read_transcript(&args.transcript, format) {
+    let transcript = match read_transcript(&args.transcript, args.format) {
         Ok(t) => t,
         Err(e) => return fail(e),
     };

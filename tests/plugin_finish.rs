@@ -342,6 +342,7 @@ async fn a_goal_gate_reopening_on_every_turn_keeps_the_advisor_silent_that_turn(
         .extension(goal)
         .extension(counting_blocker(calls.clone()))
         .max_turns(2)
+        .unwrap()
         .run("task")
         .await
         .unwrap();

@@ -403,10 +403,12 @@ impl AdvisorConfig {
 
     #[cfg(feature = "http")]
     fn model_reviewer(&self, r: &ReviewerSettings) -> Result<Arc<dyn Reviewer>, Error> {
-        let model = build_model(r, Duration::from_secs(self.timeout_secs.clamp(1, MAX_TIMEOUT_SECS)))?;
-        Ok(Arc::new(
-            crate::review::ModelReviewer::new(model).max_notes(self.max_notes_per_review),
-        ))
+        self.validate()?;
+        let model = build_model(r, Duration::from_secs(self.timeout_secs))?;
+        let reviewer = crate::review::ModelReviewer::new(model)
+            .max_notes(self.max_notes_per_review)
+            .map_err(|e| Error::config("max_notes_per_review", e.message()))?;
+        Ok(Arc::new(reviewer))
     }
 
     #[cfg(not(feature = "http"))]

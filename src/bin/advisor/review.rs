@@ -54,7 +54,8 @@ fn reviewer(args: &ReviewArgs) -> Result<(Arc<dyn Reviewer>, String), String> {
         None => Ok((Arc::new(RulesReviewer::new()), "rules".to_owned())),
         Some(client) => {
             let label = format!("model {}", client.model());
-            Ok((Arc::new(ModelReviewer::new(client).max_notes(args.max_notes)), label))
+            let reviewer = ModelReviewer::new(client).max_notes(args.max_notes);
+            Ok((Arc::new(reviewer.map_err(|e| e.to_string())?), label))
         }
     }
 }
@@ -103,7 +104,7 @@ pub(crate) async fn run(args: &ReviewArgs) -> ExitCode {
     let builder = AdvisorPlugin::builder()
         .shared_reviewer(reviewer)
         .max_notes_per_review(args.max_notes)
-        .timeout(Duration::from_secs(args.model.timeout_secs.max(1)));
+        .timeout(Duration::from_secs(args.model.timeout_secs));
     let progress = args.model.model.is_some().then(|| {
         let label = label.clone();
         tokio::spawn(async move {

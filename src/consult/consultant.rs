@@ -131,6 +131,7 @@ authorization)\n```json\n{}\n```\n",
 /// A consultation failed. Every variant knows what the consultation's
 /// attempts cost ([`ConsultError::usage`]).
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum ConsultError {
     /// The model could not be reached or failed; its usage is that of every
     /// attempt of the consultation.

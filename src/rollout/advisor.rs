@@ -79,6 +79,7 @@ impl From<ChatResponse> for Draft {
 
 /// A review failed and `fail_open` is off.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum RolloutError {
     /// The advisor model failed on every attempt.
     Model(ModelError),

@@ -72,3 +72,29 @@ async fn an_agent_whose_model_fails_keeps_the_model_error_as_its_source() {
         "{err}"
     );
 }
+
+#[test]
+fn the_rollout_config_rejects_zero_counts_so_a_zero_interval_never_reaches_the_gate() {
+    use advisor::rollout::AdvisorConfig;
+    let b = AdvisorConfig::builder;
+    for (built, field) in [
+        (
+            b().periodic_review_interval(Some(0)).build(),
+            "periodic_review_interval",
+        ),
+        (b().max_advisor_attempts(0).build(), "max_advisor_attempts"),
+        (b().max_revision_attempts(0).build(), "max_revision_attempts"),
+    ] {
+        let err = built.unwrap_err();
+        assert_eq!((err.kind(), err.field()), (ErrorKind::Config, Some(field)));
+        assert!(err.to_string().contains("at least 1"), "{err}");
+    }
+    assert_eq!(
+        b().periodic_review_interval(Some(3))
+            .build()
+            .unwrap()
+            .periodic_review_interval(),
+        Some(3)
+    );
+    assert_eq!(b().build().unwrap().periodic_review_interval(), None);
+}

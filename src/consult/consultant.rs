@@ -197,6 +197,7 @@ struct ResponsePolicy<'a>(&'a Consultant);
 impl FeedbackPolicy for ResponsePolicy<'_> {
     type Valid = AdvisorResponse;
     type Invalid = ResponseError;
+    const RETRY_FAILED_CALLS: bool = false;
 
     fn budget_spent(&mut self) -> Option<BudgetStop> {
         self.0.lock_budget().exhausted()
@@ -210,10 +211,6 @@ impl FeedbackPolicy for ResponsePolicy<'_> {
         format!(
             "That answer was rejected:\n{invalid}\nAnswer again with only the corrected advisor-response.v1 JSON object."
         )
-    }
-
-    fn retry_failed_call(&self, _error: &ModelError) -> bool {
-        false
     }
 
     fn attempted(&mut self, _attempt: u32, usage: Usage, _failure: Option<Failure<'_, ResponseError>>) {

@@ -22,6 +22,8 @@ pub(crate) trait FeedbackPolicy {
     type Valid;
     /// Why an answer is invalid.
     type Invalid: fmt::Display;
+    /// Whether a failed call is worth another attempt.
+    const RETRY_FAILED_CALLS: bool;
 
     /// Checked before every attempt: `Some` stops the loop before the call.
     fn budget_spent(&mut self) -> Option<BudgetStop>;
@@ -29,8 +31,6 @@ pub(crate) trait FeedbackPolicy {
     fn check(&mut self, answer: &str) -> Result<Self::Valid, Self::Invalid>;
     /// The message that sends an invalid answer back.
     fn feedback(&self, invalid: &Self::Invalid) -> String;
-    /// Whether a failed call is worth another attempt.
-    fn retry_failed_call(&self, error: &ModelError) -> bool;
     /// Called once per attempt with its usage (to charge and record it) and
     /// what went wrong with it, if anything.
     fn attempted(&mut self, attempt: u32, usage: Usage, failure: Option<Failure<'_, Self::Invalid>>);
@@ -85,7 +85,7 @@ pub(crate) async fn ask_with_feedback<P: FeedbackPolicy>(
             Err(e) => {
                 usage += e.usage();
                 policy.attempted(attempt, e.usage(), Some(Failure::Call(&e)));
-                if last || !policy.retry_failed_call(&e) {
+                if last || !P::RETRY_FAILED_CALLS {
                     break Err(GaveUp::Call(e));
                 }
             }

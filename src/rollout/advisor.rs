@@ -143,6 +143,7 @@ struct DecisionPolicy<'a> {
 impl FeedbackPolicy for DecisionPolicy<'_> {
     type Valid = AdvisorDecision;
     type Invalid = AdvisorDecisionError;
+    const RETRY_FAILED_CALLS: bool = true;
 
     fn budget_spent(&mut self) -> Option<BudgetStop> {
         self.budget.exhausted()
@@ -154,10 +155,6 @@ impl FeedbackPolicy for DecisionPolicy<'_> {
 
     fn feedback(&self, invalid: &AdvisorDecisionError) -> String {
         format!("{invalid}\nAnswer again with only the corrected JSON decision.")
-    }
-
-    fn retry_failed_call(&self, _error: &ModelError) -> bool {
-        true
     }
 
     fn attempted(&mut self, attempt: u32, usage: Usage, failure: Option<Failure<'_, AdvisorDecisionError>>) {
@@ -425,7 +422,9 @@ impl Advisor {
                 self.record(EventKind::RevisionResampled { attempt });
                 continue;
             }
-            self.record_totals();
+            if let Some(t) = &self.trace {
+                t.set_totals(self.reviews, self.interventions, self.solver_calls);
+            }
             return Ok(revised);
         }
         let why = format!(
@@ -433,11 +432,5 @@ impl Advisor {
             self.config.max_revision_attempts
         );
         self.fail("revision", RolloutError::Revision(why), draft)
-    }
-
-    fn record_totals(&self) {
-        if let Some(t) = &self.trace {
-            t.set_totals(self.reviews, self.interventions, self.solver_calls);
-        }
     }
 }

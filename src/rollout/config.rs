@@ -262,29 +262,3 @@ impl AdvisorConfigBuilder {
         Ok(c)
     }
 }
-
-#[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used)]
-    use super::*;
-
-    #[test]
-    fn zero_counts_are_rejected_naming_the_field_not_clamped() {
-        let b = AdvisorConfig::builder;
-        for (built, field) in [
-            (
-                b().periodic_review_interval(Some(0)).build(),
-                "periodic_review_interval",
-            ),
-            (b().max_advisor_attempts(0).build(), "max_advisor_attempts"),
-            (b().max_revision_attempts(0).build(), "max_revision_attempts"),
-        ] {
-            let err = built.unwrap_err();
-            assert_eq!(err.field(), Some(field));
-            assert!(err.to_string().contains("at least 1"), "{err}");
-        }
-        let c = b().periodic_review_interval(Some(3)).build().unwrap();
-        assert_eq!(c.periodic_review_interval(), Some(3));
-        assert_eq!(b().build().unwrap().periodic_review_interval(), None);
-    }
-}

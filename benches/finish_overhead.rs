@@ -35,7 +35,8 @@ fn agent(with_advisor: bool) -> Agent {
     };
     let mut a = Agent::new(script())
         .tool(spec, tool_fn(|_| Ok("region,total\n1,1234.56".into())), false)
-        .max_turns(20);
+        .max_turns(20)
+        .unwrap();
     if with_advisor {
         a = a.extension(
             AdvisorPlugin::builder()

@@ -2,10 +2,13 @@
 //! `#[non_exhaustive]` [`ErrorKind`].
 //!
 //! Owns how configuration, checkpoint and extension failures are reported: each
-//! names the field at fault and says what to do. It must never echo secrets or
-//! a model's raw output.
+//! names the field at fault and says what to do; a model's failure is kept
+//! whole as the error's `source()`. It must never echo secrets or a model's
+//! raw output.
 
 use std::fmt;
+
+use crate::model::ModelError;
 
 /// What kind of failure an [`Error`] is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -42,6 +45,7 @@ pub struct Error {
     kind: ErrorKind,
     field: Option<String>,
     message: String,
+    source: Option<ModelError>,
 }
 
 impl Error {
@@ -51,6 +55,16 @@ impl Error {
             kind,
             field: None,
             message: message.into(),
+            source: None,
+        }
+    }
+
+    /// An [`ErrorKind::Model`] error: `context` (what the model was asked
+    /// for) and the model's failure as the [`source`](std::error::Error::source).
+    pub fn model(context: impl Into<String>, source: ModelError) -> Error {
+        Error {
+            source: Some(source),
+            ..Error::new(ErrorKind::Model, context)
         }
     }
 
@@ -96,10 +110,18 @@ impl fmt::Display for Error {
             ErrorKind::Untrusted => "untrusted advisor configuration",
         };
         match &self.field {
-            Some(field) => write!(f, "{what}: {field}: {}", self.message),
-            None => write!(f, "{what}: {}", self.message),
+            Some(field) => write!(f, "{what}: {field}: {}", self.message)?,
+            None => write!(f, "{what}: {}", self.message)?,
+        }
+        match &self.source {
+            Some(e) => write!(f, ": {e}"),
+            None => Ok(()),
         }
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source.as_ref().map(|e| e as _)
+    }
+}

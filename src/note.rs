@@ -1,9 +1,12 @@
 //! Notes and severities: what a reviewer says and how much it matters.
 //!
-//! This module owns the [`Note`] value and the [`Severity`] scale, including the
-//! lenient parsing of severities that models actually emit (`"Blocker"`,
-//! `" concern "`). It must not decide whether a note reaches the agent — that is
-//! the emission guard's job ([`crate::guard`]).
+//! This module owns the [`Note`] value and the [`Severity`] scale. Serde is
+//! strict (`nit`, `concern`, `blocker`, both fields required): that is how
+//! what the crate writes itself — checkpoints, hook state, traces — reads
+//! back. The one lenient reading, for what models write (`"Blocker"`,
+//! `" concern "`), is [`Severity::parse`] and its serde form
+//! [`lenient_severity`]. It must not decide whether a note reaches the agent —
+//! that is the emission guard's job ([`crate::guard`]).
 //!
 //! # What the model sees
 //!
@@ -12,7 +15,7 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize};
 
 /// How much a note matters. Ordered: `Nit < Concern < Blocker`.
 ///
@@ -20,9 +23,10 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// [`Severity::Nit`] is recorded and reported through `on_notes` callbacks but
 /// never sends the agent back on its own.
 ///
-/// Parsing is case-insensitive and trims whitespace; any unknown word is a nit
-/// (see [`Severity::parse`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+/// Serde reads and writes exactly `nit`, `concern` or `blocker`; a model's
+/// answer is read leniently with [`Severity::parse`] instead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Severity {
     /// Recorded for the operator; the answer ships as is.
     #[default]
@@ -75,31 +79,24 @@ impl fmt::Display for Severity {
     }
 }
 
-impl Serialize for Severity {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> Deserialize<'de> for Severity {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = Option::<String>::deserialize(deserializer)?;
-        Ok(raw.as_deref().map(Severity::parse).unwrap_or_default())
-    }
+/// Reads a severity string the way a model writes it ([`Severity::parse`]),
+/// for `#[serde(deserialize_with = "advisor::note::lenient_severity")]` on
+/// recorded model answers. What the crate writes itself reads strictly.
+pub fn lenient_severity<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Severity, D::Error> {
+    String::deserialize(deserializer).map(|s| Severity::parse(&s))
 }
 
 /// One point raised by a reviewer.
 ///
 /// The text is untrusted: it may quote attacker-controlled transcript content.
 /// The guard clamps and cleans it, and rendering escapes it, before the agent
-/// ever reads it.
+/// ever reads it. Serde is strict: both fields, a known severity, nothing else.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
 pub struct Note {
     /// What the reviewer wants the agent to weigh.
-    #[serde(default)]
     pub text: String,
-    /// How much it matters; a missing or unknown severity is a nit.
-    #[serde(default)]
+    /// How much it matters.
     pub severity: Severity,
 }
 
@@ -125,33 +122,5 @@ impl Note {
     /// A [`Severity::Blocker`] note.
     pub fn blocker(text: impl Into<String>) -> Note {
         Note::new(text, Severity::Blocker)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn severity_parsing_is_case_insensitive_and_trimmed() {
-        assert_eq!(Severity::parse("Blocker"), Severity::Blocker);
-        assert_eq!(Severity::parse(" concern "), Severity::Concern);
-        assert_eq!(Severity::parse("CONCERN"), Severity::Concern);
-        assert_eq!(Severity::parse("nit"), Severity::Nit);
-        assert_eq!(Severity::parse(""), Severity::Nit);
-        assert_eq!(Severity::parse("critical\" onload=\""), Severity::Nit);
-        assert!(Severity::parse("Blocker").interrupts());
-        assert!(Severity::parse(" concern ").interrupts());
-        assert!(!Severity::parse("critical").interrupts());
-    }
-
-    #[test]
-    fn notes_deserialize_leniently() {
-        let n: Note = serde_json::from_str(r#"{"text":"x","severity":" Blocker"}"#).unwrap();
-        assert_eq!(n.severity, Severity::Blocker);
-        let n: Note = serde_json::from_str(r#"{"text":"x"}"#).unwrap();
-        assert_eq!(n.severity, Severity::Nit);
-        let n: Note = serde_json::from_str(r#"{"text":"x","severity":null}"#).unwrap();
-        assert_eq!(n.severity, Severity::Nit);
     }
 }

@@ -77,6 +77,7 @@ async fn a_reviewer_that_would_loop_forever_is_stopped_by_the_request_budget() {
     let agent_model = Arc::new(Answers(AtomicU32::new(0)));
     let out = Agent::with_shared_model(agent_model.clone())
         .max_turns(1_000)
+        .unwrap()
         .extension(plugin.clone())
         .run("summarise the report")
         .await
@@ -125,6 +126,7 @@ async fn without_usage_from_the_server_the_charge_is_estimated_and_marked() {
         .unwrap();
     let out = Agent::new(Answers(AtomicU32::new(0)))
         .max_turns(1_000)
+        .unwrap()
         .extension(plugin.clone())
         .run("q")
         .await
@@ -203,6 +205,7 @@ async fn periodic_reviews_stop_too_and_a_checkpoint_that_overspends_a_request_is
         .unwrap();
     let out = Agent::new(Answers(AtomicU32::new(0)))
         .max_turns(1_000)
+        .unwrap()
         .extension(plugin.clone())
         .run("q")
         .await

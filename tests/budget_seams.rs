@@ -118,7 +118,8 @@ async fn the_consultant_refuses_once_its_runs_budget_is_spent() {
     consultant.clone().consult(&request).await.unwrap();
     assert_eq!(consultant.tokens_spent(), 2_000, "clones share the run's budget");
     match consultant.consult(&request).await {
-        Err(ConsultError::Budget(stop)) => {
+        Err(ConsultError::Budget { stop, usage }) => {
+            assert!(usage.is_zero(), "this consultation made no call");
             assert_eq!((stop.scope, stop.spent, stop.limit), (BudgetScope::Run, 2_000, 1_500));
         }
         other => panic!("expected a budget error, got {other:?}"),
@@ -129,11 +130,15 @@ async fn the_consultant_refuses_once_its_runs_budget_is_spent() {
 #[tokio::test]
 async fn a_consultation_without_server_usage_is_estimated_and_marked() {
     let model = ScriptedModel::texts(["prose, not JSON", "still prose"]);
-    let consultant = Consultant::new(model).max_attempts(2);
+    let consultant = Consultant::new(model).max_attempts(2).unwrap();
     let request = AdvisorRequest::parse(SEED_REQUEST).unwrap();
-    assert!(matches!(
-        consultant.consult(&request).await,
-        Err(ConsultError::Invalid { .. })
-    ));
+    let err = consultant.consult(&request).await.unwrap_err();
+    assert!(matches!(err, ConsultError::Invalid { .. }));
     assert!(consultant.tokens_spent() > 0, "invalid answers still cost tokens");
+    assert_eq!(
+        err.usage().total(),
+        consultant.tokens_spent(),
+        "the error counts both attempts"
+    );
+    assert!(err.usage().estimated);
 }

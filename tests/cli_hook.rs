@@ -188,6 +188,29 @@ fn a_corrupt_state_file_is_reported_and_treated_as_fresh() {
 }
 
 #[test]
+fn a_state_file_with_an_unknown_severity_is_rejected_not_read_as_a_nit() {
+    let ws = Workspace::new(true);
+    let t = ws.write("t.jsonl", &example("claude-failing-tests.jsonl"));
+    let state_dir = ws.path().join(".advisor/state");
+    std::fs::create_dir_all(&state_dir).unwrap();
+    let member = json!({"finished": 0, "periodic": 0, "ticks": 0, "last_review": 0, "cooldown_until": 0,
+        "delivered": [{"text": "check the join", "severity": "critical"}], "seen": []});
+    let state = json!({"version": 2, "checkpoint": {"version": 1, "reviewers": {"advisor": member}}});
+    std::fs::write(state_dir.join("sess-s.json"), state.to_string()).unwrap();
+    let (_, err, code) = hook(&ws, "sess-s", &t);
+    assert_eq!(code, 0);
+    assert!(err.contains("rejected") && err.contains("unknown variant"), "{err}");
+    let mut fixed = state.clone();
+    fixed["checkpoint"]["reviewers"]["advisor"]["delivered"][0]["severity"] = json!("concern");
+    std::fs::write(state_dir.join("sess-s.json"), fixed.to_string()).unwrap();
+    let (_, err, _) = hook(&ws, "sess-s", &t);
+    assert!(
+        !err.contains("rejected"),
+        "the same state with a known severity restores: {err}"
+    );
+}
+
+#[test]
 fn concurrent_hooks_of_two_sessions_keep_separate_valid_state() {
     let ws = Workspace::new(true);
     let t = ws.write("t.jsonl", &example("claude-failing-tests.jsonl"));

@@ -310,3 +310,34 @@ fn json_output_is_unchanged_by_the_fast_writer() {
         );
     }
 }
+
+#[test]
+fn review_lines_read_severities_as_models_write_them_and_traces_strictly() {
+    let input = r#"{"notes":[{"text":"the join double-counts","severity":"Blocker"}]}
+{"notes":[{"text":"refunds are missing","severity":" concern "}]}
+{"notes":[{"text":"rename x","severity":"critical"}]}"#;
+    let out = replay(&["--json", "-"], input).success().get_output().stdout.clone();
+    let verdicts: Vec<Value> = json_lines(&out)
+        .into_iter()
+        .filter(|l| l.get("interrupt").is_some())
+        .collect();
+    let injection = |i: usize| verdicts[i]["injection"].as_str().unwrap_or_default().to_owned();
+    assert!(
+        injection(0).contains("<advisory severity=\"blocker\""),
+        "{}",
+        injection(0)
+    );
+    assert!(
+        injection(1).contains("<advisory severity=\"concern\""),
+        "{}",
+        injection(1)
+    );
+    assert_eq!(verdicts[2]["interrupt"], false, "an unknown word is a nit");
+    // a trace is what we wrote ourselves: an unknown severity there is a malformed line
+    let trace = r#"{"schema":"advisor.trace.v1","reviewer":"advisor","event":"review","notes":[{"text":"x","severity":"critical"}],"decisions":[]}"#;
+    let out = replay(&["--json", "-"], trace).get_output().clone();
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("unknown variant"),
+        "{out:?}"
+    );
+}

@@ -202,12 +202,51 @@ async fn an_invalid_answer_is_retried_with_the_problems_fed_back() {
 async fn answers_that_stay_invalid_end_in_a_typed_error() {
     let model = ScriptedModel::texts(["nope", "{\"decision\":\"APPROVE\"}"]);
     let req = AdvisorRequest::parse(SEED_REQUEST).unwrap();
-    match Consultant::new(model).max_attempts(2).consult(&req).await {
-        Err(ConsultError::Invalid { attempts: 2, error }) => {
+    match Consultant::new(model).max_attempts(2).unwrap().consult(&req).await {
+        Err(ConsultError::Invalid { attempts: 2, error, .. }) => {
             assert!(error.problems.iter().any(|p| p.field == "decision"))
         }
         other => panic!("expected an invalid-answer error, got {other:?}"),
     }
+}
+
+#[tokio::test]
+async fn a_consultation_that_gives_up_reports_the_usage_of_every_attempt() {
+    let req = AdvisorRequest::parse(SEED_REQUEST).unwrap();
+    // invalid answers until the attempts run out
+    let model = ScriptedModel::new([
+        ChatResponse::text("nope").with_usage(10, 5),
+        ChatResponse::text("still nope").with_usage(20, 6),
+        ChatResponse::text("never").with_usage(40, 7),
+    ]);
+    let consultant = Consultant::new(model).max_attempts(3).unwrap();
+    let err = consultant.consult(&req).await.unwrap_err();
+    assert!(matches!(err, ConsultError::Invalid { attempts: 3, .. }), "{err}");
+    assert_eq!((err.usage().input_tokens, err.usage().output_tokens), (70, 18));
+    assert_eq!(consultant.tokens_spent(), 88);
+    assert!(std::error::Error::source(&err).is_some(), "the last answer's problems");
+    // an invalid answer, then the model fails: both attempts are counted
+    let model = ScriptedModel::new([ChatResponse::text("nope").with_usage(10, 5)]);
+    let consultant = Consultant::new(model).max_attempts(3).unwrap();
+    let err = consultant.consult(&req).await.unwrap_err();
+    let ConsultError::Model(model_error) = &err else {
+        panic!("expected a model error, got {err}")
+    };
+    assert_eq!(err.usage().input_tokens, 10, "the first attempt's tokens are kept");
+    assert_eq!(consultant.tokens_spent(), 15);
+    let source = std::error::Error::source(&err).unwrap();
+    assert_eq!(
+        source.to_string(),
+        model_error.to_string(),
+        "the model error is the source, not a string"
+    );
+}
+
+#[test]
+fn zero_attempts_is_a_config_error_not_clamped() {
+    let err = Consultant::new(ScriptedModel::default()).max_attempts(0).unwrap_err();
+    assert_eq!(err.kind(), advisor::ErrorKind::Config);
+    assert_eq!(err.field(), Some("max_attempts"));
 }
 
 #[test]

@@ -303,6 +303,7 @@ async fn the_loop_never_consults_stop_interceptors_on_max_turns_terminal_tools_o
         .tool(finish_spec(), tool_fn(|_| Ok("42".into())), false)
         .extension(probe.clone())
         .max_turns(1)
+        .unwrap()
         .run("task")
         .await
         .unwrap();
@@ -336,6 +337,7 @@ async fn a_reopen_on_the_last_turn_ends_with_max_turns_and_the_rejected_answer()
     let out = Agent::new(ScriptedModel::texts(["only"]))
         .extension(guard)
         .max_turns(1)
+        .unwrap()
         .run("task")
         .await
         .unwrap();

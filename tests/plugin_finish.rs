@@ -342,6 +342,7 @@ async fn a_goal_gate_reopening_on_every_turn_keeps_the_advisor_silent_that_turn(
         .extension(goal)
         .extension(counting_blocker(calls.clone()))
         .max_turns(2)
+        .unwrap()
         .run("task")
         .await
         .unwrap();
@@ -382,8 +383,9 @@ async fn three_nits_cannot_push_a_blocker_past_the_breadth_cap() {
 #[tokio::test]
 async fn capitalised_and_padded_severities_interrupt() {
     for raw in ["Blocker", " concern "] {
-        let note: Note =
-            serde_json::from_value(serde_json::json!({"text": "the sum is wrong", "severity": raw})).unwrap();
+        // a model's answer is read leniently; `Note`'s own serde is strict
+        let answer = serde_json::json!({"notes": [{"text": "the sum is wrong", "severity": raw}]});
+        let note: Note = review::parse_notes(&answer.to_string()).unwrap().remove(0);
         let model = ScriptedModel::texts(["draft", "fixed"]);
         let plugin = AdvisorPlugin::builder()
             .reviewer(review::from_sync_fn(move |r: &Review| {

@@ -400,7 +400,8 @@ async fn p1_end_to_end_a_resumed_agent_keeps_the_schedule_and_the_dedupe() {
     let agent = Agent::new(model.clone())
         .tool(spec, advisor::agent::tool_fn(|_| Ok("ok".into())), false)
         .extension(plugin)
-        .max_turns(6);
+        .max_turns(6)
+        .unwrap();
     let first = agent.run("deploy").await.unwrap();
     assert_eq!(first.stop_reason, advisor::StopReason::MaxTurns);
     assert_eq!(calls.load(Ordering::SeqCst), 2);

@@ -109,6 +109,25 @@ fn restore_rejects_each_invalid_field_by_name() {
 }
 
 #[test]
+fn a_checkpoint_with_an_unknown_severity_is_rejected_not_restored_as_a_nit() {
+    let plugin = always(Note::concern("x"));
+    for (path, severity) in [
+        (["delivered", "0", "severity"], "critical"),
+        (["seen", "0", "severity"], "critical"),
+        (["delivered", "0", "severity"], " Concern "),
+    ] {
+        let mut state = valid_state();
+        state["reviewers"]["advisor"][path[0]][0][path[2]] = json!(severity);
+        let mut run = plugin.start_run();
+        let err = Checkpoint::restore(&mut run, state).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Checkpoint);
+        assert_eq!(err.field(), Some("state"), "{err}");
+        assert!(err.to_string().contains("unknown variant"), "{err}");
+        assert_eq!(run.finish_rounds_used("advisor"), 0, "nothing was restored");
+    }
+}
+
+#[test]
 fn a_rejected_restore_changes_nothing() {
     let plugin = AdvisorPlugin::builder()
         .add_reviewer(ReviewerConfig::new("a", review::from_sync_fn(|_r: &Review| Ok(vec![]))))

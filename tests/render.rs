@@ -19,7 +19,10 @@ fn e8_injected_markup_is_escaped() {
 
 #[test]
 fn e9_an_unknown_severity_renders_as_a_nit() {
-    let note: Note = serde_json::from_str(r#"{"text":"x","severity":"critical\" onload=\""}"#).unwrap();
+    // from a model's answer (read leniently); `Note`'s own serde rejects it
+    let answer = r#"{"notes":[{"text":"x","severity":"critical\" onload=\""}]}"#;
+    assert!(serde_json::from_str::<Note>(&answer[10..answer.len() - 2]).is_err());
+    let note = advisor::review::parse_notes(answer).unwrap().remove(0);
     let out = render_advisories(&[note]);
     assert!(out.contains("severity=\"nit\""));
     assert!(!out.contains("onload"));

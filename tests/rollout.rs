@@ -216,12 +216,25 @@ async fn advisor_failure_fails_open_or_returns_the_error() {
         a.review(&[], finish(), regen(Arc::default(), vec![])).await,
         Err(RolloutError::Model(_))
     ));
-    let garbage = ScriptedModel::texts(["no", "{\"intervene\": \"yes\"}", "```json\n{}\n```"]);
+    let garbage = ScriptedModel::new(
+        ["no", "{\"intervene\": \"yes\"}", "```json\n{}\n```"]
+            .map(|t| advisor::model::ChatResponse::text(t).with_usage(100, 10)),
+    );
     let mut a = Advisor::new(config().fail_open(false).build().unwrap(), task(), garbage);
-    assert!(matches!(
-        a.review(&[], finish(), regen(Arc::default(), vec![])).await,
-        Err(RolloutError::Decision(_))
-    ));
+    let err = a
+        .review(&[], finish(), regen(Arc::default(), vec![]))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, RolloutError::Decision(_)));
+    assert!(
+        std::error::Error::source(&err).is_some(),
+        "the decision error is the source"
+    );
+    assert_eq!(
+        a.tokens_spent(),
+        330,
+        "every attempt is counted when the advisor gives up"
+    );
 }
 
 #[tokio::test]

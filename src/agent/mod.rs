@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::error::{Error, ErrorKind};
+use crate::error::Error;
 use crate::host::{ExtensionFactory, Extensions, Message, ObservePhase, RunInfo, StepInfo, StopInfo, ToolTrace};
 use crate::model::{ChatModel, ChatRequest, ToolSpec, Usage};
 
@@ -118,10 +118,14 @@ impl Agent {
         self
     }
 
-    /// The turn limit (at least 1).
-    pub fn max_turns(mut self, turns: u32) -> Agent {
-        self.max_turns = turns.max(1);
-        self
+    /// The turn limit (default 16); zero is an
+    /// [`ErrorKind::Config`](crate::ErrorKind::Config) error naming `max_turns`.
+    pub fn max_turns(mut self, turns: u32) -> Result<Agent, Error> {
+        if turns == 0 {
+            return Err(Error::config("max_turns", "must be at least 1, got 0"));
+        }
+        self.max_turns = turns;
+        Ok(self)
     }
 
     /// A budget check: when it returns `true` before a turn, the run takes one
@@ -206,7 +210,7 @@ impl Agent {
                 .model
                 .complete(request)
                 .await
-                .map_err(|e| Error::new(ErrorKind::Model, format!("turn {turn}: {e}")))?;
+                .map_err(|e| Error::model(format!("turn {turn}"), e))?;
             run.turns = turn;
             run.model_calls += 1;
             run.usage += response.usage;

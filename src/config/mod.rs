@@ -31,6 +31,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, ErrorKind};
+use crate::model::StructuredOutput;
 use crate::note::Severity;
 use crate::plugin::{AdvisorPlugin, AdvisorPluginBuilder};
 use crate::review::{Reviewer, RulesReviewer, RunKind};
@@ -106,42 +107,6 @@ pub enum ReviewerKind {
     Model,
 }
 
-/// A severity name, strictly one of the three.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SeverityName {
-    /// `nit`
-    Nit,
-    /// `concern`
-    Concern,
-    /// `blocker`
-    #[default]
-    Blocker,
-}
-
-impl From<SeverityName> for Severity {
-    fn from(s: SeverityName) -> Severity {
-        match s {
-            SeverityName::Nit => Severity::Nit,
-            SeverityName::Concern => Severity::Concern,
-            SeverityName::Blocker => Severity::Blocker,
-        }
-    }
-}
-
-/// How a model reviewer asks for JSON.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum OutputMode {
-    /// `json_schema` (OpenAI, vLLM).
-    #[default]
-    JsonSchema,
-    /// `json_object` with a `schema` (llama.cpp).
-    JsonObject,
-    /// No `response_format`.
-    None,
-}
-
 /// What `advisor hook` shows the user beside its decision.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -178,7 +143,7 @@ pub struct ReviewerSettings {
     pub headers: BTreeMap<String, String>,
     /// Structured output mode.
     #[serde(default)]
-    pub structured_output: OutputMode,
+    pub structured_output: StructuredOutput,
 }
 
 impl ReviewerSettings {
@@ -201,6 +166,9 @@ fn default_notes() -> usize {
 fn default_timeout() -> u64 {
     30
 }
+fn default_max_severity() -> Severity {
+    Severity::Blocker
+}
 
 /// A workspace's advisor settings (`.advisor/config.toml`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -218,9 +186,9 @@ pub struct WorkspaceConfig {
     /// Periodic review every N completed turns (0: finish only).
     #[serde(default)]
     pub interval_turns: u32,
-    /// Highest severity the reviewer may raise.
-    #[serde(default)]
-    pub max_severity: SeverityName,
+    /// Highest severity the reviewer may raise (default blocker).
+    #[serde(default = "default_max_severity")]
+    pub max_severity: Severity,
     /// Review and record, never inject.
     #[serde(default)]
     pub shadow: bool,
@@ -288,7 +256,7 @@ impl Default for WorkspaceConfig {
             max_rounds: default_rounds(),
             max_notes_per_review: default_notes(),
             interval_turns: 0,
-            max_severity: SeverityName::Blocker,
+            max_severity: Severity::Blocker,
             shadow: false,
             verdict: Verdict::Quiet,
             timeout_secs: default_timeout(),
@@ -389,7 +357,7 @@ impl WorkspaceConfig {
             .max_rounds(self.max_rounds)
             .max_notes_per_review(self.max_notes_per_review)
             .interval_turns(self.interval_turns)
-            .max_severity(self.max_severity.into())
+            .max_severity(self.max_severity)
             .shadow(self.shadow)
             .timeout(Duration::from_secs(self.timeout_secs)))
         .map(|b| self.apply_budgets(b))
@@ -435,10 +403,12 @@ impl WorkspaceConfig {
 
     #[cfg(feature = "http")]
     fn model_reviewer(&self, r: &ReviewerSettings) -> Result<Arc<dyn Reviewer>, Error> {
-        let model = build_model(r, Duration::from_secs(self.timeout_secs.clamp(1, MAX_TIMEOUT_SECS)))?;
-        Ok(Arc::new(
-            crate::review::ModelReviewer::new(model).max_notes(self.max_notes_per_review),
-        ))
+        self.validate()?;
+        let model = build_model(r, Duration::from_secs(self.timeout_secs))?;
+        let reviewer = crate::review::ModelReviewer::new(model)
+            .max_notes(self.max_notes_per_review)
+            .map_err(|e| Error::config("max_notes_per_review", e.message()))?;
+        Ok(Arc::new(reviewer))
     }
 
     #[cfg(not(feature = "http"))]
@@ -454,7 +424,7 @@ impl WorkspaceConfig {
 /// environment, from the variable `r` names.
 #[cfg(feature = "http")]
 pub(crate) fn build_model(r: &ReviewerSettings, timeout: Duration) -> Result<crate::model::OpenAiCompatible, Error> {
-    use crate::model::{OpenAiCompatible, StructuredOutput};
+    use crate::model::OpenAiCompatible;
     let model = r
         .model
         .as_deref()
@@ -465,11 +435,7 @@ pub(crate) fn build_model(r: &ReviewerSettings, timeout: Duration) -> Result<cra
         .as_deref()
         .ok_or_else(|| Error::config("reviewer.base_url", "is required when reviewer.kind = \"model\""))?;
     let mut b = OpenAiCompatible::builder(base, model)
-        .structured_output(match r.structured_output {
-            OutputMode::JsonSchema => StructuredOutput::JsonSchema,
-            OutputMode::JsonObject => StructuredOutput::JsonObjectWithSchema,
-            OutputMode::None => StructuredOutput::None,
-        })
+        .structured_output(r.structured_output)
         .timeout(timeout);
     for (name, value) in &r.headers {
         b = b.header(name, value);

@@ -11,7 +11,8 @@
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use super::{OutputMode, ReviewerKind, ReviewerSettings};
+use super::{ReviewerKind, ReviewerSettings};
+use crate::model::StructuredOutput;
 
 /// The prefix of every fingerprint.
 pub const FINGERPRINT_PREFIX: &str = "sha256:";
@@ -23,7 +24,7 @@ struct Canonical<'a> {
     base_url: Option<&'a str>,
     api_key_env: Option<&'a str>,
     headers: &'a std::collections::BTreeMap<String, String>,
-    structured_output: OutputMode,
+    structured_output: StructuredOutput,
 }
 
 /// The canonical serialisation of `r` the fingerprint is taken over.
@@ -88,7 +89,7 @@ mod tests {
         r.headers.insert("x-a".into(), "1".into());
         assert_ne!(fingerprint(&r), base);
         let mut r = model();
-        r.structured_output = OutputMode::None;
+        r.structured_output = StructuredOutput::None;
         assert_ne!(fingerprint(&r), base);
         let mut r = model();
         r.kind = ReviewerKind::Rules;

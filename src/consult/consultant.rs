@@ -20,6 +20,7 @@
 //! section, each labelled with how far it can be trusted.
 
 use std::fmt::{self, Write as _};
+use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use serde_json::json;
@@ -27,7 +28,9 @@ use serde_json::json;
 use super::request::AdvisorRequest;
 use super::response::{AdvisorResponse, MAX_INSTRUCTIONS, RESPONSE_SCHEMA, ResponseError, validate_response};
 use crate::budget::{BudgetScope, BudgetStop, TokenBudget};
+use crate::error::Error;
 use crate::host::Message;
+use crate::model::retry::{Failure, FeedbackPolicy, GaveUp, ask_with_feedback};
 use crate::model::{ChatModel, ChatRequest, ModelError, Usage};
 
 /// The system prompt of the advisor.
@@ -125,10 +128,13 @@ authorization)\n```json\n{}\n```\n",
     s
 }
 
-/// A consultation failed.
+/// A consultation failed. Every variant knows what the consultation's
+/// attempts cost ([`ConsultError::usage`]).
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum ConsultError {
-    /// The model could not be reached or failed.
+    /// The model could not be reached or failed; its usage is that of every
+    /// attempt of the consultation.
     Model(ModelError),
     /// Every answer broke the response rules; the last one's problems.
     Invalid {
@@ -136,20 +142,36 @@ pub enum ConsultError {
         attempts: u32,
         /// The last answer's problems.
         error: ResponseError,
+        /// Tokens of every attempt.
+        usage: Usage,
     },
-    /// The run's token budget is spent; no model call was made for this
-    /// attempt (breaking: a new variant).
-    Budget(BudgetStop),
+    /// The run's token budget is spent; no further model call was made.
+    Budget {
+        /// The spent budget.
+        stop: BudgetStop,
+        /// Tokens of the attempts this consultation made before it stopped.
+        usage: Usage,
+    },
+}
+
+impl ConsultError {
+    /// Tokens the consultation spent before it failed, every attempt counted.
+    pub fn usage(&self) -> Usage {
+        match self {
+            ConsultError::Model(e) => e.usage(),
+            ConsultError::Invalid { usage, .. } | ConsultError::Budget { usage, .. } => *usage,
+        }
+    }
 }
 
 impl fmt::Display for ConsultError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ConsultError::Model(e) => write!(f, "the advisor model failed: {e}"),
-            ConsultError::Invalid { attempts, error } => {
+            ConsultError::Invalid { attempts, error, .. } => {
                 write!(f, "no valid advisor-response.v1 after {attempts} answer(s):\n{error}")
             }
-            ConsultError::Budget(stop) => write!(
+            ConsultError::Budget { stop, .. } => write!(
                 f,
                 "the consultant's token budget for this run is spent ({} of {} tokens); no model call was made",
                 stop.spent, stop.limit
@@ -158,13 +180,49 @@ impl fmt::Display for ConsultError {
     }
 }
 
-impl std::error::Error for ConsultError {}
+impl std::error::Error for ConsultError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ConsultError::Model(e) => Some(e),
+            ConsultError::Invalid { error, .. } => Some(error),
+            ConsultError::Budget { .. } => None,
+        }
+    }
+}
+
+/// The consultant's answer loop as a retry policy: validate strictly, feed
+/// the problems back, never retry a failed call, charge the run's budget.
+struct ResponsePolicy<'a>(&'a Consultant);
+
+impl FeedbackPolicy for ResponsePolicy<'_> {
+    type Valid = AdvisorResponse;
+    type Invalid = ResponseError;
+    const RETRY_FAILED_CALLS: bool = false;
+
+    fn budget_spent(&mut self) -> Option<BudgetStop> {
+        self.0.lock_budget().exhausted()
+    }
+
+    fn check(&mut self, answer: &str) -> Result<AdvisorResponse, ResponseError> {
+        validate_response(answer)
+    }
+
+    fn feedback(&self, invalid: &ResponseError) -> String {
+        format!(
+            "That answer was rejected:\n{invalid}\nAnswer again with only the corrected advisor-response.v1 JSON object."
+        )
+    }
+
+    fn attempted(&mut self, _attempt: u32, usage: Usage, _failure: Option<Failure<'_, ResponseError>>) {
+        self.0.lock_budget().charge(usage);
+    }
+}
 
 /// Asks a model for advice. Clones share the run's token budget.
 #[derive(Clone)]
 pub struct Consultant {
     model: Arc<dyn ChatModel>,
-    max_attempts: u32,
+    max_attempts: NonZeroU32,
     budget: Arc<Mutex<TokenBudget>>,
 }
 
@@ -198,7 +256,7 @@ impl Consultant {
     pub fn shared(model: Arc<dyn ChatModel>) -> Consultant {
         Consultant {
             model,
-            max_attempts: 3,
+            max_attempts: NonZeroU32::MIN.saturating_add(2),
             budget: Arc::new(Mutex::new(TokenBudget::new(BudgetScope::Run, None))),
         }
     }
@@ -223,61 +281,47 @@ impl Consultant {
         self.budget.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// How many answers to try before giving up (at least 1).
-    pub fn max_attempts(mut self, n: u32) -> Consultant {
-        self.max_attempts = n.max(1);
-        self
+    /// How many answers to try before giving up (default 3). Zero is an
+    /// [`ErrorKind::Config`](crate::ErrorKind::Config) error naming
+    /// `max_attempts`.
+    pub fn max_attempts(mut self, n: u32) -> Result<Consultant, Error> {
+        self.max_attempts =
+            NonZeroU32::new(n).ok_or_else(|| Error::config("max_attempts", "must be at least 1, got 0"))?;
+        Ok(self)
     }
 
     /// Consults once: asks, validates, and retries an invalid answer with its
     /// problems fed back.
     pub async fn consult(&self, request: &AdvisorRequest) -> Result<Consultation, ConsultError> {
-        let mut messages = vec![
-            Message::system(CONSULT_SYSTEM_PROMPT),
-            Message::user(consult_prompt(request)),
-        ];
-        let mut usage = Usage::default();
-        let mut last = None;
-        for attempt in 1..=self.max_attempts {
-            if let Some(stop) = self.lock_budget().exhausted() {
-                return Err(ConsultError::Budget(stop));
-            }
-            let req = ChatRequest {
-                messages: messages.clone(),
-                tools: Vec::new(),
-                response_schema: Some(response_schema()),
-            };
-            let answer = match self.model.complete(req.clone()).await {
-                Ok(answer) => answer,
-                Err(e) => {
-                    self.lock_budget().charge(e.usage());
-                    return Err(ConsultError::Model(e));
-                }
-            };
-            let spent = answer.usage.or_estimate(&req, &answer.text);
-            self.lock_budget().charge(spent);
-            usage += spent;
-            match validate_response(&answer.text) {
-                Ok(response) => {
-                    return Ok(Consultation {
-                        response,
-                        attempts: attempt,
-                        usage,
-                    });
-                }
-                Err(error) => {
-                    messages.push(Message::assistant(answer.text));
-                    messages.push(Message::user(format!(
-                        "That answer was rejected:\n{error}\nAnswer again with only the corrected \
-advisor-response.v1 JSON object."
-                    )));
-                    last = Some(error);
-                }
-            }
+        let request = ChatRequest {
+            messages: vec![
+                Message::system(CONSULT_SYSTEM_PROMPT),
+                Message::user(consult_prompt(request)),
+            ],
+            tools: Vec::new(),
+            response_schema: Some(response_schema()),
+        };
+        let r = ask_with_feedback(
+            self.model.as_ref(),
+            request,
+            self.max_attempts,
+            &mut ResponsePolicy(self),
+        )
+        .await;
+        let usage = r.usage;
+        match r.outcome {
+            Ok(response) => Ok(Consultation {
+                response,
+                attempts: r.attempts,
+                usage,
+            }),
+            Err(GaveUp::Call(e)) => Err(ConsultError::Model(e.with_usage(usage))),
+            Err(GaveUp::Invalid(error)) => Err(ConsultError::Invalid {
+                attempts: r.attempts,
+                error,
+                usage,
+            }),
+            Err(GaveUp::Budget(stop)) => Err(ConsultError::Budget { stop, usage }),
         }
-        Err(ConsultError::Invalid {
-            attempts: self.max_attempts,
-            error: last.unwrap_or(ResponseError { problems: Vec::new() }),
-        })
     }
 }

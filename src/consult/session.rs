@@ -36,7 +36,15 @@ impl fmt::Display for SessionError {
     }
 }
 
-impl std::error::Error for SessionError {}
+impl std::error::Error for SessionError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SessionError::Suppressed(_) => None,
+            SessionError::Store(e) => Some(e),
+            SessionError::Consult(e) => Some(e),
+        }
+    }
+}
 
 /// A consultant, the run's ledger and (optionally) the pair store.
 #[derive(Debug)]

@@ -152,7 +152,7 @@ pub struct SeenKey {
 /// assert_eq!(out.admissions[0].reason, Reason::ContentFree);
 /// assert!(out.interrupts());
 /// ```
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct EmissionGuard {
     max_per_review: usize,
     per_review: usize,
@@ -162,13 +162,24 @@ pub struct EmissionGuard {
     words: Option<HashMap<String, Vec<String>>>,
 }
 
+/// A guard admitting [`DEFAULT_MAX_NOTES_PER_REVIEW`] notes per review and
+/// remembering at most [`DEDUPE_CAPACITY`] keys.
+impl Default for EmissionGuard {
+    fn default() -> EmissionGuard {
+        EmissionGuard::new(DEFAULT_MAX_NOTES_PER_REVIEW)
+    }
+}
+
 impl EmissionGuard {
     /// A guard admitting at most `max_per_review` notes per review (`0` means
-    /// unbounded).
+    /// no breadth cap; the dedupe history is bounded either way).
     pub fn new(max_per_review: usize) -> EmissionGuard {
         EmissionGuard {
             max_per_review,
-            ..EmissionGuard::default()
+            per_review: 0,
+            seen: HashMap::default(),
+            order: VecDeque::new(),
+            words: None,
         }
     }
 

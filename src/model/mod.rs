@@ -10,7 +10,9 @@ mod backoff;
 mod openai;
 #[cfg(feature = "http")]
 mod openai_wire;
+pub(crate) mod retry;
 mod scripted;
+mod structured_output;
 
 use std::fmt;
 use std::ops::{Add, AddAssign};
@@ -22,8 +24,9 @@ use crate::host::{Message, ToolCall};
 
 pub use backoff::Backoff;
 #[cfg(feature = "http")]
-pub use openai::{MAX_TIMEOUT, OpenAiCompatible, OpenAiCompatibleBuilder, StructuredOutput};
+pub use openai::{MAX_TIMEOUT, OpenAiCompatible, OpenAiCompatibleBuilder};
 pub use scripted::ScriptedModel;
+pub use structured_output::StructuredOutput;
 
 /// A tool the model may call.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -21,10 +21,8 @@ use tokio::sync::Semaphore;
 
 use super::backoff::{Backoff, parse_retry_after};
 use super::openai_wire::{BodySettings, parse_response, request_body};
-use super::{ChatModel, ChatRequest, ChatResponse, ModelError, ModelErrorKind};
+use super::{ChatModel, ChatRequest, ChatResponse, ModelError, ModelErrorKind, StructuredOutput};
 use crate::error::Error;
-
-pub use super::openai_wire::StructuredOutput;
 
 /// Largest response body read, in bytes.
 const MAX_BODY_BYTES: usize = 8 * 1024 * 1024;

@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::{ChatRequest, ChatResponse, FinishReason, ModelError, ModelErrorKind, Usage};
+use super::{ChatRequest, ChatResponse, FinishReason, ModelError, ModelErrorKind, StructuredOutput, Usage};
 use crate::host::{Message, Role, ToolCall};
 
 #[derive(Debug, Serialize)]
@@ -60,18 +60,6 @@ fn wire_message(m: &Message) -> WireMessage<'_> {
         },
         name: if m.role == Role::Tool { m.name.as_deref() } else { None },
     }
-}
-
-/// How the request asks for structured output.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum StructuredOutput {
-    /// OpenAI / vLLM: `{"type":"json_schema","json_schema":{"name","schema"}}`.
-    #[default]
-    JsonSchema,
-    /// llama.cpp server dialect: `{"type":"json_object","schema":…}`.
-    JsonObjectWithSchema,
-    /// No `response_format`; the prompt alone asks for JSON.
-    None,
 }
 
 impl StructuredOutput {

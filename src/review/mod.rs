@@ -19,6 +19,7 @@ use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
 use crate::host::{Message, ToolTrace};
+use crate::model::ModelError;
 use crate::note::Note;
 
 pub use adapter::{FnReviewer, SyncFnReviewer, from_fn, from_sync_fn};
@@ -82,10 +83,12 @@ pub enum ReviewErrorKind {
 }
 
 /// A review failed. The run then ends exactly as it would without an advisor.
+/// A model's failure is kept whole as the [`source`](std::error::Error::source).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReviewError {
     kind: ReviewErrorKind,
     message: String,
+    source: Option<ModelError>,
 }
 
 impl ReviewError {
@@ -99,6 +102,15 @@ impl ReviewError {
         ReviewError {
             kind,
             message: message.into(),
+            source: None,
+        }
+    }
+
+    /// A [`ReviewErrorKind::Failed`] error caused by the model's failure.
+    pub fn model(message: impl Into<String>, source: ModelError) -> ReviewError {
+        ReviewError {
+            source: Some(source),
+            ..ReviewError::new(message)
         }
     }
 
@@ -110,11 +122,18 @@ impl ReviewError {
 
 impl fmt::Display for ReviewError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+        match &self.source {
+            Some(e) => write!(f, "{}: {e}", self.message),
+            None => f.write_str(&self.message),
+        }
     }
 }
 
-impl std::error::Error for ReviewError {}
+impl std::error::Error for ReviewError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source.as_ref().map(|e| e as _)
+    }
+}
 
 /// Reads a [`Review`] and raises notes. Returning no notes is silence — the
 /// expected outcome of a run that went fine. Returning an error accepts the

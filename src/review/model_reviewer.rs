@@ -27,6 +27,7 @@ use serde::Deserialize;
 
 use super::prompt::{FittedPrompt, fit_user_prompt, notes_schema, system_prompt, user_prompt};
 use super::{Review, ReviewError, ReviewErrorKind, Reviewer};
+use crate::error::Error;
 use crate::host::Message;
 use crate::json::parse_object;
 use crate::model::{ChatModel, ChatRequest, estimate_tokens};
@@ -36,7 +37,8 @@ use crate::note::{Note, Severity};
 #[serde(deny_unknown_fields)]
 struct WireNote {
     text: String,
-    severity: String,
+    #[serde(deserialize_with = "crate::note::lenient_severity")]
+    severity: Severity,
 }
 
 #[derive(Debug, Deserialize)]
@@ -66,11 +68,7 @@ pub fn parse_notes(answer: &str) -> Result<Vec<Note>, String> {
         return Err("the answer must be {\"notes\": [ {\"text\", \"severity\"}, … ]}".to_owned());
     }
     let wire: WireNotes = serde_json::from_value(value).map_err(|e| crate::json::describe_serde_error(&e))?;
-    Ok(wire
-        .notes
-        .into_iter()
-        .map(|n| Note::new(n.text, Severity::parse(&n.severity)))
-        .collect())
+    Ok(wire.notes.into_iter().map(|n| Note::new(n.text, n.severity)).collect())
 }
 
 /// Prompt budget, in estimated tokens, when neither the settings nor the
@@ -137,14 +135,22 @@ impl ModelReviewer {
         }
     }
 
-    /// The largest prompt, in estimated tokens, this reviewer sends (at least
-    /// [`MIN_PROMPT_TOKENS`]). Default: the model's context when the server
-    /// reports it ([`ChatModel::context_tokens`]) less the answer's share,
-    /// else [`DEFAULT_MAX_PROMPT_TOKENS`]. A review's own
-    /// [`Review::max_prompt_tokens`] lowers it further.
-    pub fn max_prompt_tokens(mut self, tokens: u64) -> ModelReviewer {
-        self.max_prompt_tokens = Some(tokens.max(MIN_PROMPT_TOKENS));
-        self
+    /// The largest prompt, in estimated tokens, this reviewer sends. Default:
+    /// the model's context when the server reports it
+    /// ([`ChatModel::context_tokens`]) less the answer's share, else
+    /// [`DEFAULT_MAX_PROMPT_TOKENS`]. A review's own
+    /// [`Review::max_prompt_tokens`] lowers it further. Fewer than
+    /// [`MIN_PROMPT_TOKENS`] is an [`ErrorKind::Config`](crate::ErrorKind::Config)
+    /// error naming `max_prompt_tokens`.
+    pub fn max_prompt_tokens(mut self, tokens: u64) -> Result<ModelReviewer, Error> {
+        if tokens < MIN_PROMPT_TOKENS {
+            return Err(Error::config(
+                "max_prompt_tokens",
+                format!("must be at least {MIN_PROMPT_TOKENS} (the system prompt alone is about 600), got {tokens}"),
+            ));
+        }
+        self.max_prompt_tokens = Some(tokens);
+        Ok(self)
     }
 
     /// The prompt budget for `review`: the smallest of the review's, this
@@ -204,10 +210,15 @@ impl ModelReviewer {
         (request, fitted)
     }
 
-    /// How many notes the prompt allows (the guard still caps breadth).
-    pub fn max_notes(mut self, n: usize) -> ModelReviewer {
-        self.max_notes = n.max(1);
-        self
+    /// How many notes the prompt allows (the guard still caps breadth); zero
+    /// is an [`ErrorKind::Config`](crate::ErrorKind::Config) error naming
+    /// `max_notes`.
+    pub fn max_notes(mut self, n: usize) -> Result<ModelReviewer, Error> {
+        if n == 0 {
+            return Err(Error::config("max_notes", "must be at least 1, got 0"));
+        }
+        self.max_notes = n;
+        Ok(self)
     }
 
     /// Operator priorities shown to the reviewer (never to the agent).
@@ -265,7 +276,7 @@ impl Reviewer for ModelReviewer {
             Ok(answer) => answer,
             Err(e) => {
                 review.usage.charge(e.usage());
-                return Err(ReviewError::new(format!("the reviewer model failed: {e}")));
+                return Err(ReviewError::model("the reviewer model failed", e));
             }
         };
         review.usage.charge(answer.usage.or_estimate(&request, &answer.text));

@@ -26,10 +26,11 @@ use super::decision::{AdvisorDecision, AdvisorDecisionError, ReasonCode, parse_d
 use super::prompt::{PromptInput, system_prompt, user_prompt};
 use super::screen::ScreenInput;
 use super::trace::{EventKind, RolloutTrace, Trigger};
-use crate::budget::{BudgetScope, TokenBudget};
+use crate::budget::{BudgetScope, BudgetStop, TokenBudget};
 use crate::evidence::Window;
 use crate::host::{Message, ToolCall};
-use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelError};
+use crate::model::retry::{Failure, FeedbackPolicy, GaveUp, ask_with_feedback};
+use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelError, Usage};
 
 /// The solver's response for one turn.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -78,6 +79,7 @@ impl From<ChatResponse> for Draft {
 
 /// A review failed and `fail_open` is off.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum RolloutError {
     /// The advisor model failed on every attempt.
     Model(ModelError),
@@ -97,7 +99,15 @@ impl fmt::Display for RolloutError {
     }
 }
 
-impl std::error::Error for RolloutError {}
+impl std::error::Error for RolloutError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            RolloutError::Model(e) => Some(e),
+            RolloutError::Decision(e) => Some(e),
+            RolloutError::Revision(_) => None,
+        }
+    }
+}
 
 /// The privileged advisor of one attempt.
 pub struct Advisor {
@@ -112,6 +122,56 @@ pub struct Advisor {
     delivered_cues: Vec<CompiledCue>,
     reasons: Vec<ReasonCode>,
     budget: TokenBudget,
+}
+
+/// Records `kind` at turn `totals.2` and the totals (reviews, interventions,
+/// solver calls) in `trace`.
+fn record_event(trace: Option<&RolloutTrace>, totals: (u32, u32, u32), kind: EventKind) {
+    if let Some(t) = trace {
+        t.record(Some(totals.2), kind);
+        t.set_totals(totals.0, totals.1, totals.2);
+    }
+}
+
+/// The advisor's decision loop as a retry policy: parse strictly, feed the
+/// problems back, retry failed calls, charge and trace every attempt.
+struct DecisionPolicy<'a> {
+    budget: &'a mut TokenBudget,
+    record: &'a (dyn Fn(EventKind) + Sync),
+}
+
+impl FeedbackPolicy for DecisionPolicy<'_> {
+    type Valid = AdvisorDecision;
+    type Invalid = AdvisorDecisionError;
+    const RETRY_FAILED_CALLS: bool = true;
+
+    fn budget_spent(&mut self) -> Option<BudgetStop> {
+        self.budget.exhausted()
+    }
+
+    fn check(&mut self, answer: &str) -> Result<AdvisorDecision, AdvisorDecisionError> {
+        parse_decision(answer)
+    }
+
+    fn feedback(&self, invalid: &AdvisorDecisionError) -> String {
+        format!("{invalid}\nAnswer again with only the corrected JSON decision.")
+    }
+
+    fn attempted(&mut self, attempt: u32, usage: Usage, failure: Option<Failure<'_, AdvisorDecisionError>>) {
+        self.budget.charge(usage);
+        let (error_kind, error) = match failure {
+            None => (None, None),
+            Some(Failure::Call(e)) => (Some("model".into()), Some(e.to_string())),
+            Some(Failure::Invalid(e)) => (Some("decision".into()), Some(e.to_string())),
+        };
+        (self.record)(EventKind::AdvisorAttempt {
+            attempt,
+            ok: error.is_none(),
+            error_kind,
+            error,
+            usage,
+        });
+    }
 }
 
 /// What asking the advisor model came to.
@@ -197,10 +257,11 @@ impl Advisor {
     }
 
     fn record(&self, kind: EventKind) {
-        if let Some(t) = &self.trace {
-            t.record(Some(self.solver_calls), kind);
-            t.set_totals(self.reviews, self.interventions, self.solver_calls);
-        }
+        record_event(
+            self.trace.as_ref(),
+            (self.reviews, self.interventions, self.solver_calls),
+            kind,
+        );
     }
 
     /// The streak of the most recent reason code among delivered cues.
@@ -236,65 +297,29 @@ impl Advisor {
             },
             remaining: self.config.max_interventions.saturating_sub(self.interventions),
         };
-        let mut messages = vec![
+        let request = ChatRequest::new(vec![
             Message::system(system_prompt(self.config.cue_path)),
             Message::user(user_prompt(&input)),
-        ];
-        let mut last = None;
-        for attempt in 1..=self.config.max_advisor_attempts {
-            if let Some(stop) = self.budget.exhausted() {
+        ]);
+        let (trace, totals) = (&self.trace, (self.reviews, self.interventions, self.solver_calls));
+        let mut policy = DecisionPolicy {
+            budget: &mut self.budget,
+            record: &|kind| record_event(trace.as_ref(), totals, kind),
+        };
+        let model = self.model.clone();
+        let attempts = self.config.max_advisor_attempts;
+        match ask_with_feedback(model.as_ref(), request, attempts, &mut policy)
+            .await
+            .outcome
+        {
+            Ok(d) => Ok(Decided::Decision(d)),
+            Err(GaveUp::Budget(stop)) => {
                 self.record(EventKind::BudgetSpent { trigger, budget: stop });
-                return Ok(Decided::Budget);
+                Ok(Decided::Budget)
             }
-            let request = ChatRequest {
-                messages: messages.clone(),
-                ..ChatRequest::default()
-            };
-            match self.model.complete(request.clone()).await {
-                Err(e) => {
-                    self.budget.charge(e.usage());
-                    self.record(EventKind::AdvisorAttempt {
-                        attempt,
-                        ok: false,
-                        error_kind: Some("model".into()),
-                        error: Some(e.to_string()),
-                        usage: e.usage(),
-                    });
-                    last = Some(RolloutError::Model(e));
-                }
-                Ok(answer) => match parse_decision(&answer.text) {
-                    Ok(d) => {
-                        let usage = answer.usage.or_estimate(&request, &answer.text);
-                        self.budget.charge(usage);
-                        self.record(EventKind::AdvisorAttempt {
-                            attempt,
-                            ok: true,
-                            error_kind: None,
-                            error: None,
-                            usage,
-                        });
-                        return Ok(Decided::Decision(d));
-                    }
-                    Err(e) => {
-                        let usage = answer.usage.or_estimate(&request, &answer.text);
-                        self.budget.charge(usage);
-                        self.record(EventKind::AdvisorAttempt {
-                            attempt,
-                            ok: false,
-                            error_kind: Some("decision".into()),
-                            error: Some(e.to_string()),
-                            usage,
-                        });
-                        messages.push(Message::assistant(answer.text));
-                        messages.push(Message::user(format!(
-                            "{e}\nAnswer again with only the corrected JSON decision."
-                        )));
-                        last = Some(RolloutError::Decision(e));
-                    }
-                },
-            }
+            Err(GaveUp::Call(e)) => Err(RolloutError::Model(e)),
+            Err(GaveUp::Invalid(e)) => Err(RolloutError::Decision(e)),
         }
-        Err(last.unwrap_or_else(|| RolloutError::Revision("no advisor attempt was made".into())))
     }
 
     fn fail(&self, stage: &str, error: RolloutError, draft: Draft) -> Result<Draft, RolloutError> {
@@ -328,7 +353,7 @@ impl Advisor {
         self.solver_calls += 1;
         let t = self.solver_calls;
         let finish = draft.calls(&self.config.finish_tool);
-        let periodic = self.config.periodic_review_interval.is_some_and(|k| t % k == 0);
+        let periodic = self.config.periodic_review_interval.is_some_and(|k| t % k.get() == 0);
         let trigger = if finish { Trigger::Finish } else { Trigger::Periodic };
         if !(finish || periodic) {
             return Ok(draft);
@@ -387,7 +412,7 @@ impl Advisor {
             cue,
             finish_tool_offered: offered,
         };
-        for attempt in 1..=self.config.max_revision_attempts {
+        for attempt in 1..=self.config.max_revision_attempts.get() {
             let revised = match regenerate(revision.clone()).await {
                 Ok(r) => r,
                 Err(e) => return self.fail("revision", RolloutError::Revision(e), draft),
@@ -397,7 +422,9 @@ impl Advisor {
                 self.record(EventKind::RevisionResampled { attempt });
                 continue;
             }
-            self.record_totals();
+            if let Some(t) = &self.trace {
+                t.set_totals(self.reviews, self.interventions, self.solver_calls);
+            }
             return Ok(revised);
         }
         let why = format!(
@@ -405,11 +432,5 @@ impl Advisor {
             self.config.max_revision_attempts
         );
         self.fail("revision", RolloutError::Revision(why), draft)
-    }
-
-    fn record_totals(&self) {
-        if let Some(t) = &self.trace {
-            t.set_totals(self.reviews, self.interventions, self.solver_calls);
-        }
     }
 }

@@ -7,6 +7,7 @@
 //! screening. Must not run reviews.
 
 use std::collections::BTreeMap;
+use std::num::NonZeroU32;
 
 use crate::error::Error;
 use crate::evidence::EvidenceBounds;
@@ -48,142 +49,206 @@ pub enum CuePath {
     ReasoningPrefill,
 }
 
-/// Settings of a rollout advisor.
+/// Settings of a rollout advisor, validated by [`AdvisorConfigBuilder::build`]
+/// (so a zero interval or attempt count cannot reach the advisor); read them
+/// through the getters.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AdvisorConfig {
-    /// B: interventions per attempt.
-    pub max_interventions: u32,
-    /// k: also review every k-th solver turn; `None` reviews proposed finishes only.
-    pub periodic_review_interval: Option<u32>,
-    /// Advisor calls per review to get a valid decision.
-    pub max_advisor_attempts: u32,
-    /// Revisions per intervention (a revision that calls finish without the tool is resampled).
-    pub max_revision_attempts: u32,
-    /// On advisor or revision failure keep the draft (true) or return the error.
-    pub fail_open: bool,
-    /// Replace a hint that leaks privileged material by the fixed self-check sentence.
-    pub screen_hints: bool,
-    /// Show the advisor its streak of the same reason code.
-    pub repeat_streak_escalation: bool,
-    /// Self-check or reasoning-prefill cues.
-    pub cue_path: CuePath,
-    /// Bounds of the public history the advisor reads.
-    pub history: EvidenceBounds,
-    /// The name of the finish tool.
-    pub finish_tool: String,
-    /// Tokens the advisor model may spend in this attempt, every advisor
-    /// call counted (failed and invalid answers included; estimated from text
-    /// length when the server reports no usage). `None` (default): no limit.
-    /// Once spent, no further advisor call starts: the draft is kept and the
-    /// trace records `budget_spent`.
-    pub max_review_tokens: Option<u64>,
+    pub(super) max_interventions: u32,
+    pub(super) periodic_review_interval: Option<NonZeroU32>,
+    pub(super) max_advisor_attempts: NonZeroU32,
+    pub(super) max_revision_attempts: NonZeroU32,
+    pub(super) fail_open: bool,
+    pub(super) screen_hints: bool,
+    pub(super) repeat_streak_escalation: bool,
+    pub(super) cue_path: CuePath,
+    pub(super) history: EvidenceBounds,
+    pub(super) finish_tool: String,
+    pub(super) max_review_tokens: Option<u64>,
 }
 
 /// Builds an [`AdvisorConfig`]; see [`AdvisorConfig::builder`].
 #[derive(Debug, Clone)]
-pub struct AdvisorConfigBuilder(AdvisorConfig);
+pub struct AdvisorConfigBuilder {
+    config: AdvisorConfig,
+    periodic_review_interval: Option<u32>,
+    max_advisor_attempts: u32,
+    max_revision_attempts: u32,
+}
 
 impl AdvisorConfig {
     /// A builder with the defaults: B = 2, no periodic review, 3 advisor
     /// attempts, 2 revision attempts, fail-open, no screening, no streak
     /// escalation, self-check cues, finish tool `submit`.
     pub fn builder() -> AdvisorConfigBuilder {
-        AdvisorConfigBuilder(AdvisorConfig {
-            max_interventions: 2,
+        AdvisorConfigBuilder {
+            config: AdvisorConfig {
+                max_interventions: 2,
+                periodic_review_interval: None,
+                max_advisor_attempts: NonZeroU32::MIN,
+                max_revision_attempts: NonZeroU32::MIN,
+                fail_open: true,
+                screen_hints: false,
+                repeat_streak_escalation: false,
+                cue_path: CuePath::SelfCheck,
+                history: EvidenceBounds {
+                    max_messages: 40,
+                    max_bytes: 48_000,
+                    ..EvidenceBounds::default()
+                },
+                finish_tool: "submit".to_owned(),
+                max_review_tokens: None,
+            },
             periodic_review_interval: None,
             max_advisor_attempts: 3,
             max_revision_attempts: 2,
-            fail_open: true,
-            screen_hints: false,
-            repeat_streak_escalation: false,
-            cue_path: CuePath::SelfCheck,
-            history: EvidenceBounds {
-                max_messages: 40,
-                max_bytes: 48_000,
-                ..EvidenceBounds::default()
-            },
-            finish_tool: "submit".to_owned(),
-            max_review_tokens: None,
-        })
+        }
+    }
+
+    /// B: interventions per attempt.
+    pub fn max_interventions(&self) -> u32 {
+        self.max_interventions
+    }
+
+    /// k: also review every k-th solver turn; `None` reviews proposed finishes only.
+    pub fn periodic_review_interval(&self) -> Option<u32> {
+        self.periodic_review_interval.map(NonZeroU32::get)
+    }
+
+    /// Advisor calls per review to get a valid decision.
+    pub fn max_advisor_attempts(&self) -> u32 {
+        self.max_advisor_attempts.get()
+    }
+
+    /// Revisions per intervention (a revision that calls finish without the tool is resampled).
+    pub fn max_revision_attempts(&self) -> u32 {
+        self.max_revision_attempts.get()
+    }
+
+    /// On advisor or revision failure keep the draft (true) or return the error.
+    pub fn fail_open(&self) -> bool {
+        self.fail_open
+    }
+
+    /// Whether a hint that leaks privileged material is replaced by the fixed self-check sentence.
+    pub fn screen_hints(&self) -> bool {
+        self.screen_hints
+    }
+
+    /// Whether the advisor is shown its streak of the same reason code.
+    pub fn repeat_streak_escalation(&self) -> bool {
+        self.repeat_streak_escalation
+    }
+
+    /// Self-check or reasoning-prefill cues.
+    pub fn cue_path(&self) -> CuePath {
+        self.cue_path
+    }
+
+    /// Bounds of the public history the advisor reads.
+    pub fn history(&self) -> EvidenceBounds {
+        self.history
+    }
+
+    /// The name of the finish tool.
+    pub fn finish_tool(&self) -> &str {
+        &self.finish_tool
+    }
+
+    /// Tokens the advisor model may spend in this attempt, every advisor call
+    /// counted (failed and invalid answers included; estimated from text
+    /// length when the server reports no usage). `None`: no limit. Once
+    /// spent, no further advisor call starts: the draft is kept and the trace
+    /// records `budget_spent`.
+    pub fn max_review_tokens(&self) -> Option<u64> {
+        self.max_review_tokens
     }
 }
 
 impl AdvisorConfigBuilder {
     /// B, interventions per attempt (0 turns the advisor into an observer that never reviews).
     pub fn max_interventions(mut self, n: u32) -> Self {
-        self.0.max_interventions = n;
+        self.config.max_interventions = n;
         self
     }
 
-    /// k, the periodic review interval (`None` or `Some(0)`: finishes only).
+    /// k, the periodic review interval (`None`: finishes only; `Some(0)` is
+    /// rejected by [`build`](Self::build)).
     pub fn periodic_review_interval(mut self, k: Option<u32>) -> Self {
-        self.0.periodic_review_interval = k.filter(|k| *k > 0);
+        self.periodic_review_interval = k;
         self
     }
 
     /// Advisor calls per review (at least 1).
     pub fn max_advisor_attempts(mut self, n: u32) -> Self {
-        self.0.max_advisor_attempts = n;
+        self.max_advisor_attempts = n;
         self
     }
 
     /// Revision attempts per intervention (at least 1).
     pub fn max_revision_attempts(mut self, n: u32) -> Self {
-        self.0.max_revision_attempts = n;
+        self.max_revision_attempts = n;
         self
     }
 
     /// Keep the draft on failures (default true).
     pub fn fail_open(mut self, on: bool) -> Self {
-        self.0.fail_open = on;
+        self.config.fail_open = on;
         self
     }
 
     /// Screen hints for privileged material (default false).
     pub fn screen_hints(mut self, on: bool) -> Self {
-        self.0.screen_hints = on;
+        self.config.screen_hints = on;
         self
     }
 
     /// Show the advisor its reason-code streak (default false; needs `screen_hints`).
     pub fn repeat_streak_escalation(mut self, on: bool) -> Self {
-        self.0.repeat_streak_escalation = on;
+        self.config.repeat_streak_escalation = on;
         self
     }
 
     /// The cue path (default self-check).
     pub fn cue_path(mut self, path: CuePath) -> Self {
-        self.0.cue_path = path;
+        self.config.cue_path = path;
         self
     }
 
     /// Bounds of the history the advisor reads.
     pub fn history(mut self, bounds: EvidenceBounds) -> Self {
-        self.0.history = bounds;
+        self.config.history = bounds;
         self
     }
 
     /// The finish tool's name (default `submit`).
     pub fn finish_tool(mut self, name: impl Into<String>) -> Self {
-        self.0.finish_tool = name.into();
+        self.config.finish_tool = name.into();
         self
     }
 
     /// Tokens the advisor model may spend per attempt (default: no limit).
     pub fn max_review_tokens(mut self, tokens: Option<u64>) -> Self {
-        self.0.max_review_tokens = tokens;
+        self.config.max_review_tokens = tokens;
         self
     }
 
-    /// Validates and builds.
+    /// Validates and builds; each error names the field and what it accepts.
     pub fn build(self) -> Result<AdvisorConfig, Error> {
-        let c = self.0;
-        if c.max_advisor_attempts == 0 {
-            return Err(Error::config("max_advisor_attempts", "must be at least 1"));
-        }
-        if c.max_revision_attempts == 0 {
-            return Err(Error::config("max_revision_attempts", "must be at least 1"));
-        }
+        let at_least_one = |field: &str, n: u32, why: &str| {
+            NonZeroU32::new(n).ok_or_else(|| Error::config(field, format!("must be at least 1, got 0{why}")))
+        };
+        let mut c = self.config;
+        c.periodic_review_interval = match self.periodic_review_interval {
+            None => None,
+            Some(k) => Some(at_least_one(
+                "periodic_review_interval",
+                k,
+                " (leave it unset to review proposed finishes only)",
+            )?),
+        };
+        c.max_advisor_attempts = at_least_one("max_advisor_attempts", self.max_advisor_attempts, "")?;
+        c.max_revision_attempts = at_least_one("max_revision_attempts", self.max_revision_attempts, "")?;
         if c.repeat_streak_escalation && !c.screen_hints {
             return Err(Error::config(
                 "repeat_streak_escalation",

@@ -34,14 +34,18 @@ pub use reverse::{ReverseLine, ReverseLines};
 /// A transcript file format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum TranscriptFormat {
     /// Claude Code session JSONL (`{"type":"user"|"assistant",…,"message":{…}}`).
+    #[cfg_attr(feature = "cli", value(name = "claude-code", alias = "claude", alias = "claudecode"))]
     ClaudeCode,
     /// One OpenAI-style message per line (`{"role","content",…}`).
+    #[cfg_attr(feature = "cli", value(name = "openai", alias = "messages"))]
     OpenAi,
     /// Codex rollout JSONL (`{"timestamp","type","payload"}`).
     Codex,
     /// Gemini CLI session: one JSON record, or JSONL with `$set`/`$rewindTo` edits.
+    #[cfg_attr(feature = "cli", value(alias = "gemini-cli"))]
     Gemini,
 }
 

@@ -138,7 +138,7 @@ impl PyAdvisorConfig {
             .map(|k| u32_field(py, "periodic_review_interval", k))
             .transpose()?;
         let defaults = AdvisorConfig::builder().build().map_err(|e| config_error(py, &e))?;
-        let mut history = defaults.history;
+        let mut history = defaults.history();
         history.max_messages = usize_field(py, "history_max_messages", history_max_messages)?;
         history.max_bytes = usize_field(py, "history_max_bytes", history_max_bytes)?;
         let config = AdvisorConfig::builder()
@@ -162,84 +162,84 @@ impl PyAdvisorConfig {
     /// B: interventions per attempt.
     #[getter]
     fn max_interventions(&self) -> u32 {
-        self.inner.max_interventions
+        self.inner.max_interventions()
     }
 
     /// k: also review every k-th solver turn; None reviews proposed finishes only.
     #[getter]
     fn periodic_review_interval(&self) -> Option<u32> {
-        self.inner.periodic_review_interval
+        self.inner.periodic_review_interval()
     }
 
     /// Advisor calls per review to get a valid decision.
     #[getter]
     fn max_advisor_attempts(&self) -> u32 {
-        self.inner.max_advisor_attempts
+        self.inner.max_advisor_attempts()
     }
 
     /// Revisions per intervention.
     #[getter]
     fn max_revision_attempts(&self) -> u32 {
-        self.inner.max_revision_attempts
+        self.inner.max_revision_attempts()
     }
 
     /// Keep the draft on advisor or revision failure (True) or raise.
     #[getter]
     fn fail_open(&self) -> bool {
-        self.inner.fail_open
+        self.inner.fail_open()
     }
 
     /// Replace a leaking hint by the fixed self-check sentence.
     #[getter]
     fn screen_hints(&self) -> bool {
-        self.inner.screen_hints
+        self.inner.screen_hints()
     }
 
     /// Show the advisor its streak of one reason code.
     #[getter]
     fn repeat_streak_escalation(&self) -> bool {
-        self.inner.repeat_streak_escalation
+        self.inner.repeat_streak_escalation()
     }
 
     /// "self_check" or "reasoning_prefill".
     #[getter]
     fn cue_path(&self) -> &'static str {
-        cue_path_name(self.inner.cue_path)
+        cue_path_name(self.inner.cue_path())
     }
 
     /// The solver's finish tool.
     #[getter]
     fn finish_tool(&self) -> &str {
-        &self.inner.finish_tool
+        self.inner.finish_tool()
     }
 
     /// Newest history messages the advisor reads.
     #[getter]
     fn history_max_messages(&self) -> usize {
-        self.inner.history.max_messages
+        self.inner.history().max_messages
     }
 
     /// Bytes of history the advisor reads.
     #[getter]
     fn history_max_bytes(&self) -> usize {
-        self.inner.history.max_bytes
+        self.inner.history().max_bytes
     }
 
     /// The settings as keyword arguments of the constructor.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         let c = &self.inner;
-        d.set_item("max_interventions", c.max_interventions)?;
-        d.set_item("periodic_review_interval", c.periodic_review_interval)?;
-        d.set_item("max_advisor_attempts", c.max_advisor_attempts)?;
-        d.set_item("max_revision_attempts", c.max_revision_attempts)?;
-        d.set_item("fail_open", c.fail_open)?;
-        d.set_item("screen_hints", c.screen_hints)?;
-        d.set_item("repeat_streak_escalation", c.repeat_streak_escalation)?;
-        d.set_item("cue_path", cue_path_name(c.cue_path))?;
-        d.set_item("finish_tool", &c.finish_tool)?;
-        d.set_item("history_max_messages", c.history.max_messages)?;
-        d.set_item("history_max_bytes", c.history.max_bytes)?;
+        d.set_item("max_interventions", c.max_interventions())?;
+        d.set_item("periodic_review_interval", c.periodic_review_interval())?;
+        d.set_item("max_advisor_attempts", c.max_advisor_attempts())?;
+        d.set_item("max_revision_attempts", c.max_revision_attempts())?;
+        d.set_item("fail_open", c.fail_open())?;
+        d.set_item("screen_hints", c.screen_hints())?;
+        d.set_item("repeat_streak_escalation", c.repeat_streak_escalation())?;
+        d.set_item("cue_path", cue_path_name(c.cue_path()))?;
+        d.set_item("finish_tool", c.finish_tool())?;
+        d.set_item("history_max_messages", c.history().max_messages)?;
+        d.set_item("history_max_bytes", c.history().max_bytes)?;
         Ok(d)
     }
 

@@ -71,6 +71,7 @@ pub(crate) fn rollout_error(py: Python<'_>, e: &RustRolloutError) -> PyErr {
         RustRolloutError::Decision(d) => return decision_error(py, d),
         RustRolloutError::Model(_) => "model",
         RustRolloutError::Revision(_) => "revision",
+        _ => "other",
     };
     let err = RolloutError::new_err(e.to_string());
     let _ = err.value(py).setattr("kind", kind);

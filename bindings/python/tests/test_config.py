@@ -36,6 +36,7 @@ def test_defaults_match_the_seeds_and_the_rust_builder():
         ({"max_interventions": -1}, "max_interventions"),
         ({"max_interventions": 2**32}, "max_interventions"),
         ({"periodic_review_interval": -3}, "periodic_review_interval"),
+        ({"periodic_review_interval": 0}, "periodic_review_interval"),
         ({"cue_path": "hint"}, "cue_path"),
     ],
 )
@@ -52,8 +53,8 @@ def test_streak_escalation_is_accepted_with_screening():
     assert c.repeat_streak_escalation and c.screen_hints and c.cue_path == "reasoning_prefill"
 
 
-def test_periodic_interval_zero_means_finishes_only_as_in_rust():
-    assert AdvisorConfig(periodic_review_interval=0).periodic_review_interval is None
+def test_periodic_interval_none_means_finishes_only_as_in_rust():
+    assert AdvisorConfig(periodic_review_interval=None).periodic_review_interval is None
     assert AdvisorConfig(periodic_review_interval=3).periodic_review_interval == 3
 
 

@@ -107,7 +107,13 @@ async fn ask(args: &AskArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let consultant = Consultant::new(model).max_attempts(args.max_attempts);
+    let consultant = match Consultant::new(model).max_attempts(args.max_attempts) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("advisor consult ask: {}", line(&e.to_string()));
+            return ExitCode::from(2);
+        }
+    };
     let mut session = ConsultSession::new(consultant, ConsultLedger::default());
     print_consultation(session.ask(&request).await)
 }

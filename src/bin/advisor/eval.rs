@@ -364,14 +364,17 @@ pub(crate) async fn run(args: &EvalArgs) -> ExitCode {
             rules: Some(RulesReviewer::new()),
             label: "rules".to_owned(),
             max_notes: args.max_notes,
-            timeout: Duration::from_secs(args.model.timeout_secs.max(1)),
+            timeout: Duration::from_secs(args.model.timeout_secs),
         },
         Ok(Some(client)) => Judge {
             label: format!("model {}", client.model()),
-            reviewer: Some(Arc::new(ModelReviewer::new(client).max_notes(args.max_notes))),
+            reviewer: match ModelReviewer::new(client).max_notes(args.max_notes) {
+                Ok(r) => Some(Arc::new(r)),
+                Err(e) => return fail(e),
+            },
             rules: None,
             max_notes: args.max_notes,
-            timeout: Duration::from_secs(args.model.timeout_secs.max(1)),
+            timeout: Duration::from_secs(args.model.timeout_secs),
         },
     };
     let base = args.labels.parent().map(Path::to_path_buf).unwrap_or_default();

@@ -16,10 +16,10 @@ pub(crate) struct ModelArgs {
     #[arg(long)]
     pub(crate) base_url: Option<String>,
     /// Structured output: json_schema, json_object (llama.cpp) or none.
-    #[arg(long, default_value = "json_schema")]
-    pub(crate) structured_output: String,
-    /// Seconds one model request may take.
-    #[arg(long, default_value_t = 60)]
+    #[arg(long, value_enum, default_value_t = StructuredOutput::JsonSchema)]
+    pub(crate) structured_output: StructuredOutput,
+    /// Seconds one model request may take (1 to 600).
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=600))]
     pub(crate) timeout_secs: u64,
 }
 
@@ -27,19 +27,9 @@ impl ModelArgs {
     /// The client these flags describe, `Ok(None)` without `--model`.
     pub(crate) fn client(&self) -> Result<Option<OpenAiCompatible>, String> {
         let Some(model) = &self.model else { return Ok(None) };
-        let mode = match self.structured_output.as_str() {
-            "json_schema" => StructuredOutput::JsonSchema,
-            "json_object" => StructuredOutput::JsonObjectWithSchema,
-            "none" => StructuredOutput::None,
-            other => {
-                return Err(format!(
-                    "--structured-output {other:?}: use json_schema, json_object or none"
-                ));
-            }
-        };
         let mut b = OpenAiCompatible::builder(self.base_url.clone().unwrap_or_default(), model.clone())
-            .structured_output(mode)
-            .timeout(Duration::from_secs(self.timeout_secs.max(1)));
+            .structured_output(self.structured_output)
+            .timeout(Duration::from_secs(self.timeout_secs));
         if let Ok(key) = std::env::var("ADVISOR_API_KEY") {
             if !key.is_empty() {
                 b = b.api_key(key);

@@ -25,10 +25,20 @@ pub(crate) const MAX_STDIN_BYTES: u64 = 256 << 20;
 /// Read buffer for the input stream.
 pub(crate) const READ_BUFFER: usize = 1 << 16;
 
+/// A recorded model answer: its severities are read as the model-answer
+/// parser reads them ([`advisor::note::lenient_severity`]).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ReviewLine {
-    notes: Vec<Note>,
+    notes: Vec<RecordedNote>,
+}
+
+#[derive(Debug, Deserialize)]
+struct RecordedNote {
+    #[serde(default)]
+    text: String,
+    #[serde(default, deserialize_with = "advisor::note::lenient_severity")]
+    severity: advisor::Severity,
 }
 
 #[derive(Debug, Deserialize)]
@@ -135,7 +145,7 @@ pub(crate) fn review_line(r: ReviewLine) -> Line {
     Line::Review(Replayed {
         reviewer: PLUGIN_NAME.to_owned(),
         kind: ReviewKind::Finish,
-        notes: r.notes,
+        notes: r.notes.into_iter().map(|n| Note::new(n.text, n.severity)).collect(),
         recorded: None,
         failed: None,
     })

@@ -31,8 +31,8 @@ pub(crate) struct ReviewArgs {
     /// The transcript file (JSONL).
     transcript: PathBuf,
     /// Transcript format: claude-code, openai, codex or gemini (default: detected).
-    #[arg(long)]
-    format: Option<String>,
+    #[arg(long, value_enum, ignore_case = true)]
+    format: Option<TranscriptFormat>,
     /// Review with a model instead of the offline rules.
     #[command(flatten)]
     model: ModelArgs,
@@ -54,7 +54,8 @@ fn reviewer(args: &ReviewArgs) -> Result<(Arc<dyn Reviewer>, String), String> {
         None => Ok((Arc::new(RulesReviewer::new()), "rules".to_owned())),
         Some(client) => {
             let label = format!("model {}", client.model());
-            Ok((Arc::new(ModelReviewer::new(client).max_notes(args.max_notes)), label))
+            let reviewer = ModelReviewer::new(client).max_notes(args.max_notes);
+            Ok((Arc::new(reviewer.map_err(|e| e.to_string())?), label))
         }
     }
 }
@@ -79,12 +80,7 @@ pub(crate) fn notes_json(event: &advisor::trace::TraceEvent) -> Vec<serde_json::
 }
 
 pub(crate) async fn run(args: &ReviewArgs) -> ExitCode {
-    let format = match args.format.as_deref().map(|f| (f, TranscriptFormat::parse(f))) {
-        None => None,
-        Some((_, Some(f))) => Some(f),
-        Some((name, None)) => return fail(format!("--format {name:?}: use claude-code, openai, codex or gemini")),
-    };
-    let transcript = match read_transcript(&args.transcript, format) {
+    let transcript = match read_transcript(&args.transcript, args.format) {
         Ok(t) => t,
         Err(e) => return fail(e),
     };
@@ -108,7 +104,7 @@ pub(crate) async fn run(args: &ReviewArgs) -> ExitCode {
     let builder = AdvisorPlugin::builder()
         .shared_reviewer(reviewer)
         .max_notes_per_review(args.max_notes)
-        .timeout(Duration::from_secs(args.model.timeout_secs.max(1)));
+        .timeout(Duration::from_secs(args.model.timeout_secs));
     let progress = args.model.model.is_some().then(|| {
         let label = label.clone();
         tokio::spawn(async move {

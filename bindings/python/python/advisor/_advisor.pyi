@@ -69,7 +69,7 @@ class AdvisorConfig:
         """B: interventions per attempt."""
     @property
     def periodic_review_interval(self) -> Optional[int]:
-        """k; None (or 0) reviews proposed finishes only."""
+        """k; None reviews proposed finishes only (0 is rejected)."""
     @property
     def max_advisor_attempts(self) -> int: ...
     @property

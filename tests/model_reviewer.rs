@@ -27,7 +27,7 @@ fn window_review() -> Review {
         reviewer: "advisor".into(),
         final_answer: Some("Revenue was 4.2M.".into()),
         turns: 16,
-        messages,
+        messages: messages.into(),
         omitted_messages: 12,
         tools: vec![
             ToolTrace {

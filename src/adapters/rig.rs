@@ -4,11 +4,13 @@
 //! Owns the translation between rig's hook events and the host contract:
 //! every completion call's history is observed as a `request` (the
 //! [`RunObserver`] side); a model turn that ends without tool calls is a finish
-//! the run chose, so it runs the finish review and, when a note must reach the
-//! model, answers `retry_with_feedback(<injection>)` — rig keeps the rejected
-//! answer and appends the advisory as a user message (the [`StopInterceptor`]
-//! side). The advisor's state, and so its re-open cap, is kept per run in rig's
-//! run-scoped scratchpad. Must not talk to models itself.
+//! the run chose, so it consults the advisor through a [`StopSeat`] (the same
+//! attempt counting and panic containment as [`Extensions`](crate::Extensions))
+//! and, when the consultation's combined injection must reach the model,
+//! answers `retry_with_feedback(<injection>)` — rig keeps the rejected answer
+//! and appends the advisory as a user message. The advisor's state, and so
+//! its re-open cap, is kept per run in rig's run-scoped scratchpad. Must not
+//! talk to models itself.
 //!
 //! # Impact on the agent
 //!
@@ -24,14 +26,19 @@ use rig_core::completion::message::{AssistantContent, Message as RigMessage, Too
 use tokio::sync::Mutex;
 
 use crate::AdvisorPlugin;
-use crate::host::{Message, ObservePhase, RunObserver, StopInfo, StopInterceptor, ToolCall, ToolTrace};
-use crate::plugin::AdvisorRun;
+use crate::host::{Message, ObservePhase, RunObserver, StopInfo, StopSeat, ToolCall, ToolTrace};
+use crate::plugin::{AdvisorRun, PLUGIN_NAME};
+
+/// The advisor of one run and its seat at the stop walk.
+struct Seated {
+    run: AdvisorRun,
+    seat: StopSeat,
+}
 
 /// The advisor's per-run state, kept in rig's scratchpad.
 #[derive(Clone, Default)]
 struct RunSlot {
-    run: Option<Arc<Mutex<AdvisorRun>>>,
-    reopens: u32,
+    run: Option<Arc<Mutex<Seated>>>,
     tools: Vec<ToolTrace>,
 }
 
@@ -55,14 +62,19 @@ impl RigAdvisor {
 
     /// The per-run advisor, created on the run's first event (`None` when the
     /// plugin is disabled).
-    fn run_of(&self, ctx: &HookContext) -> Option<Arc<Mutex<AdvisorRun>>> {
+    fn run_of(&self, ctx: &HookContext) -> Option<Arc<Mutex<Seated>>> {
         if !self.plugin.is_enabled() {
             return None;
         }
         ctx.scratchpad().update::<RunSlot, _>(|slot| {
             Some(
                 slot.run
-                    .get_or_insert_with(|| Arc::new(Mutex::new(self.plugin.start_run())))
+                    .get_or_insert_with(|| {
+                        Arc::new(Mutex::new(Seated {
+                            run: self.plugin.start_run(),
+                            seat: StopSeat::new(),
+                        }))
+                    })
                     .clone(),
             )
         })
@@ -155,7 +167,7 @@ fn convert(history: &[RigMessage], prompt: &RigMessage) -> (Vec<Message>, Vec<To
 
 impl AgentHook for RigAdvisor {
     fn name(&self) -> Option<String> {
-        Some(crate::plugin::PLUGIN_NAME.to_owned())
+        Some(PLUGIN_NAME.to_owned())
     }
 
     async fn on_completion_call(&self, ctx: &HookContext, event: CompletionCallEvent<'_>) -> CompletionCallAction {
@@ -164,6 +176,7 @@ impl AgentHook for RigAdvisor {
             let turn = u32::try_from(event.turn).unwrap_or(u32::MAX);
             run.lock()
                 .await
+                .run
                 .observe_messages(ObservePhase::Request, turn, &messages);
             ctx.scratchpad().update::<RunSlot, _>(|slot| slot.tools = tools);
         }
@@ -180,27 +193,22 @@ impl AgentHook for RigAdvisor {
         let answer = assistant(event.content);
         let slot = ctx.scratchpad().get::<RunSlot>().unwrap_or_default();
         let turn = u32::try_from(event.turn).unwrap_or(u32::MAX);
-        let info = StopInfo {
+        let mut info = StopInfo {
             final_answer: answer.content.clone(),
             turns: turn,
             tools: slot.tools,
-            attempt: slot.reopens,
+            attempt: 0,
         };
-        let decision = {
-            let mut run = run.lock().await;
+        let consultation = {
+            let mut seated = run.lock().await;
+            let Seated { run, seat } = &mut *seated;
             run.observe_messages(ObservePhase::Append, turn, std::slice::from_ref(&answer));
-            run.turn_stopping(&info).await
+            let reopens = seat.consult(PLUGIN_NAME, run, &mut info).await.reopens();
+            run.take_finish().filter(|_| reopens)
         };
-        if !decision.reopens() {
-            return ModelTurnAction::continue_run();
+        match consultation.and_then(|c| c.injection) {
+            Some(feedback) => ModelTurnAction::retry_with_feedback(feedback),
+            None => ModelTurnAction::continue_run(),
         }
-        ctx.scratchpad().update::<RunSlot, _>(|slot| slot.reopens += 1);
-        let feedback = decision
-            .inject
-            .iter()
-            .map(|m| m.content.as_str())
-            .collect::<Vec<_>>()
-            .join("\n\n");
-        ModelTurnAction::retry_with_feedback(feedback)
     }
 }

@@ -436,9 +436,7 @@ impl AdvisorConfig {
     #[cfg(feature = "http")]
     fn model_reviewer(&self, r: &ReviewerSettings) -> Result<Arc<dyn Reviewer>, Error> {
         let model = build_model(r, Duration::from_secs(self.timeout_secs.clamp(1, MAX_TIMEOUT_SECS)))?;
-        Ok(Arc::new(
-            crate::review::ModelReviewer::new(model).max_notes(self.max_notes_per_review),
-        ))
+        Ok(Arc::new(crate::review::ModelReviewer::new(model)))
     }
 
     #[cfg(not(feature = "http"))]

@@ -3,8 +3,8 @@
 //!
 //! Owns the transcript types ([`Message`], [`ToolCall`], [`ToolTrace`]), the
 //! capability traits ([`RunObserver`], [`StepInterceptor`], [`StopInterceptor`],
-//! [`Checkpoint`]), [`Extension`]/[`ExtensionFactory`] and the [`Extensions`]
-//! dispatcher. It must not know about any particular extension: the loop never
+//! [`Checkpoint`]), [`Extension`]/[`ExtensionFactory`], the [`Extensions`]
+//! dispatcher and the [`StopSeat`] every host consults a stop interceptor through. It must not know about any particular extension: the loop never
 //! names the advisor, so removing it leaves the run exactly as it was.
 
 pub(crate) mod contain;
@@ -13,8 +13,8 @@ mod extensions;
 mod message;
 
 pub use contract::{
-    Checkpoint, Extension, ExtensionFactory, ObservePhase, RunEnd, RunFinalizer, RunInfo, RunObserver, StepInfo,
-    StepInterceptor, StopDecision, StopInfo, StopInterceptor,
+    Checkpoint, Extension, ExtensionFactory, ObservePhase, RunEnd, RunFinalizer, RunObserver, StepInfo,
+    StepInterceptor, StopDecision, StopInfo, StopInterceptor, StopReason,
 };
-pub use extensions::Extensions;
+pub use extensions::{Extensions, StopSeat};
 pub use message::{Message, Role, ToolCall, ToolTrace};

@@ -3,9 +3,10 @@
 //!
 //! Owns [`AdvisorRun`]: the shared bounded window of the run, one
 //! [`Member`] per reviewer, the review routine that turns a reviewer's notes
-//! into injected messages (through the shared [`gate_review`]), the trace
-//! events and the per-run report. It must not decide when it is consulted (the
-//! dispatcher and loop do) and never re-opens a run on a reviewer failure.
+//! into a [`ReviewRecord`] (through the member's gate) and the consultation's
+//! one [`Consultation`], the trace events and the per-run report. It must not
+//! decide when it is consulted (the dispatcher and loop do) and never re-opens
+//! a run on a reviewer failure.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -13,6 +14,7 @@ use std::time::Instant;
 use async_trait::async_trait;
 use serde_json::Value;
 
+use super::consultation::{Consultation, ReviewRecord};
 use super::invoke::call_reviewer;
 use super::member::Member;
 use super::report::RunReport;
@@ -20,16 +22,16 @@ use super::{Config, NotesEvent, PLUGIN_NAME, PROGRESS_NOTE, checkpoint};
 use crate::budget::{BudgetScope, BudgetStop, TokenBudget};
 use crate::error::Error;
 use crate::evidence::{Window, bound_final, bound_tools};
-use crate::gate::gate_review;
+use crate::gate::GuardSettings;
 use crate::host::contain::contain;
 use crate::host::{
     Checkpoint, Extension, Message, ObservePhase, RunEnd, RunFinalizer, RunObserver, StepInfo, StepInterceptor,
     StopDecision, StopInfo, StopInterceptor,
 };
 use crate::model::Usage;
-use crate::note::{Note, Severity};
+use crate::note::Note;
 use crate::review::{Review, ReviewKind};
-use crate::trace::{TraceDecision, TraceError, TraceEvent, TraceEventKind, WindowStats};
+use crate::trace::{TraceError, TraceEvent, TraceEventKind, WindowStats};
 
 /// The advisor's state for one run.
 pub struct AdvisorRun {
@@ -41,6 +43,8 @@ pub struct AdvisorRun {
     request_budget: TokenBudget,
     /// Tokens spent on reviews over the checkpointed lifetime.
     session_budget: TokenBudget,
+    /// The last finish consultation, until a host takes it.
+    finish: Option<Consultation>,
 }
 
 impl std::fmt::Debug for AdvisorRun {
@@ -56,6 +60,43 @@ impl std::fmt::Debug for AdvisorRun {
     }
 }
 
+/// What a traced review read, how long it took and what it cost.
+struct ReviewCost {
+    window: Option<WindowStats>,
+    latency_ms: u64,
+    usage: Option<Usage>,
+}
+
+/// The trace event of one review.
+fn review_event(record: &ReviewRecord, settings: GuardSettings, cost: ReviewCost) -> TraceEvent {
+    let mut event = TraceEvent::new(TraceEventKind::Review, record.reviewer.clone());
+    event.kind = Some(record.kind);
+    event.round = Some(record.round);
+    event.window = cost.window;
+    event.notes = record.notes.clone();
+    event.guard = Some(settings);
+    event.decisions = record.decisions.clone();
+    event.interrupted = record.interrupted;
+    event.shadow = record.shadow;
+    event.injection = record.injection.clone();
+    event.error = record.error.as_ref().map(|e| TraceError {
+        kind: e.kind(),
+        message: e.to_string(),
+    });
+    event.latency_ms = Some(cost.latency_ms);
+    event.usage = cost.usage;
+    event
+}
+
+/// The consultation's injection as the messages a hook adds.
+fn injected(consultation: &Consultation) -> Vec<Message> {
+    consultation
+        .injection
+        .iter()
+        .map(|text| Message::user(text.clone()))
+        .collect()
+}
+
 impl AdvisorRun {
     pub(crate) fn new(config: Arc<Config>) -> AdvisorRun {
         let members = config
@@ -69,6 +110,7 @@ impl AdvisorRun {
             report: RunReport::default(),
             request_budget: TokenBudget::new(BudgetScope::Request, config.max_review_tokens),
             session_budget: TokenBudget::new(BudgetScope::Session, config.max_session_review_tokens),
+            finish: None,
             config,
         }
     }
@@ -79,18 +121,18 @@ impl AdvisorRun {
 
     /// Finish consultations `reviewer` used for the current user request.
     pub fn finish_rounds_used(&self, reviewer: &str) -> u32 {
-        self.member(reviewer).map_or(0, |m| m.c.finished)
+        self.member(reviewer).map_or(0, Member::finished)
     }
 
     /// Periodic reviews `reviewer` ran for the current user request.
     pub fn periodic_reviews_used(&self, reviewer: &str) -> u32 {
-        self.member(reviewer).map_or(0, |m| m.c.periodic)
+        self.member(reviewer).map_or(0, Member::periodic)
     }
 
     /// Notes delivered to the agent by `reviewer`, oldest first (at most 32).
     pub fn delivered(&self, reviewer: &str) -> Vec<Note> {
         self.member(reviewer)
-            .map(|m| m.delivered.iter().cloned().collect())
+            .map(|m| m.delivered().cloned().collect())
             .unwrap_or_default()
     }
 
@@ -107,6 +149,15 @@ impl AdvisorRun {
             .or_else(|| self.request_budget.exhausted())
     }
 
+    /// The last finish consultation — every reviewer's record and the one
+    /// combined injection — taken once. `None` when no finish was consulted
+    /// since (or the consultation panicked). Hosts that drive the run
+    /// themselves read their review result here, after consulting the run
+    /// through a [`StopSeat`](crate::host::StopSeat).
+    pub fn take_finish(&mut self) -> Option<Consultation> {
+        self.finish.take()
+    }
+
     /// Records that member `idx`'s review did not run because `stop`'s budget
     /// was spent: the report and a `budget_spent` trace event say why.
     fn skip_for_budget(&mut self, idx: usize, kind: ReviewKind, stop: BudgetStop) {
@@ -117,6 +168,27 @@ impl AdvisorRun {
         event.kind = Some(kind);
         event.budget = Some(stop);
         self.trace(&event);
+        self.publish_report();
+    }
+
+    /// After a rejected saved state (`why`): every member sits out the
+    /// current request — its allowances count as spent, never refilled, until
+    /// a fresh request — and the report and a `checkpoint_rejected` trace
+    /// event say why. [`Checkpoint::restore`] does this itself; a host that
+    /// could not even read its saved state calls it.
+    pub fn sit_out(&mut self, why: impl std::fmt::Display) {
+        tracing::warn!(error = %why, "the advisor's saved state was rejected; it sits out the current request");
+        self.report.checkpoint_rejected = true;
+        for m in &mut self.members {
+            m.sit_out();
+        }
+        if self.tracing() {
+            for m in &self.members {
+                let mut event = TraceEvent::new(TraceEventKind::CheckpointRejected, m.cfg.name.clone());
+                event.rejected = Some(why.to_string());
+                self.trace(&event);
+            }
+        }
         self.publish_report();
     }
 
@@ -150,149 +222,182 @@ impl AdvisorRun {
         }
     }
 
-    fn review_for(&self, idx: usize, kind: ReviewKind, round: u32, turns: u32) -> Review {
+    /// The review member `idx` reads; `window` is shared by every reviewer of
+    /// the consultation (copied from the run's window once, when first needed).
+    fn review_for(
+        &self,
+        idx: usize,
+        kind: ReviewKind,
+        round: u32,
+        turns: u32,
+        window: &mut Option<Arc<[Message]>>,
+    ) -> Review {
         let m = &self.members[idx];
+        let messages = window.get_or_insert_with(|| Arc::from(self.window.messages())).clone();
         Review {
             kind,
             reviewer: m.cfg.name.clone(),
             final_answer: None,
             turns,
-            messages: self.window.messages().to_vec(),
+            messages,
             omitted_messages: self.window.omitted(),
             tools: Vec::new(),
             omitted_tools: 0,
             round,
-            delivered: m.delivered.iter().cloned().collect(),
+            delivered: m.delivered().cloned().collect(),
             max_prompt_tokens: self.config.max_prompt_tokens,
+            max_notes: Some(self.config.max_notes_per_review),
             usage: crate::review::UsageMeter::new(),
         }
     }
 
-    /// Runs member `idx`'s reviewer and returns the message to inject, if any.
-    async fn run_review(&mut self, idx: usize, review: Review) -> Option<Message> {
-        let kind = review.kind;
-        let round = review.round;
-        let mut event = TraceEvent::new(TraceEventKind::Review, self.members[idx].cfg.name.clone());
-        event.kind = Some(kind);
-        event.round = Some(round);
-        let tracing = self.tracing();
-        event.window = tracing.then(|| WindowStats {
+    /// Runs member `idx`'s reviewer and records what its review amounts to.
+    async fn run_review(&mut self, idx: usize, review: Review) -> ReviewRecord {
+        let (reviewer, shadow) = {
+            let cfg = &self.members[idx].cfg;
+            (cfg.reviewer.clone(), cfg.shadow)
+        };
+        let mut record = ReviewRecord::new(&self.members[idx].cfg.name, review.kind, review.round, shadow);
+        let window = self.tracing().then(|| WindowStats {
             messages: review.messages.len(),
             bytes: review.messages.iter().map(|m| m.content.len()).sum(),
             omitted_messages: review.omitted_messages,
             tools: review.tools.len(),
         });
-        let (reviewer, shadow, cap) = {
-            let cfg = &self.members[idx].cfg;
-            (cfg.reviewer.clone(), cfg.shadow, cfg.max_severity)
-        };
-        event.shadow = shadow;
-        event.max_severity = (cap < Severity::Blocker).then_some(cap);
-        self.report.reviewed(kind);
+        self.report.reviewed(record.kind);
         let meter = review.usage.clone();
         let started = Instant::now();
         let result = call_reviewer(reviewer, review, self.config.timeout).await;
-        event.latency_ms = Some(u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX));
-        let usage = meter.total();
-        if usage != Usage::default() {
+        let latency_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let usage = Some(meter.total()).filter(|u| *u != Usage::default());
+        if let Some(usage) = usage {
             self.request_budget.charge(usage);
             self.session_budget.charge(usage);
             self.report.usage += usage;
-            event.usage = Some(usage);
             for callback in &self.config.on_usage {
-                if contain(|| callback(&event.reviewer, usage)).is_none() {
+                if contain(|| callback(&record.reviewer, usage)).is_none() {
                     tracing::warn!("an on_usage callback panicked; ignored");
                 }
             }
         }
-        let inject = match result {
+        match result {
             Err(error) => {
-                tracing::warn!(reviewer = %event.reviewer, %kind, error_kind = ?error.kind(), %error,
+                tracing::warn!(reviewer = %record.reviewer, kind = %record.kind, error_kind = ?error.kind(), %error,
                     "advisor review failed; the run goes on as without an advisor");
                 self.report.failed(error.kind());
                 self.members[idx].cool_down();
-                event.error = Some(TraceError {
-                    kind: error.kind(),
-                    message: error.to_string(),
-                });
-                None
+                record.error = Some(error);
             }
-            Ok(notes) => {
-                if tracing {
-                    event.notes = notes.clone();
-                }
-                self.gate(idx, kind, round, notes, shadow, cap, &mut event)
-            }
-        };
-        if tracing {
-            self.trace(&event);
+            Ok(notes) => self.admit(idx, &mut record, notes),
+        }
+        if self.tracing() {
+            let cost = ReviewCost {
+                window,
+                latency_ms,
+                usage,
+            };
+            self.trace(&review_event(&record, self.members[idx].settings(), cost));
         }
         self.publish_report();
-        inject
+        record
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn gate(
-        &mut self,
-        idx: usize,
-        kind: ReviewKind,
-        round: u32,
-        mut notes: Vec<Note>,
-        shadow: bool,
-        cap: Severity,
-        event: &mut TraceEvent,
-    ) -> Option<Message> {
-        for n in &mut notes {
-            n.severity = n.severity.min(cap);
-        }
-        let tracing = self.tracing();
+    /// Gates `notes` with member `idx`'s guard and fills in the record.
+    fn admit(&mut self, idx: usize, record: &mut ReviewRecord, notes: Vec<Note>) {
         let member = &mut self.members[idx];
-        let gate = gate_review(&mut member.guard, &notes, kind);
+        let gate = member.gate(&notes, record.kind);
         for a in &gate.outcome.admissions {
             self.report.suppressed.count(a.reason);
-            if tracing {
-                event.decisions.push(TraceDecision {
-                    note: a.index,
-                    severity: a.note.severity,
-                    reason: a.reason,
-                    key: a.key.clone(),
-                });
-            }
         }
+        record.decisions = gate.decisions();
+        record.notes = notes;
         let accepted = gate.accepted();
         self.report.notes_admitted += u32::try_from(accepted.len()).unwrap_or(u32::MAX);
         if accepted.is_empty() {
-            return None;
+            return;
         }
-        let interrupts = gate.interrupts();
-        let delivered = interrupts && !shadow;
-        let name = member.cfg.name.clone();
         let event_for_callbacks = NotesEvent {
-            reviewer: &name,
-            kind,
-            round,
+            reviewer: &record.reviewer,
+            kind: record.kind,
+            round: record.round,
             notes: &accepted,
-            delivered,
-            shadow,
+            delivered: gate.interrupts() && !record.shadow,
+            shadow: record.shadow,
         };
         for callback in &self.config.on_notes {
             if contain(|| callback(&event_for_callbacks)).is_none() {
                 tracing::warn!("an on_notes callback panicked; ignored");
             }
         }
-        let injection = gate.injection?;
+        let Some(injection) = gate.injection else {
+            return;
+        };
         member.remember(&accepted);
-        if tracing {
-            event.injection = Some(injection.clone());
-        }
-        if shadow {
+        record.injection = Some(injection);
+        if record.shadow {
             self.report.shadow_interruptions += 1;
-            return None;
+            return;
         }
-        event.interrupted = true;
+        record.interrupted = true;
         self.report.interruptions += 1;
         self.report.notes_delivered += u32::try_from(accepted.len()).unwrap_or(u32::MAX);
-        Some(Message::user(injection))
+    }
+
+    /// Consults every member whose allowance is left for a finish.
+    async fn consult_finish(&mut self, info: &StopInfo) -> Consultation {
+        let single = self.members.len() == 1;
+        let bounds = self.config.evidence;
+        let (tools, omitted_tools) = bound_tools(&info.tools, &bounds);
+        let final_answer = bound_final(&info.final_answer, &bounds);
+        let mut consultation = Consultation::default();
+        // the bounded answer and tools are moved into the last review that
+        // needs them and copied only for the others
+        let mut evidence = Some((final_answer, tools));
+        let mut window = None;
+        let count = self.members.len();
+        for idx in 0..count {
+            // A finish consultation the budget declines still counts, so the
+            // next user request is recognised as fresh and resets the allowance.
+            let Some(round) = self.members[idx].begin_finish(single.then_some(info.attempt)) else {
+                continue;
+            };
+            if let Some(stop) = self.budget_stop() {
+                self.skip_for_budget(idx, ReviewKind::Finish, stop);
+                continue;
+            }
+            let mut review = self.review_for(idx, ReviewKind::Finish, round, info.turns, &mut window);
+            let (final_answer, tools) = if idx + 1 == count {
+                evidence.take().unwrap_or_default()
+            } else {
+                evidence.clone().unwrap_or_default()
+            };
+            review.final_answer = Some(final_answer);
+            review.tools = tools;
+            review.omitted_tools = omitted_tools;
+            let record = self.run_review(idx, review).await;
+            consultation.push(record);
+        }
+        consultation
+    }
+
+    /// Runs every member's periodic review that is due before `turn`.
+    async fn consult_periodic(&mut self, turn: u32) -> Consultation {
+        let mut consultation = Consultation::default();
+        let mut window = None;
+        for idx in 0..self.members.len() {
+            if !self.members[idx].periodic_due(turn) {
+                continue;
+            }
+            if let Some(stop) = self.budget_stop() {
+                self.skip_for_budget(idx, ReviewKind::Periodic, stop);
+                continue;
+            }
+            let (round, ticks) = self.members[idx].begin_periodic();
+            let review = self.review_for(idx, ReviewKind::Periodic, round, ticks, &mut window);
+            let record = self.run_review(idx, review).await;
+            consultation.push(record);
+        }
+        consultation
     }
 }
 
@@ -304,7 +409,7 @@ impl RunObserver for AdvisorRun {
             ObservePhase::Rebase => {
                 self.window.replace(messages);
                 for i in 0..self.members.len() {
-                    self.members[i].guard.reset();
+                    self.members[i].rebase();
                     if self.tracing() {
                         let event = TraceEvent::new(TraceEventKind::Rebase, self.members[i].cfg.name.clone());
                         self.trace(&event);
@@ -332,72 +437,18 @@ impl RunObserver for AdvisorRun {
 #[async_trait]
 impl StopInterceptor for AdvisorRun {
     async fn turn_stopping(&mut self, info: &StopInfo) -> StopDecision {
-        let single = self.members.len() == 1;
-        let bounds = self.config.evidence;
-        let (tools, omitted_tools) = bound_tools(&info.tools, &bounds);
-        let final_answer = bound_final(&info.final_answer, &bounds);
-        let mut inject = Vec::new();
-        // the bounded answer and tools are moved into the last review that
-        // needs them and copied only for the others
-        let mut evidence = Some((final_answer, tools));
-        let count = self.members.len();
-        for idx in 0..count {
-            let attempt = single.then_some(info.attempt);
-            if !self.members[idx].finish_allowed(attempt) {
-                continue;
-            }
-            // A finish consultation the budget declines still counts, so the
-            // next user request is recognised as fresh and resets the allowance.
-            self.members[idx].c.finished += 1;
-            if let Some(stop) = self.budget_stop() {
-                self.skip_for_budget(idx, ReviewKind::Finish, stop);
-                continue;
-            }
-            let round = self.members[idx].c.finished - 1;
-            let mut review = self.review_for(idx, ReviewKind::Finish, round, info.turns);
-            let (final_answer, tools) = if idx + 1 == count {
-                evidence.take().unwrap_or_default()
-            } else {
-                evidence.clone().unwrap_or_default()
-            };
-            review.final_answer = Some(final_answer);
-            review.tools = tools;
-            review.omitted_tools = omitted_tools;
-            if let Some(message) = self.run_review(idx, review).await {
-                inject.push(message);
-            }
-        }
-        if inject.is_empty() {
-            StopDecision::accept()
-        } else {
-            StopDecision::reopen(inject, Some(PROGRESS_NOTE.to_owned()))
-        }
+        self.finish = None;
+        let consultation = self.consult_finish(info).await;
+        let decision = StopDecision::reopen(injected(&consultation), Some(PROGRESS_NOTE.to_owned()));
+        self.finish = Some(consultation);
+        decision
     }
 }
 
 #[async_trait]
 impl StepInterceptor for AdvisorRun {
     async fn before_step(&mut self, info: &StepInfo) -> Vec<Message> {
-        let mut added = Vec::new();
-        for idx in 0..self.members.len() {
-            self.members[idx].tick_before(info.turn);
-            if !self.members[idx].periodic_due() {
-                continue;
-            }
-            if let Some(stop) = self.budget_stop() {
-                self.skip_for_budget(idx, ReviewKind::Periodic, stop);
-                continue;
-            }
-            let m = &mut self.members[idx];
-            m.c.periodic += 1;
-            m.c.last_review = m.c.ticks;
-            let (round, ticks) = (m.c.periodic - 1, m.c.ticks);
-            let review = self.review_for(idx, ReviewKind::Periodic, round, ticks);
-            if let Some(message) = self.run_review(idx, review).await {
-                added.push(message);
-            }
-        }
-        added
+        injected(&self.consult_periodic(info.turn).await)
     }
 }
 
@@ -418,11 +469,20 @@ impl Checkpoint for AdvisorRun {
         Ok(checkpoint::save(&self.members, spent))
     }
 
+    /// Restores a saved state; a rejected one is applied in no part and the
+    /// advisor sits out the current request (see [`Member::sit_out`]).
     fn restore(&mut self, state: Value) -> Result<(), Error> {
-        let spent = checkpoint::restore(&mut self.members, state)?;
-        self.request_budget.set_spent(spent.request);
-        self.session_budget.set_spent(spent.session);
-        Ok(())
+        match checkpoint::restore(&mut self.members, state) {
+            Ok(spent) => {
+                self.request_budget.set_spent(spent.request);
+                self.session_budget.set_spent(spent.session);
+                Ok(())
+            }
+            Err(why) => {
+                self.sit_out(&why);
+                Err(why)
+            }
+        }
     }
 }
 

@@ -2,40 +2,37 @@
 //! `advisor review` and `advisor hook` take, so neither re-implements policy.
 //!
 //! Owns feeding a [`Transcript`] to an [`AdvisorRun`] (restore, fresh request,
-//! compaction, the request window) and reading back the traced decisions.
+//! compaction, the request window) and consulting it through a [`StopSeat`],
+//! as every host does; the result is the library's [`Consultation`].
 
-use std::sync::Arc;
-
-use advisor::host::{Checkpoint, Message, ObservePhase, RunObserver, StopDecision, StopInfo, StopInterceptor};
-use advisor::plugin::{AdvisorPluginBuilder, AdvisorRun};
-use advisor::trace::{MemoryTrace, TraceEvent, TraceEventKind};
+use advisor::host::{Checkpoint, Message, ObservePhase, RunObserver, StopInfo, StopSeat};
+use advisor::plugin::{AdvisorPluginBuilder, AdvisorRun, Consultation, PLUGIN_NAME, ReviewRecord};
 use advisor::transcript::Transcript;
 
 /// What one finish review amounted to.
 pub(crate) struct Finish {
-    /// The review's trace event (absent when no review ran, e.g. the cap was spent).
-    pub(crate) event: Option<TraceEvent>,
-    /// The stop decision.
-    pub(crate) decision: StopDecision,
+    /// Every reviewer's record and the one combined injection (no records
+    /// when no review ran, e.g. the cap was spent).
+    pub(crate) consultation: Consultation,
     /// The advisor's state after the review.
     pub(crate) checkpoint: serde_json::Value,
     /// What the advisor did, in counts — `budget_stop` says why no review ran
     /// when a token budget was spent (for the hook's `systemMessage`).
     pub(crate) report: advisor::plugin::RunReport,
+    /// Why the saved state was rejected, when it was: the advisor then sat
+    /// out the request (its allowance is not refilled).
+    pub(crate) rejected: Option<String>,
 }
 
 impl Finish {
-    /// The one message sent back to the agent when the review re-opens the
-    /// run (the advisories of every reviewer, joined), else `None`.
-    pub(crate) fn injection(&self) -> Option<String> {
-        self.decision.reopens().then(|| {
-            self.decision
-                .inject
-                .iter()
-                .map(|m| m.content.as_str())
-                .collect::<Vec<_>>()
-                .join("\n\n")
-        })
+    /// The last reviewer's record (the only one, for a single reviewer).
+    pub(crate) fn record(&self) -> Option<&ReviewRecord> {
+        self.consultation.records.last()
+    }
+
+    /// The one message sent back to the agent, if any.
+    pub(crate) fn injection(&self) -> Option<&str> {
+        self.consultation.injection.as_deref()
     }
 }
 
@@ -47,14 +44,20 @@ pub(crate) struct Prior {
     pub(crate) last_prompt: Option<String>,
     /// The identity of the last compaction then.
     pub(crate) last_compaction: Option<String>,
+    /// Why the saved state could not be read, when it could not: the
+    /// advisor sits out the request it was saved for (which is unknown, so
+    /// taken to be the current one).
+    pub(crate) rejected: Option<String>,
 }
 
 /// Reviews `answer` (the last answer of `transcript` unless given) once.
 /// `request` is the identity of the request the answer is for (the
 /// transcript's last prompt, or what the host says); a different one than at
 /// the last review is a fresh request. `note`, when given, is added to the
-/// window (e.g. that there was no transcript, so no tool evidence). Restore
-/// problems are reported through `warn` and the state starts fresh.
+/// window (e.g. that there was no transcript, so no tool evidence). A
+/// rejected saved state is reported through `warn` and in
+/// [`Finish::rejected`]; the advisor then sits out the request rather than
+/// start with a refilled allowance.
 pub(crate) async fn review_transcript(
     builder: AdvisorPluginBuilder,
     transcript: &Transcript,
@@ -64,18 +67,24 @@ pub(crate) async fn review_transcript(
     note: Option<&str>,
     warn: &mut (dyn FnMut(String) + Send),
 ) -> Result<Finish, advisor::Error> {
-    let trace = Arc::new(MemoryTrace::new());
-    let plugin = builder.trace(trace.clone()).build()?;
+    let plugin = builder.build()?;
     let mut run: AdvisorRun = plugin.start_run();
+    let mut rejected = prior.and_then(|p| p.rejected.clone());
     if let Some(prior) = prior {
         if let Some(state) = &prior.checkpoint {
             if let Err(e) = Checkpoint::restore(&mut run, state.clone()) {
-                warn(format!("the saved advisor state was rejected ({e}); starting fresh"));
-                run = plugin.start_run();
+                warn(format!(
+                    "the saved advisor state was rejected ({e}); the advisor sits out this request"
+                ));
+                rejected = Some(e.to_string());
             }
         }
+        if let Some(why) = &prior.rejected {
+            run.sit_out(why);
+        }
         // identities, not counts: a read from the end does not see the whole file
-        if request.is_some_and(|r| prior.last_prompt.as_deref() != Some(r)) {
+        let fresh = request.is_some_and(|r| prior.last_prompt.as_deref() != Some(r));
+        if fresh && prior.rejected.is_none() {
             run.observe_messages(
                 ObservePhase::ExternalInput,
                 0,
@@ -100,24 +109,19 @@ pub(crate) async fn review_transcript(
     }
     let turns = transcript.assistant_turns().max(1);
     run.observe_messages(ObservePhase::Request, turns, &window);
-    let info = StopInfo {
+    let mut info = StopInfo {
         final_answer: answer.to_owned(),
         turns,
         tools: transcript.tools.clone(),
         attempt: 0,
     };
-    let decision = run.turn_stopping(&info).await;
+    StopSeat::new().consult(PLUGIN_NAME, &mut run, &mut info).await;
+    let consultation = run.take_finish().unwrap_or_default();
     let checkpoint = Checkpoint::save(&run)?;
-    let report = run.report();
-    let event = trace
-        .events()
-        .into_iter()
-        .rev()
-        .find(|e| e.event == TraceEventKind::Review);
     Ok(Finish {
-        event,
-        decision,
+        consultation,
         checkpoint,
-        report,
+        report: run.report(),
+        rejected,
     })
 }

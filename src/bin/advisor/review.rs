@@ -16,6 +16,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use advisor::AdvisorPlugin;
+use advisor::plugin::ReviewRecord;
 use advisor::review::{ModelReviewer, Reviewer, RulesReviewer};
 use advisor::transcript::{TranscriptFormat, read_transcript};
 use clap::Args;
@@ -54,19 +55,19 @@ fn reviewer(args: &ReviewArgs) -> Result<(Arc<dyn Reviewer>, String), String> {
         None => Ok((Arc::new(RulesReviewer::new()), "rules".to_owned())),
         Some(client) => {
             let label = format!("model {}", client.model());
-            Ok((Arc::new(ModelReviewer::new(client).max_notes(args.max_notes)), label))
+            Ok((Arc::new(ModelReviewer::new(client)), label))
         }
     }
 }
 
-/// Every note of a traced review with the guard's decision on it, as JSON
+/// Every note of a review with the guard's decision on it, as JSON
 /// (`text`, `severity`, `accepted`, `reason`, `key`).
-pub(crate) fn notes_json(event: &advisor::trace::TraceEvent) -> Vec<serde_json::Value> {
-    event
+pub(crate) fn notes_json(record: &ReviewRecord) -> Vec<serde_json::Value> {
+    record
         .decisions
         .iter()
         .map(|d| {
-            let raw = event.notes.get(d.note);
+            let raw = record.note_of(d);
             json!({
                 "text": raw.map(|n| n.text.as_str()).unwrap_or_default(),
                 "severity": d.severity,
@@ -140,21 +141,19 @@ pub(crate) async fn run(args: &ReviewArgs) -> ExitCode {
         Err(e) => return fail(e),
     };
     let injection = finish.injection();
-    let event = finish
-        .event
-        .unwrap_or_else(|| advisor::trace::TraceEvent::new(advisor::trace::TraceEventKind::Review, "advisor"));
-
-    let notes = notes_json(&event);
+    let error = finish.record().and_then(|r| r.error.as_ref());
+    let decisions = finish.record().map_or(&[][..], |r| &r.decisions[..]);
+    let notes = finish.record().map(notes_json).unwrap_or_default();
     if args.json {
         let out = json!({
             "transcript": name,
-            "status": if event.error.is_some() { "reviewer_failed" } else { "reviewed" },
+            "status": if error.is_some() { "reviewer_failed" } else { "reviewed" },
             "reviewer": label,
             "answer": answer,
             "notes": notes,
             "interrupt": injection.is_some(),
             "injection": injection,
-            "error": event.error.as_ref().map(|e| e.message.clone()),
+            "error": error.map(ToString::to_string),
             "skipped": transcript.skipped,
         });
         println!("{}", safe_json(&out.to_string()));
@@ -167,10 +166,10 @@ pub(crate) async fn run(args: &ReviewArgs) -> ExitCode {
             line(&label),
             line(advisor::text::clamp_chars(&answer, 200))
         );
-        if notes.is_empty() && event.error.is_none() {
+        if notes.is_empty() && error.is_none() {
             println!("no notes: the answer would go through unchanged");
         }
-        for (i, (d, n)) in event.decisions.iter().zip(&notes).enumerate() {
+        for (i, (d, n)) in decisions.iter().zip(&notes).enumerate() {
             println!(
                 "  note {} [{}] {:<12} {}",
                 i + 1,
@@ -179,13 +178,13 @@ pub(crate) async fn run(args: &ReviewArgs) -> ExitCode {
                 line(n["text"].as_str().unwrap_or_default())
             );
         }
-        if let Some(e) = &event.error {
+        if let Some(e) = error {
             println!(
                 "the reviewer failed ({}); the answer would go through unchanged",
-                line(&e.message)
+                line(&e.to_string())
             );
         }
-        match &injection {
+        match injection {
             Some(text) => {
                 println!("\nverdict: the agent would be sent back with this message:\n");
                 for l in text.lines() {
@@ -196,7 +195,7 @@ pub(crate) async fn run(args: &ReviewArgs) -> ExitCode {
             None => {}
         }
     }
-    if event.error.is_some() {
+    if error.is_some() {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

@@ -69,16 +69,6 @@ impl Member {
         self.c
     }
 
-    /// Finish consultations since the last fresh request.
-    pub(crate) fn finished(&self) -> u32 {
-        self.c.finished
-    }
-
-    /// Periodic reviews since the last fresh request.
-    pub(crate) fn periodic(&self) -> u32 {
-        self.c.periodic
-    }
-
     /// The delivered notes, oldest first.
     pub(crate) fn delivered(&self) -> impl Iterator<Item = &Note> {
         self.delivered.iter()

@@ -3,8 +3,8 @@
 //!
 //! Owns [`AdvisorRun`]: the shared bounded window of the run, one
 //! [`Member`] per reviewer, the review routine that turns a reviewer's notes
-//! into a [`ReviewRecord`] (through the member's gate) and the consultation's
-//! one [`Consultation`], the trace events and the per-run report. It must not
+//! into a review record (its [`TraceEvent`], through the member's gate) and
+//! the consultation's one [`Consultation`], the trace and the per-run report. It must not
 //! decide when it is consulted (the dispatcher and loop do) and never re-opens
 //! a run on a reviewer failure.
 
@@ -14,7 +14,7 @@ use std::time::Instant;
 use async_trait::async_trait;
 use serde_json::Value;
 
-use super::consultation::{Consultation, ReviewRecord};
+use super::consultation::Consultation;
 use super::invoke::call_reviewer;
 use super::member::Member;
 use super::report::RunReport;
@@ -22,7 +22,6 @@ use super::{Config, NotesEvent, PLUGIN_NAME, PROGRESS_NOTE, checkpoint};
 use crate::budget::{BudgetScope, BudgetStop, TokenBudget};
 use crate::error::Error;
 use crate::evidence::{Window, bound_final, bound_tools};
-use crate::gate::GuardSettings;
 use crate::host::contain::contain;
 use crate::host::{
     Checkpoint, Extension, Message, ObservePhase, RunEnd, RunFinalizer, RunObserver, StepInfo, StepInterceptor,
@@ -60,34 +59,6 @@ impl std::fmt::Debug for AdvisorRun {
     }
 }
 
-/// What a traced review read, how long it took and what it cost.
-struct ReviewCost {
-    window: Option<WindowStats>,
-    latency_ms: u64,
-    usage: Option<Usage>,
-}
-
-/// The trace event of one review.
-fn review_event(record: &ReviewRecord, settings: GuardSettings, cost: ReviewCost) -> TraceEvent {
-    let mut event = TraceEvent::new(TraceEventKind::Review, record.reviewer.clone());
-    event.kind = Some(record.kind);
-    event.round = Some(record.round);
-    event.window = cost.window;
-    event.notes = record.notes.clone();
-    event.guard = Some(settings);
-    event.decisions = record.decisions.clone();
-    event.interrupted = record.interrupted;
-    event.shadow = record.shadow;
-    event.injection = record.injection.clone();
-    event.error = record.error.as_ref().map(|e| TraceError {
-        kind: e.kind(),
-        message: e.to_string(),
-    });
-    event.latency_ms = Some(cost.latency_ms);
-    event.usage = cost.usage;
-    event
-}
-
 /// The consultation's injection as the messages a hook adds.
 fn injected(consultation: &Consultation) -> Vec<Message> {
     consultation
@@ -121,12 +92,12 @@ impl AdvisorRun {
 
     /// Finish consultations `reviewer` used for the current user request.
     pub fn finish_rounds_used(&self, reviewer: &str) -> u32 {
-        self.member(reviewer).map_or(0, Member::finished)
+        self.member(reviewer).map_or(0, |m| m.counters().finished)
     }
 
     /// Periodic reviews `reviewer` ran for the current user request.
     pub fn periodic_reviews_used(&self, reviewer: &str) -> u32 {
-        self.member(reviewer).map_or(0, Member::periodic)
+        self.member(reviewer).map_or(0, |m| m.counters().periodic)
     }
 
     /// Notes delivered to the agent by `reviewer`, oldest first (at most 32).
@@ -164,10 +135,10 @@ impl AdvisorRun {
         tracing::info!(reviewer = %self.members[idx].cfg.name, %kind, %stop, "advisor review skipped");
         self.report.budget_skipped += 1;
         self.report.budget_stop = Some(stop);
-        let mut event = TraceEvent::new(TraceEventKind::BudgetSpent, self.members[idx].cfg.name.clone());
-        event.kind = Some(kind);
-        event.budget = Some(stop);
-        self.trace(&event);
+        self.trace_event(idx, TraceEventKind::BudgetSpent, |event| {
+            event.kind = Some(kind);
+            event.budget = Some(stop);
+        });
         self.publish_report();
     }
 
@@ -179,15 +150,11 @@ impl AdvisorRun {
     pub fn sit_out(&mut self, why: impl std::fmt::Display) {
         tracing::warn!(error = %why, "the advisor's saved state was rejected; it sits out the current request");
         self.report.checkpoint_rejected = true;
-        for m in &mut self.members {
-            m.sit_out();
-        }
-        if self.tracing() {
-            for m in &self.members {
-                let mut event = TraceEvent::new(TraceEventKind::CheckpointRejected, m.cfg.name.clone());
+        for idx in 0..self.members.len() {
+            self.members[idx].sit_out();
+            self.trace_event(idx, TraceEventKind::CheckpointRejected, |event| {
                 event.rejected = Some(why.to_string());
-                self.trace(&event);
-            }
+            });
         }
         self.publish_report();
     }
@@ -208,10 +175,14 @@ impl AdvisorRun {
         }
     }
 
-    /// Whether a trace sink is configured; trace events (and the copies of
-    /// notes, keys and injections they carry) are built only then.
-    fn tracing(&self) -> bool {
-        self.config.trace.is_some()
+    /// Traces a `kind` event about member `idx`, filled in by `fill` — built
+    /// only when a trace sink is configured.
+    fn trace_event(&self, idx: usize, kind: TraceEventKind, fill: impl FnOnce(&mut TraceEvent)) {
+        if self.config.trace.is_some() {
+            let mut event = TraceEvent::new(kind, self.members[idx].cfg.name.clone());
+            fill(&mut event);
+            self.trace(&event);
+        }
     }
 
     fn trace(&self, event: &TraceEvent) {
@@ -251,26 +222,30 @@ impl AdvisorRun {
         }
     }
 
-    /// Runs member `idx`'s reviewer and records what its review amounts to.
-    async fn run_review(&mut self, idx: usize, review: Review) -> ReviewRecord {
-        let (reviewer, shadow) = {
-            let cfg = &self.members[idx].cfg;
-            (cfg.reviewer.clone(), cfg.shadow)
-        };
-        let mut record = ReviewRecord::new(&self.members[idx].cfg.name, review.kind, review.round, shadow);
-        let window = self.tracing().then(|| WindowStats {
+    /// Runs member `idx`'s reviewer and records what its review amounts to
+    /// (traced when a sink is configured).
+    async fn run_review(&mut self, idx: usize, review: Review) -> TraceEvent {
+        let member = &self.members[idx];
+        let reviewer = member.cfg.reviewer.clone();
+        let mut record = TraceEvent::new(TraceEventKind::Review, member.cfg.name.clone());
+        record.kind = Some(review.kind);
+        record.round = Some(review.round);
+        record.shadow = member.cfg.shadow;
+        record.guard = Some(member.settings());
+        record.window = Some(WindowStats {
             messages: review.messages.len(),
             bytes: review.messages.iter().map(|m| m.content.len()).sum(),
             omitted_messages: review.omitted_messages,
             tools: review.tools.len(),
         });
-        self.report.reviewed(record.kind);
+        let kind = review.kind;
+        self.report.reviewed(kind);
         let meter = review.usage.clone();
         let started = Instant::now();
         let result = call_reviewer(reviewer, review, self.config.timeout).await;
-        let latency_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
-        let usage = Some(meter.total()).filter(|u| *u != Usage::default());
-        if let Some(usage) = usage {
+        record.latency_ms = Some(u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX));
+        record.usage = Some(meter.total()).filter(|u| *u != Usage::default());
+        if let Some(usage) = record.usage {
             self.request_budget.charge(usage);
             self.session_budget.charge(usage);
             self.report.usage += usage;
@@ -282,30 +257,26 @@ impl AdvisorRun {
         }
         match result {
             Err(error) => {
-                tracing::warn!(reviewer = %record.reviewer, kind = %record.kind, error_kind = ?error.kind(), %error,
+                tracing::warn!(reviewer = %record.reviewer, %kind, error_kind = ?error.kind(), %error,
                     "advisor review failed; the run goes on as without an advisor");
                 self.report.failed(error.kind());
                 self.members[idx].cool_down();
-                record.error = Some(error);
+                record.error = Some(TraceError {
+                    kind: error.kind(),
+                    message: error.to_string(),
+                });
             }
-            Ok(notes) => self.admit(idx, &mut record, notes),
+            Ok(notes) => self.admit(idx, kind, &mut record, notes),
         }
-        if self.tracing() {
-            let cost = ReviewCost {
-                window,
-                latency_ms,
-                usage,
-            };
-            self.trace(&review_event(&record, self.members[idx].settings(), cost));
-        }
+        self.trace(&record);
         self.publish_report();
         record
     }
 
     /// Gates `notes` with member `idx`'s guard and fills in the record.
-    fn admit(&mut self, idx: usize, record: &mut ReviewRecord, notes: Vec<Note>) {
+    fn admit(&mut self, idx: usize, kind: ReviewKind, record: &mut TraceEvent, notes: Vec<Note>) {
         let member = &mut self.members[idx];
-        let gate = member.gate(&notes, record.kind);
+        let gate = member.gate(&notes, kind);
         for a in &gate.outcome.admissions {
             self.report.suppressed.count(a.reason);
         }
@@ -318,8 +289,8 @@ impl AdvisorRun {
         }
         let event_for_callbacks = NotesEvent {
             reviewer: &record.reviewer,
-            kind: record.kind,
-            round: record.round,
+            kind,
+            round: record.round.unwrap_or_default(),
             notes: &accepted,
             delivered: gate.interrupts() && !record.shadow,
             shadow: record.shadow,
@@ -408,24 +379,17 @@ impl RunObserver for AdvisorRun {
             ObservePhase::Append => self.window.extend(messages),
             ObservePhase::Rebase => {
                 self.window.replace(messages);
-                for i in 0..self.members.len() {
-                    self.members[i].rebase();
-                    if self.tracing() {
-                        let event = TraceEvent::new(TraceEventKind::Rebase, self.members[i].cfg.name.clone());
-                        self.trace(&event);
-                    }
+                for idx in 0..self.members.len() {
+                    self.members[idx].rebase();
+                    self.trace_event(idx, TraceEventKind::Rebase, |_| {});
                 }
             }
             ObservePhase::ExternalInput => {
                 if turn == 0 && !messages.is_empty() {
-                    for i in 0..self.members.len() {
-                        if self.members[i].fresh_request() {
+                    for idx in 0..self.members.len() {
+                        if self.members[idx].fresh_request() {
                             self.request_budget.reset();
-                            if self.tracing() {
-                                let event =
-                                    TraceEvent::new(TraceEventKind::FreshRequest, self.members[i].cfg.name.clone());
-                                self.trace(&event);
-                            }
+                            self.trace_event(idx, TraceEventKind::FreshRequest, |_| {});
                         }
                     }
                 }

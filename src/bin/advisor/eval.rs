@@ -302,7 +302,7 @@ impl Judge {
             .decisions
             .iter()
             .filter(|d| d.reason == advisor::guard::Reason::Accepted && d.severity.interrupts())
-            .filter_map(|d| record.note_of(d))
+            .filter_map(|d| record.notes.get(d.note))
             .collect();
         let mut rules = Vec::new();
         if verdict == Verdict::Block {
@@ -329,7 +329,7 @@ impl Judge {
                 .iter()
                 .map(|n| format!("[{}] {}", n.severity, n.text))
                 .collect(),
-            error: record.error.as_ref().map(ToString::to_string),
+            error: record.error.as_ref().map(|e| e.message.clone()),
         }
     }
 }

@@ -6,7 +6,8 @@
 //! as every host does; the result is the library's [`Consultation`].
 
 use advisor::host::{Checkpoint, Message, ObservePhase, RunObserver, StopInfo, StopSeat};
-use advisor::plugin::{AdvisorPluginBuilder, AdvisorRun, Consultation, PLUGIN_NAME, ReviewRecord};
+use advisor::plugin::{AdvisorPluginBuilder, AdvisorRun, Consultation, PLUGIN_NAME};
+use advisor::trace::TraceEvent;
 use advisor::transcript::Transcript;
 
 /// What one finish review amounted to.
@@ -26,7 +27,7 @@ pub(crate) struct Finish {
 
 impl Finish {
     /// The last reviewer's record (the only one, for a single reviewer).
-    pub(crate) fn record(&self) -> Option<&ReviewRecord> {
+    pub(crate) fn record(&self) -> Option<&TraceEvent> {
         self.consultation.records.last()
     }
 

@@ -328,7 +328,10 @@ impl AdvisorMcp {
             );
         };
         if let Some(error) = &record.error {
-            return tool_error(format!("the reviewer failed ({error}); the answer was not checked"));
+            return tool_error(format!(
+                "the reviewer failed ({}); the answer was not checked",
+                error.message
+            ));
         }
         let all = notes_json(record);
         let passed: Vec<Value> = all

@@ -16,8 +16,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use advisor::AdvisorPlugin;
-use advisor::plugin::ReviewRecord;
 use advisor::review::{ModelReviewer, Reviewer, RulesReviewer};
+use advisor::trace::TraceEvent;
 use advisor::transcript::{TranscriptFormat, read_transcript};
 use clap::Args;
 use serde_json::json;
@@ -62,12 +62,12 @@ fn reviewer(args: &ReviewArgs) -> Result<(Arc<dyn Reviewer>, String), String> {
 
 /// Every note of a review with the guard's decision on it, as JSON
 /// (`text`, `severity`, `accepted`, `reason`, `key`).
-pub(crate) fn notes_json(record: &ReviewRecord) -> Vec<serde_json::Value> {
+pub(crate) fn notes_json(record: &TraceEvent) -> Vec<serde_json::Value> {
     record
         .decisions
         .iter()
         .map(|d| {
-            let raw = record.note_of(d);
+            let raw = record.notes.get(d.note);
             json!({
                 "text": raw.map(|n| n.text.as_str()).unwrap_or_default(),
                 "severity": d.severity,
@@ -153,7 +153,7 @@ pub(crate) async fn run(args: &ReviewArgs) -> ExitCode {
             "notes": notes,
             "interrupt": injection.is_some(),
             "injection": injection,
-            "error": error.map(ToString::to_string),
+            "error": error.map(|e| e.message.clone()),
             "skipped": transcript.skipped,
         });
         println!("{}", safe_json(&out.to_string()));
@@ -181,7 +181,7 @@ pub(crate) async fn run(args: &ReviewArgs) -> ExitCode {
         if let Some(e) = error {
             println!(
                 "the reviewer failed ({}); the answer would go through unchanged",
-                line(&e.to_string())
+                line(&e.message)
             );
         }
         match injection {

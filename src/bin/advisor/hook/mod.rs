@@ -80,13 +80,6 @@ fn let_through_visibly(host: Host, why: impl std::fmt::Display) -> ExitCode {
 const NO_EVIDENCE: &str =
     "(The host gave no readable transcript: the answer is reviewed alone, without tool evidence.)";
 
-/// Whether this hook reads `host`'s transcript files: every host's format
-/// has a reader (Gemini CLI's session files included); a host that sends no
-/// readable path gets its answer reviewed alone.
-fn reads_transcripts(_host: Host) -> bool {
-    true
-}
-
 /// Why no review ran, when a token budget (`max_review_tokens`,
 /// `max_session_review_tokens`) is spent.
 fn budget_message(finish: &Finish) -> Option<String> {
@@ -118,7 +111,7 @@ fn summary(finish: &Finish, blocked: bool) -> Option<String> {
     let first = record
         .decisions
         .first()
-        .and_then(|d| record.note_of(d))
+        .and_then(|d| record.notes.get(d.note))
         .map(|note| format!(": {}", advisor::text::clamp_chars(&one_line(&note.text), 200)))
         .unwrap_or_default();
     match (blocked, record.shadow, n) {
@@ -216,9 +209,10 @@ async fn review(
         }
         None => None,
     };
-    let prior = match path.as_deref().map(load) {
-        Some(Ok(s)) => s.map(SessionState::into_prior),
-        Some(Err(why)) => {
+    let prior = match path.as_deref().map(|p| (p, load(p))) {
+        Some((_, Ok(s))) => s.map(SessionState::into_prior),
+        // a saved state that is there but cannot be trusted: sit the request out
+        Some((p, Err(why))) if p.is_file() => {
             eprintln!("advisor hook: {}; the advisor sits out this request", one_line(&why));
             state_problem = Some(why.clone());
             Some(Prior {
@@ -227,6 +221,11 @@ async fn review(
                 last_compaction: None,
                 rejected: Some(why),
             })
+        }
+        Some((_, Err(why))) => {
+            eprintln!("advisor hook: {}; treating the session as fresh", one_line(&why));
+            state_problem = Some(why);
+            None
         }
         None => None,
     };
@@ -239,8 +238,10 @@ async fn review(
         allow_partial_last_line: input.last_assistant_message.is_some(),
         ..ReadOptions::default()
     };
-    let (transcript, note) = match (&input.transcript_path, reads_transcripts(host)) {
-        (Some(p), true) => match advisor::transcript::read_transcript_with(p, &options) {
+    // every host's transcript format has a reader; a host that sends no
+    // readable path gets its answer reviewed alone
+    let (transcript, note) = match &input.transcript_path {
+        Some(p) => match advisor::transcript::read_transcript_with(p, &options) {
             Ok((t, _)) if t.truncated => {
                 return let_through_visibly(
                     host,
@@ -261,7 +262,7 @@ async fn review(
             }
             Err(e) => return let_through(e),
         },
-        _ => (Transcript::default(), Some(NO_EVIDENCE)),
+        None => (Transcript::default(), Some(NO_EVIDENCE)),
     };
     let Some(answer) = input
         .last_assistant_message
@@ -314,7 +315,7 @@ async fn review(
     };
     if let Some(err) = finish.record().and_then(|r| r.error.as_ref()) {
         commit(staged);
-        return let_through(format!("the review failed ({err})"));
+        return let_through(format!("the review failed ({})", err.message));
     }
     let reopens = finish.consultation.interrupts();
     if reopens {

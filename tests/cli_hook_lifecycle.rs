@@ -27,6 +27,12 @@ fn stop(ws: &Workspace, session: &str, transcript: &Path, answer: Option<&str>, 
     v.to_string()
 }
 
+/// A genuine new prompt from the user (derived).
+fn new_prompt() -> String {
+    json!({"type": "user", "uuid": "new-prompt", "message": {"role": "user", "content": "now export the rest"}})
+        .to_string()
+}
+
 fn append(path: &Path, line: &str) {
     let mut f = std::fs::OpenOptions::new().append(true).open(path).unwrap();
     writeln!(f, "{line}").unwrap();
@@ -104,11 +110,7 @@ fn lines_that_are_not_prompts_do_not_renew_the_allowance() {
     let ws = Workspace::with_config("enabled = true\nmax_rounds = 1\n");
     let t = ws.fixture(GQC);
     assert!(hook(&stop(&ws, "s", &t, Some(FLAGGED), false), &[]).blocked().is_some());
-    append(
-        &t,
-        &json!({"type": "user", "uuid": "new-prompt", "message": {"role": "user", "content": "now export the rest"}})
-            .to_string(),
-    );
+    append(&t, &new_prompt());
     assert!(
         hook(&stop(&ws, "s", &t, Some(FLAGGED), false), &[]).blocked().is_some(),
         "a new prompt is a fresh request"
@@ -393,11 +395,7 @@ fn a_rejected_checkpoint_sits_the_advisor_out_until_a_fresh_prompt() {
         None,
         "still the same request"
     );
-    append(
-        &t,
-        &json!({"type": "user", "uuid": "new-prompt", "message": {"role": "user", "content": "now export the rest"}})
-            .to_string(),
-    );
+    append(&t, &new_prompt());
     assert!(
         hook(&stop(&ws, "s", &t, Some(FLAGGED), false), &[]).blocked().is_some(),
         "a fresh request brings the advisor back"

@@ -99,13 +99,27 @@ fn a_missing_file_is_exit_2_naming_the_file() {
     assert!(String::from_utf8_lossy(&out.get_output().stderr).contains("no/such/file.jsonl"));
 }
 
+/// Runs the reference agent with `plugin` over two answers (two finishes).
+fn run_two_finishes(plugin: advisor::AdvisorPlugin) {
+    use advisor::{Agent, model::ScriptedModel};
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(
+        Agent::new(ScriptedModel::texts(["a", "b"]))
+            .extension(plugin)
+            .run("task"),
+    )
+    .unwrap();
+}
+
 /// Records a real trace through the plugin and returns its JSONL text.
 fn recorded_trace() -> String {
-    use advisor::model::ScriptedModel;
     use advisor::plugin::ReviewerConfig;
     use advisor::review::{self, Review};
     use advisor::trace::MemoryTrace;
-    use advisor::{AdvisorPlugin, Agent, Note, Severity};
+    use advisor::{AdvisorPlugin, Note, Severity};
     use std::sync::Arc;
 
     let trace = Arc::new(MemoryTrace::new());
@@ -129,16 +143,7 @@ fn recorded_trace() -> String {
         .trace(trace.clone())
         .build()
         .unwrap();
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    rt.block_on(
-        Agent::new(ScriptedModel::texts(["a", "b"]))
-            .extension(plugin)
-            .run("task"),
-    )
-    .unwrap();
+    run_two_finishes(plugin);
     trace
         .events()
         .iter()
@@ -184,7 +189,7 @@ fn check_fails_when_a_replayed_decision_differs_from_the_trace() {
 fn a_trace_records_its_guard_settings_and_replay_needs_no_flags() {
     use advisor::review::{self, Review};
     use advisor::trace::MemoryTrace;
-    use advisor::{AdvisorPlugin, Agent, Note, Severity, model::ScriptedModel};
+    use advisor::{AdvisorPlugin, Note, Severity};
     use std::sync::Arc;
 
     let trace = Arc::new(MemoryTrace::new());
@@ -202,16 +207,7 @@ fn a_trace_records_its_guard_settings_and_replay_needs_no_flags() {
         .trace(trace.clone())
         .build()
         .unwrap();
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    rt.block_on(
-        Agent::new(ScriptedModel::texts(["a", "b"]))
-            .extension(plugin)
-            .run("task"),
-    )
-    .unwrap();
+    run_two_finishes(plugin);
     let events = trace.events();
     let first = events.iter().find(|e| e.guard.is_some()).unwrap();
     let guard = first.guard.unwrap();

@@ -434,7 +434,7 @@ impl Checkpoint for AdvisorRun {
     }
 
     /// Restores a saved state; a rejected one is applied in no part and the
-    /// advisor sits out the current request (see [`Member::sit_out`]).
+    /// advisor sits out the current request (see [`AdvisorRun::sit_out`]).
     fn restore(&mut self, state: Value) -> Result<(), Error> {
         match checkpoint::restore(&mut self.members, state) {
             Ok(spent) => {

@@ -12,7 +12,7 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
-use crate::guard::{DEFAULT_MAX_NOTES_PER_REVIEW, EmissionGuard, Reason, ReviewOutcome};
+use crate::guard::{EmissionGuard, Reason, ReviewOutcome};
 use crate::note::{Note, Severity};
 use crate::render::render_injection;
 use crate::review::ReviewKind;
@@ -28,16 +28,6 @@ pub struct GuardSettings {
     /// The highest severity the reviewer may raise; higher notes are
     /// downgraded before the guard.
     pub max_severity: Severity,
-}
-
-impl Default for GuardSettings {
-    fn default() -> GuardSettings {
-        GuardSettings {
-            max_notes_per_review: DEFAULT_MAX_NOTES_PER_REVIEW,
-            similarity: false,
-            max_severity: Severity::Blocker,
-        }
-    }
 }
 
 impl GuardSettings {

@@ -23,6 +23,7 @@ use std::process::ExitCode;
 
 use advisor::bounded_read::BoundedLines;
 
+use advisor::Severity;
 use advisor::gate::{GuardSettings, gate_review};
 use advisor::guard::DEFAULT_MAX_NOTES_PER_REVIEW;
 use advisor::plugin::MAX_NOTES_PER_REVIEW_LIMIT;
@@ -83,7 +84,7 @@ pub(crate) fn run(args: &ReplayArgs) -> ExitCode {
     let flags = GuardSettings {
         max_notes_per_review: usize::try_from(args.max_notes).unwrap_or(DEFAULT_MAX_NOTES_PER_REVIEW),
         similarity: args.similarity,
-        ..GuardSettings::default()
+        max_severity: Severity::Blocker,
     };
     let mut guards: HashMap<String, EmissionGuard> = HashMap::new();
     let mut review_no = 0usize;

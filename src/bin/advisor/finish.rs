@@ -75,7 +75,7 @@ pub(crate) async fn review_transcript(
         if let Some(state) = &prior.checkpoint {
             if let Err(e) = Checkpoint::restore(&mut run, state.clone()) {
                 warn(format!(
-                    "the saved advisor state was rejected ({e}); the advisor sits out this request"
+                    "the saved advisor state was rejected ({e}); the advisor sits out until a fresh request"
                 ));
                 rejected = Some(e.to_string());
             }

@@ -90,9 +90,13 @@ fn budget_message(finish: &Finish) -> Option<String> {
     ))
 }
 
-/// Why the advisor sat out, when the saved state was rejected.
+/// Why the advisor sat out, when the saved state was rejected (and no fresh
+/// request brought it back).
 fn rejected_message(finish: &Finish) -> Option<String> {
-    let why = finish.rejected.as_ref()?;
+    let why = finish
+        .rejected
+        .as_ref()
+        .filter(|_| finish.consultation.records.is_empty())?;
     Some(format!(
         "advisor: the saved state was rejected ({}); the advisor sits out this request",
         one_line(why)

@@ -8,7 +8,7 @@ use advisor::agent::tool_fn;
 use advisor::finish_guard::FinishGuard;
 use advisor::host::{
     Checkpoint, Extension, ExtensionFactory, Extensions, Message, ObservePhase, RunObserver, StepInfo, StepInterceptor,
-    StopDecision, StopInfo, StopInterceptor, StopSeat, ToolCall,
+    StopDecision, StopInfo, StopInterceptor, ToolCall,
 };
 use advisor::model::{ChatResponse, ScriptedModel, ToolSpec};
 use advisor::{Agent, Error, ErrorKind, StopReason};
@@ -228,28 +228,6 @@ async fn an_extension_that_ends_the_run_sets_its_stop_reason() {
         .unwrap();
     assert_eq!(out.stop_reason, StopReason::Extension("goal_stalled".into()));
     assert_eq!(out.stop_reason.as_str(), "goal_stalled");
-}
-
-#[tokio::test]
-async fn a_stop_seat_counts_attempts_and_contains_panics_like_the_dispatcher() {
-    let mut probe = Probe {
-        decision: reopen("again"),
-        ..Probe::named("solo")
-    };
-    let seen = probe.seen_attempts.clone();
-    let mut seat = StopSeat::new();
-    let mut info = StopInfo {
-        attempt: 7,
-        ..StopInfo::default()
-    };
-    for _ in 0..2 {
-        assert!(seat.consult("solo", &mut probe, &mut info).await.reopens());
-    }
-    assert_eq!(*seen.lock().unwrap(), vec![0, 1]);
-    assert_eq!(seat.attempts(), 2);
-    probe.panic_on_stop = true;
-    assert_eq!(seat.consult("solo", &mut probe, &mut info).await, StopDecision::Accept);
-    assert_eq!(seat.attempts(), 2, "a panic is no opinion and no attempt");
 }
 
 #[tokio::test]

@@ -268,7 +268,7 @@ async fn a_group_finish_consults_every_member_and_combines_their_injections() {
     );
     assert!(wrong < missed, "in reviewer order");
     assert_eq!(progress.as_deref(), Some("reviewing the answer with the advisor"));
-    let consultation = run.take_finish().unwrap();
+    let consultation = run.finish_outbox().take().unwrap();
     assert_eq!(consultation.records.len(), 2);
     assert!(consultation.records.iter().all(|r| r.interrupted));
     assert_eq!(consultation.injection.as_deref(), Some(inject[0].content.as_str()));
@@ -301,7 +301,8 @@ async fn group_members_keep_their_own_caps_and_dedupe() {
     };
     run.turn_stopping(&info).await;
     assert_eq!(
-        run.take_finish()
+        run.finish_outbox()
+            .take()
             .unwrap()
             .records
             .iter()

@@ -4,13 +4,13 @@
 //! Owns the translation between rig's hook events and the host contract:
 //! every completion call's history is observed as a `request` (the
 //! [`RunObserver`] side); a model turn that ends without tool calls is a finish
-//! the run chose, so it consults the advisor through a [`StopSeat`] (the same
-//! attempt counting and panic containment as [`Extensions`](crate::Extensions))
-//! and, when the consultation's combined injection must reach the model,
-//! answers `retry_with_feedback(<injection>)` — rig keeps the rejected answer
-//! and appends the advisory as a user message. The advisor's state, and so
-//! its re-open cap, is kept per run in rig's run-scoped scratchpad. Must not
-//! talk to models itself.
+//! the run chose, so it consults the stop interceptors and, when the advisor's
+//! combined injection must reach the model, answers
+//! `retry_with_feedback(<injection>)` — rig keeps the rejected answer and
+//! appends the advisory as a user message. The advisor runs inside an
+//! [`Extensions`] (the same attempt counting and panic containment as every
+//! host), kept per run in rig's run-scoped scratchpad with its re-open cap.
+//! Must not talk to models itself.
 //!
 //! # Impact on the agent
 //!
@@ -26,19 +26,19 @@ use rig_core::completion::message::{AssistantContent, Message as RigMessage, Too
 use tokio::sync::Mutex;
 
 use crate::AdvisorPlugin;
-use crate::host::{Message, ObservePhase, RunObserver, StopInfo, StopSeat, ToolCall, ToolTrace};
-use crate::plugin::{AdvisorRun, PLUGIN_NAME};
+use crate::host::{Extension, Extensions, Message, ObservePhase, StopInfo, ToolCall, ToolTrace};
+use crate::plugin::{FinishOutbox, PLUGIN_NAME};
 
-/// The advisor of one run and its seat at the stop walk.
-struct Seated {
-    run: AdvisorRun,
-    seat: StopSeat,
+/// The advisor of one run, in its dispatcher, and where it leaves its review result.
+struct Advised {
+    exts: Extensions,
+    outbox: FinishOutbox,
 }
 
 /// The advisor's per-run state, kept in rig's scratchpad.
 #[derive(Clone, Default)]
 struct RunSlot {
-    run: Option<Arc<Mutex<Seated>>>,
+    run: Option<Arc<Mutex<Advised>>>,
     tools: Vec<ToolTrace>,
 }
 
@@ -62,21 +62,18 @@ impl RigAdvisor {
 
     /// The per-run advisor, created on the run's first event (`None` when the
     /// plugin is disabled).
-    fn run_of(&self, ctx: &HookContext) -> Option<Arc<Mutex<Seated>>> {
+    fn run_of(&self, ctx: &HookContext) -> Option<Arc<Mutex<Advised>>> {
         if !self.plugin.is_enabled() {
             return None;
         }
         ctx.scratchpad().update::<RunSlot, _>(|slot| {
-            Some(
-                slot.run
-                    .get_or_insert_with(|| {
-                        Arc::new(Mutex::new(Seated {
-                            run: self.plugin.start_run(),
-                            seat: StopSeat::new(),
-                        }))
-                    })
-                    .clone(),
-            )
+            if slot.run.is_none() {
+                let run = self.plugin.start_run();
+                let outbox = run.finish_outbox();
+                let exts = Extensions::from_extensions(vec![Box::new(run) as Box<dyn Extension>]).ok()?;
+                slot.run = Some(Arc::new(Mutex::new(Advised { exts, outbox })));
+            }
+            slot.run.clone()
         })
     }
 }
@@ -174,10 +171,7 @@ impl AgentHook for RigAdvisor {
         if let Some(run) = self.run_of(ctx) {
             let (messages, tools) = convert(event.history, event.prompt);
             let turn = u32::try_from(event.turn).unwrap_or(u32::MAX);
-            run.lock()
-                .await
-                .run
-                .observe_messages(ObservePhase::Request, turn, &messages);
+            run.lock().await.exts.observe(ObservePhase::Request, turn, &messages);
             ctx.scratchpad().update::<RunSlot, _>(|slot| slot.tools = tools);
         }
         CompletionCallAction::continue_run()
@@ -193,18 +187,19 @@ impl AgentHook for RigAdvisor {
         let answer = assistant(event.content);
         let slot = ctx.scratchpad().get::<RunSlot>().unwrap_or_default();
         let turn = u32::try_from(event.turn).unwrap_or(u32::MAX);
-        let mut info = StopInfo {
+        let info = StopInfo {
             final_answer: answer.content.clone(),
             turns: turn,
             tools: slot.tools,
             attempt: 0,
         };
         let consultation = {
-            let mut seated = run.lock().await;
-            let Seated { run, seat } = &mut *seated;
-            run.observe_messages(ObservePhase::Append, turn, std::slice::from_ref(&answer));
-            let reopens = seat.consult(PLUGIN_NAME, run, &mut info).await.reopens();
-            run.take_finish().filter(|_| reopens)
+            let mut advised = run.lock().await;
+            advised
+                .exts
+                .observe(ObservePhase::Append, turn, std::slice::from_ref(&answer));
+            let reopens = advised.exts.turn_stopping(&info).await.reopens();
+            advised.outbox.take().filter(|_| reopens)
         };
         match consultation.and_then(|c| c.injection) {
             Some(feedback) => ModelTurnAction::retry_with_feedback(feedback),

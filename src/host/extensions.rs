@@ -4,11 +4,11 @@
 //! order; for stops, the first interceptor that re-opens with something to
 //! inject wins and the rest are not consulted; a re-open with nothing to
 //! inject is accept; [`StopDecision::End`] ends the walk; `attempt` is counted
-//! per extension ([`StopSeat`], which hosts driving one interceptor directly
-//! use too); a panicking hook is contained and counts as no opinion; a
-//! rejected checkpoint is reported, never fatal. It must not decide *when* a
-//! stop is consulted — the loop calls [`Extensions::turn_stopping`] only for
-//! stops the run chose.
+//! per extension; a panicking hook is contained and counts as no opinion; a
+//! rejected checkpoint is reported, never fatal. Every host — the reference
+//! loop, the rig adapter, the CLI — drives its extensions through it, so these
+//! rules live in one place. It must not decide *when* a stop is consulted —
+//! the loop calls [`Extensions::turn_stopping`] only for stops the run chose.
 
 use std::sync::Arc;
 
@@ -20,50 +20,28 @@ use super::{
 };
 use crate::error::{Error, ErrorKind};
 
-/// One stop interceptor's seat at the stop walk: how many times it re-opened
-/// the run, and the panic containment around it. [`Extensions`] keeps one per
-/// extension; a host that drives a single interceptor itself (the rig
-/// adapter, the CLI) keeps one too, so attempts are counted and panics
-/// contained in one place.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct StopSeat {
+struct Entry {
+    ext: Box<dyn Extension>,
     attempts: u32,
 }
 
-impl StopSeat {
-    /// A seat that has not re-opened anything.
-    pub fn new() -> StopSeat {
-        StopSeat::default()
-    }
-
-    /// How many times the interceptor re-opened the run.
-    pub fn attempts(&self) -> u32 {
-        self.attempts
-    }
-
-    /// Consults `stop` (named `name`, for logs) with `info`, its `attempt`
-    /// set to this seat's count. A panic, or a re-open with nothing to
-    /// inject, is [`StopDecision::Accept`]; a re-open counts an attempt.
-    pub async fn consult(&mut self, name: &str, stop: &mut dyn StopInterceptor, info: &mut StopInfo) -> StopDecision {
-        info.attempt = self.attempts;
-        match contain_async(stop.turn_stopping(info)).await {
-            None => {
-                tracing::warn!(extension = %name, "stop interceptor panicked; counted as no opinion");
-                StopDecision::Accept
-            }
-            Some(decision) if decision.reopens() => {
-                self.attempts += 1;
-                decision
-            }
-            Some(StopDecision::Reopen { .. }) => StopDecision::Accept,
-            Some(decision) => decision,
+/// Consults `stop` (named `name`) with `info`, its `attempt` set to
+/// `attempts`. A panic, or a re-open with nothing to inject, is
+/// [`StopDecision::Accept`]; a re-open counts an attempt.
+async fn consult(name: &str, stop: &mut dyn StopInterceptor, attempts: &mut u32, info: &mut StopInfo) -> StopDecision {
+    info.attempt = *attempts;
+    match contain_async(stop.turn_stopping(info)).await {
+        None => {
+            tracing::warn!(extension = %name, "stop interceptor panicked; counted as no opinion");
+            StopDecision::Accept
         }
+        Some(decision) if decision.reopens() => {
+            *attempts += 1;
+            decision
+        }
+        Some(StopDecision::Reopen { .. }) => StopDecision::Accept,
+        Some(decision) => decision,
     }
-}
-
-struct Entry {
-    ext: Box<dyn Extension>,
-    seat: StopSeat,
 }
 
 /// The extensions of one run, in registration order.
@@ -116,10 +94,7 @@ impl Extensions {
                     format!("two extensions are named {:?}; give each a unique name", ext.name()),
                 ));
             }
-            entries.push(Entry {
-                ext,
-                seat: StopSeat::new(),
-            });
+            entries.push(Entry { ext, attempts: 0 });
         }
         Ok(Extensions { entries })
     }
@@ -176,12 +151,12 @@ impl Extensions {
         // one copy for the whole walk (each interceptor sees its own attempt count)
         let mut info = info.clone();
         for entry in &mut self.entries {
-            let Entry { ext, seat } = entry;
+            let Entry { ext, attempts } = entry;
             let name = ext.name().to_owned();
             let Some(stop) = ext.stop_interceptor() else {
                 continue;
             };
-            match seat.consult(&name, stop, &mut info).await {
+            match consult(&name, stop, attempts, &mut info).await {
                 StopDecision::Accept => {}
                 decision => return decision,
             }
@@ -207,7 +182,7 @@ impl Extensions {
         self.entries
             .iter()
             .find(|e| e.ext.name() == name)
-            .map_or(0, |e| e.seat.attempts())
+            .map_or(0, |e| e.attempts)
     }
 
     /// Saves every checkpointing extension's state, keyed by name.

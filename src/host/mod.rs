@@ -3,9 +3,10 @@
 //!
 //! Owns the transcript types ([`Message`], [`ToolCall`], [`ToolTrace`]), the
 //! capability traits ([`RunObserver`], [`StepInterceptor`], [`StopInterceptor`],
-//! [`Checkpoint`]), [`Extension`]/[`ExtensionFactory`], the [`Extensions`]
-//! dispatcher and the [`StopSeat`] every host consults a stop interceptor through. It must not know about any particular extension: the loop never
-//! names the advisor, so removing it leaves the run exactly as it was.
+//! [`Checkpoint`]), [`Extension`]/[`ExtensionFactory`] and the [`Extensions`]
+//! dispatcher every host drives its extensions through. It must not know about
+//! any particular extension: the loop never names the advisor, so removing it
+//! leaves the run exactly as it was.
 
 pub(crate) mod contain;
 mod contract;
@@ -16,5 +17,5 @@ pub use contract::{
     Checkpoint, Extension, ExtensionFactory, ObservePhase, RunEnd, RunFinalizer, RunObserver, StepInfo,
     StepInterceptor, StopDecision, StopInfo, StopInterceptor, StopReason,
 };
-pub use extensions::{Extensions, StopSeat};
+pub use extensions::Extensions;
 pub use message::{Message, Role, ToolCall, ToolTrace};

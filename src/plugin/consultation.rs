@@ -1,13 +1,16 @@
 //! What one consultation of the advisor amounts to — the one review result
 //! every host reads.
 //!
-//! Owns [`Consultation`]: one record per reviewer consulted — the review's
+//! Owns [`Consultation`] and the [`FinishOutbox`] a run leaves its last
+//! finish consultation in: one record per reviewer consulted — the review's
 //! [`TraceEvent`], exactly what a trace sink receives: raw notes, each guard
 //! decision with its reason, whether it interrupted — and the one combined
 //! injection. The plugin's stop and step hooks, `advisor review` /
 //! `advisor hook` and the rig adapter all read this; none reads its decisions
 //! back out of a trace or joins injections itself. Must not decide anything:
 //! the run fills it in.
+
+use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::trace::TraceEvent;
 
@@ -48,5 +51,24 @@ impl Consultation {
     /// Whether the consultation sends something back to the agent.
     pub fn interrupts(&self) -> bool {
         self.injection.is_some()
+    }
+}
+
+/// Where a run leaves its last finish consultation for its host: a shared
+/// handle, taken before the run is handed to [`Extensions`](crate::Extensions),
+/// so a host drives the run through the dispatcher like any other and still
+/// reads its review result. Cheap to clone.
+#[derive(Debug, Clone, Default)]
+pub struct FinishOutbox(Arc<Mutex<Option<Consultation>>>);
+
+impl FinishOutbox {
+    /// The last finish consultation, taken once (`None`: no finish was
+    /// consulted since, or the consultation panicked).
+    pub fn take(&self) -> Option<Consultation> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).take()
+    }
+
+    pub(crate) fn put(&self, consultation: Option<Consultation>) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = consultation;
     }
 }

@@ -56,7 +56,7 @@
 //!   finish and their injections combined into one message. Every
 //!   consultation is one [`Consultation`]: a record per reviewer (its
 //!   review's trace event) and the combined injection
-//!   ([`AdvisorRun::take_finish`]).
+//!   ([`AdvisorRun::finish_outbox`]).
 //! - Checkpoints ([`Checkpoint`](crate::host::Checkpoint)) carry counters,
 //!   delivered notes and dedupe history; restore validates every field. A fresh
 //!   user request (new input at turn 0 after a finish review) resets
@@ -97,7 +97,7 @@ pub use builder::{
     AdvisorPluginBuilder, DEFAULT_MAX_ROUNDS, DEFAULT_TIMEOUT, MAX_NOTES_PER_REVIEW_LIMIT, MAX_REVIEWERS, PROGRESS_NOTE,
 };
 pub use checkpoint::{CHECKPOINT_VERSION, MAX_CHECKPOINT_BYTES};
-pub use consultation::Consultation;
+pub use consultation::{Consultation, FinishOutbox};
 pub use report::{RunReport, Suppressed};
 pub use reviewer_config::{
     DEFAULT_COOLDOWN_TURNS, DEFAULT_MAX_PERIODIC_REVIEWS, MAX_REVIEWER_NAME_BYTES, ReviewerConfig,

@@ -14,7 +14,7 @@ use std::time::Instant;
 use async_trait::async_trait;
 use serde_json::Value;
 
-use super::consultation::Consultation;
+use super::consultation::{Consultation, FinishOutbox};
 use super::invoke::call_reviewer;
 use super::member::Member;
 use super::report::RunReport;
@@ -42,8 +42,8 @@ pub struct AdvisorRun {
     request_budget: TokenBudget,
     /// Tokens spent on reviews over the checkpointed lifetime.
     session_budget: TokenBudget,
-    /// The last finish consultation, until a host takes it.
-    finish: Option<Consultation>,
+    /// Where the last finish consultation waits for the host.
+    finish: FinishOutbox,
 }
 
 impl std::fmt::Debug for AdvisorRun {
@@ -81,7 +81,7 @@ impl AdvisorRun {
             report: RunReport::default(),
             request_budget: TokenBudget::new(BudgetScope::Request, config.max_review_tokens),
             session_budget: TokenBudget::new(BudgetScope::Session, config.max_session_review_tokens),
-            finish: None,
+            finish: FinishOutbox::default(),
             config,
         }
     }
@@ -120,13 +120,11 @@ impl AdvisorRun {
             .or_else(|| self.request_budget.exhausted())
     }
 
-    /// The last finish consultation — every reviewer's record and the one
-    /// combined injection — taken once. `None` when no finish was consulted
-    /// since (or the consultation panicked). Hosts that drive the run
-    /// themselves read their review result here, after consulting the run
-    /// through a [`StopSeat`](crate::host::StopSeat).
-    pub fn take_finish(&mut self) -> Option<Consultation> {
-        self.finish.take()
+    /// Where this run leaves each finish consultation — every reviewer's
+    /// record and the one combined injection. Take the handle before handing
+    /// the run to [`Extensions`](crate::Extensions); read it after each stop.
+    pub fn finish_outbox(&self) -> FinishOutbox {
+        self.finish.clone()
     }
 
     /// Records that member `idx`'s review did not run because `stop`'s budget
@@ -401,10 +399,10 @@ impl RunObserver for AdvisorRun {
 #[async_trait]
 impl StopInterceptor for AdvisorRun {
     async fn turn_stopping(&mut self, info: &StopInfo) -> StopDecision {
-        self.finish = None;
+        self.finish.put(None);
         let consultation = self.consult_finish(info).await;
         let decision = StopDecision::reopen(injected(&consultation), Some(PROGRESS_NOTE.to_owned()));
-        self.finish = Some(consultation);
+        self.finish.put(Some(consultation));
         decision
     }
 }

@@ -2,11 +2,12 @@
 //! `advisor review` and `advisor hook` take, so neither re-implements policy.
 //!
 //! Owns feeding a [`Transcript`] to an [`AdvisorRun`] (restore, fresh request,
-//! compaction, the request window) and consulting it through a [`StopSeat`],
-//! as every host does; the result is the library's [`Consultation`].
+//! compaction, the request window), driven through [`Extensions`] as every
+//! host does; the result is the library's [`Consultation`].
 
-use advisor::host::{Checkpoint, Message, ObservePhase, RunObserver, StopInfo, StopSeat};
-use advisor::plugin::{AdvisorPluginBuilder, AdvisorRun, Consultation, PLUGIN_NAME};
+use advisor::Extensions;
+use advisor::host::{Extension, Message, ObservePhase, StopInfo};
+use advisor::plugin::{AdvisorPluginBuilder, Consultation, PLUGIN_NAME};
 use advisor::trace::TraceEvent;
 use advisor::transcript::Transcript;
 
@@ -69,24 +70,27 @@ pub(crate) async fn review_transcript(
     warn: &mut (dyn FnMut(String) + Send),
 ) -> Result<Finish, advisor::Error> {
     let plugin = builder.build()?;
-    let mut run: AdvisorRun = plugin.start_run();
+    let mut run = plugin.start_run();
+    let outbox = run.finish_outbox();
     let mut rejected = prior.and_then(|p| p.rejected.clone());
+    if let Some(why) = &rejected {
+        run.sit_out(why);
+    }
+    let mut exts = Extensions::from_extensions(vec![Box::new(run) as Box<dyn Extension>])?;
     if let Some(prior) = prior {
         if let Some(state) = &prior.checkpoint {
-            if let Err(e) = Checkpoint::restore(&mut run, state.clone()) {
+            let states = serde_json::Map::from_iter([(PLUGIN_NAME.to_owned(), state.clone())]);
+            if let Some(e) = exts.restore(&states).into_iter().next() {
                 warn(format!(
                     "the saved advisor state was rejected ({e}); the advisor sits out until a fresh request"
                 ));
                 rejected = Some(e.to_string());
             }
         }
-        if let Some(why) = &prior.rejected {
-            run.sit_out(why);
-        }
         // identities, not counts: a read from the end does not see the whole file
         let fresh = request.is_some_and(|r| prior.last_prompt.as_deref() != Some(r));
         if fresh && prior.rejected.is_none() {
-            run.observe_messages(
+            exts.observe(
                 ObservePhase::ExternalInput,
                 0,
                 &[Message::user("(a new request from the user)")],
@@ -97,7 +101,7 @@ pub(crate) async fn review_transcript(
             .as_ref()
             .is_some_and(|c| prior.last_compaction.as_ref() != Some(c))
         {
-            run.observe_messages(ObservePhase::Rebase, 0, &transcript.messages);
+            exts.observe(ObservePhase::Rebase, 0, &transcript.messages);
         }
     }
     let mut window = if transcript.last_answer() == Some(answer) {
@@ -109,20 +113,20 @@ pub(crate) async fn review_transcript(
         window.push(Message::system(note));
     }
     let turns = transcript.assistant_turns().max(1);
-    run.observe_messages(ObservePhase::Request, turns, &window);
-    let mut info = StopInfo {
+    exts.observe(ObservePhase::Request, turns, &window);
+    let info = StopInfo {
         final_answer: answer.to_owned(),
         turns,
         tools: transcript.tools.clone(),
         attempt: 0,
     };
-    StopSeat::new().consult(PLUGIN_NAME, &mut run, &mut info).await;
-    let consultation = run.take_finish().unwrap_or_default();
-    let checkpoint = Checkpoint::save(&run)?;
+    exts.turn_stopping(&info).await;
+    let checkpoint = exts.save()?.remove(PLUGIN_NAME).unwrap_or_default();
     Ok(Finish {
-        consultation,
+        consultation: outbox.take().unwrap_or_default(),
         checkpoint,
-        report: run.report(),
+        // this plugin ran this one run: its last report is this run's
+        report: plugin.last_report().unwrap_or_default(),
         rejected,
     })
 }

@@ -3,7 +3,7 @@
 //!
 //! Owns the translation between rig's hook events and the host contract:
 //! every completion call's history is observed as a `request` (the
-//! [`RunObserver`] side); a model turn that ends without tool calls is a finish
+//! [`RunObserver`](crate::host::RunObserver) side); a model turn that ends without tool calls is a finish
 //! the run chose, so it consults the stop interceptors and, when the advisor's
 //! combined injection must reach the model, answers
 //! `retry_with_feedback(<injection>)` — rig keeps the rejected answer and

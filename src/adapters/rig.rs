@@ -3,9 +3,10 @@
 //!
 //! Owns the translation between rig's hook events and the host contract:
 //! every completion call's history is observed as a `request` (the
-//! [`RunObserver`](crate::host::RunObserver) side); a model turn that ends without tool calls is a finish
-//! the run chose, so it consults the stop interceptors and, when the advisor's
-//! combined injection must reach the model, answers
+//! [`RunObserver`](crate::host::RunObserver) side); a model turn that ends
+//! without tool calls is a finish the run chose, so it consults the stop
+//! interceptors and, when the advisor's combined injection must reach the
+//! model, answers
 //! `retry_with_feedback(<injection>)` — rig keeps the rejected answer and
 //! appends the advisory as a user message. The advisor runs inside an
 //! [`Extensions`] (the same attempt counting and panic containment as every

@@ -12,14 +12,16 @@ use std::hint::black_box;
 
 use advisor::guard::{normalize_note, normalize_note_spec};
 use advisor::review::ReviewKind;
-use advisor::{EmissionGuard, gate::gate_review};
+use advisor::{EmissionGuard, Severity, gate::gate_review};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 fn run(reviews: &[Vec<advisor::Note>], similarity: bool) -> usize {
     let mut guard = EmissionGuard::new(3).with_similarity(similarity);
     let mut delivered = 0;
     for r in reviews {
-        delivered += gate_review(&mut guard, r, ReviewKind::Finish).accepted().len();
+        delivered += gate_review(&mut guard, r, ReviewKind::Finish, Severity::Blocker)
+            .accepted()
+            .len();
     }
     delivered
 }

@@ -30,7 +30,7 @@ fn window_review() -> Review {
         reviewer: "advisor".into(),
         final_answer: Some("March revenue was 3.1M after refunds; every region reconciles.".into()),
         turns: 41,
-        messages: window.messages().to_vec(),
+        messages: window.messages().into(),
         omitted_messages: window.omitted(),
         tools: (0..32)
             .map(|i| ToolTrace {

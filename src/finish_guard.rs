@@ -16,7 +16,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 
 use crate::error::Error;
-use crate::host::{Extension, ExtensionFactory, Message, RunInfo, StopDecision, StopInfo, StopInterceptor};
+use crate::host::{Extension, ExtensionFactory, Message, StopDecision, StopInfo, StopInterceptor};
 
 type Rule = Arc<dyn Fn(&StopInfo) -> Option<String> + Send + Sync>;
 
@@ -68,7 +68,7 @@ impl ExtensionFactory for FinishGuard {
         &self.name
     }
 
-    fn begin_run(&self, _info: &RunInfo) -> Result<Option<Box<dyn Extension>>, Error> {
+    fn begin_run(&self) -> Result<Option<Box<dyn Extension>>, Error> {
         Ok(Some(Box::new(self.clone())))
     }
 }
@@ -77,13 +77,13 @@ impl ExtensionFactory for FinishGuard {
 impl StopInterceptor for FinishGuard {
     async fn turn_stopping(&mut self, info: &StopInfo) -> StopDecision {
         if info.attempt >= self.max_nudges {
-            return StopDecision::accept();
+            return StopDecision::Accept;
         }
         match (self.rule)(info) {
             Some(message) if !message.is_empty() => {
                 StopDecision::reopen(vec![Message::user(message)], self.note.clone())
             }
-            _ => StopDecision::accept(),
+            _ => StopDecision::Accept,
         }
     }
 }

@@ -1,9 +1,9 @@
 //! JSONL traces of review decisions: one versioned event per line.
 //!
 //! Owns the [`TraceEvent`] record, the [`TraceSink`] seam and the [`JsonlTrace`]
-//! writer. A trace records what the reviewer said (raw notes), every guard
-//! decision with its reason, whether the review interrupted, the exact
-//! injection, errors and latency — so a recorded incident can be replayed
+//! writer. A trace records what the reviewer said (raw notes), the guard
+//! settings, every guard decision with its reason, whether the review
+//! interrupted, the exact injection, errors and latency — so a recorded incident can be replayed
 //! (`advisor replay` accepts traces) and turned into a regression fixture. It
 //! must not influence the run: a failing sink is logged and ignored, and
 //! [`JsonlTrace`] writes off the agent's thread.
@@ -16,7 +16,7 @@ use std::sync::{Mutex, PoisonError};
 use serde::{Deserialize, Serialize};
 
 use crate::budget::BudgetStop;
-use crate::guard::Reason;
+use crate::gate::{Decision, GuardSettings};
 use crate::model::Usage;
 use crate::note::{Note, Severity};
 use crate::review::{ReviewErrorKind, ReviewKind};
@@ -37,6 +37,9 @@ pub enum TraceEventKind {
     FreshRequest,
     /// A review did not run because a token budget was spent (see `budget`).
     BudgetSpent,
+    /// A saved state was rejected (see `rejected`): the reviewer sits out the
+    /// current request.
+    CheckpointRejected,
 }
 
 /// Size of the evidence a review read.
@@ -50,19 +53,6 @@ pub struct WindowStats {
     pub omitted_messages: usize,
     /// Tool traces shown.
     pub tools: usize,
-}
-
-/// The guard's decision on one raw note.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TraceDecision {
-    /// Position in the reviewer's list (0-based).
-    pub note: usize,
-    /// The severity the guard saw (after any `max_severity` clamp).
-    pub severity: Severity,
-    /// Why it was admitted or suppressed.
-    pub reason: Reason,
-    /// The dedupe key.
-    pub key: String,
 }
 
 /// A review error as traced.
@@ -95,12 +85,17 @@ pub struct TraceEvent {
     /// The notes exactly as the reviewer returned them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<Note>,
-    /// The reviewer's severity clamp, when it is below blocker.
+    /// The settings the notes were gated with (reviews; absent from traces
+    /// written before 0.2.0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guard: Option<GuardSettings>,
+    /// The severity clamp as traces before 0.2.0 recorded it (when below
+    /// blocker); read, never written — [`guard`](Self::guard) holds it now.
+    #[serde(default, skip_serializing)]
     pub max_severity: Option<Severity>,
     /// One decision per raw note.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub decisions: Vec<TraceDecision>,
+    pub decisions: Vec<Decision>,
     /// Whether the review re-opened the run / added context.
     #[serde(default)]
     pub interrupted: bool,
@@ -122,6 +117,9 @@ pub struct TraceEvent {
     /// The spent budget that stopped a review (`budget_spent` events only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub budget: Option<BudgetStop>,
+    /// Why a saved state was rejected (`checkpoint_rejected` events only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rejected: Option<String>,
 }
 
 impl TraceEvent {
@@ -135,6 +133,7 @@ impl TraceEvent {
             round: None,
             window: None,
             notes: Vec::new(),
+            guard: None,
             max_severity: None,
             decisions: Vec::new(),
             interrupted: false,
@@ -144,7 +143,17 @@ impl TraceEvent {
             latency_ms: None,
             usage: None,
             budget: None,
+            rejected: None,
         }
+    }
+
+    /// The settings a traced review was gated with: the recorded ones, else
+    /// (a trace before 0.2.0) `fallback` with the recorded clamp, if any.
+    pub fn guard_settings(&self, fallback: GuardSettings) -> GuardSettings {
+        self.guard.unwrap_or(GuardSettings {
+            max_severity: self.max_severity.unwrap_or(fallback.max_severity),
+            ..fallback
+        })
     }
 }
 

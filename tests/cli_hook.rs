@@ -169,7 +169,7 @@ fn the_last_assistant_message_from_the_hook_input_is_preferred() {
 }
 
 #[test]
-fn a_corrupt_state_file_is_reported_and_treated_as_fresh() {
+fn a_corrupt_state_file_is_reported_and_the_advisor_sits_out_the_request() {
     let ws = Workspace::new(true);
     let t = ws.write("t.jsonl", &example("claude-failing-tests.jsonl"));
     let state_dir = ws.path().join(".advisor/state");
@@ -177,14 +177,25 @@ fn a_corrupt_state_file_is_reported_and_treated_as_fresh() {
     std::fs::write(state_dir.join("sess-c.json"), "{ not json").unwrap();
     let (out, err, code) = hook(&ws, "sess-c", &t);
     assert_eq!(code, 0);
-    assert!(err.contains("corrupt") && err.contains("fresh"), "{err}");
+    assert!(err.contains("corrupt") && err.contains("sits out"), "{err}");
     assert!(
         !err.contains("answer"),
         "a state error does not speak of an answer: {err}"
     );
-    assert!(blocked(&out).is_some());
+    let reply: Value = serde_json::from_str(out.trim()).unwrap();
+    assert!(
+        reply.get("decision").is_none(),
+        "a bad state never refills the allowance: {out}"
+    );
+    assert!(
+        reply["systemMessage"].as_str().unwrap().contains("sits out"),
+        "the user is told why: {out}"
+    );
     let saved: Value = serde_json::from_str(&std::fs::read_to_string(state_dir.join("sess-c.json")).unwrap()).unwrap();
-    assert_eq!(saved["checkpoint"]["reviewers"]["advisor"]["finished"], 1);
+    assert_eq!(
+        saved["checkpoint"]["reviewers"]["advisor"]["finished"], 2,
+        "saved as spent for this request"
+    );
 }
 
 #[test]

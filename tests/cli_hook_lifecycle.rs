@@ -27,6 +27,12 @@ fn stop(ws: &Workspace, session: &str, transcript: &Path, answer: Option<&str>, 
     v.to_string()
 }
 
+/// A genuine new prompt from the user (derived).
+fn new_prompt() -> String {
+    json!({"type": "user", "uuid": "new-prompt", "message": {"role": "user", "content": "now export the rest"}})
+        .to_string()
+}
+
 fn append(path: &Path, line: &str) {
     let mut f = std::fs::OpenOptions::new().append(true).open(path).unwrap();
     writeln!(f, "{line}").unwrap();
@@ -104,11 +110,7 @@ fn lines_that_are_not_prompts_do_not_renew_the_allowance() {
     let ws = Workspace::with_config("enabled = true\nmax_rounds = 1\n");
     let t = ws.fixture(GQC);
     assert!(hook(&stop(&ws, "s", &t, Some(FLAGGED), false), &[]).blocked().is_some());
-    append(
-        &t,
-        &json!({"type": "user", "uuid": "new-prompt", "message": {"role": "user", "content": "now export the rest"}})
-            .to_string(),
-    );
+    append(&t, &new_prompt());
     assert!(
         hook(&stop(&ws, "s", &t, Some(FLAGGED), false), &[]).blocked().is_some(),
         "a new prompt is a fresh request"
@@ -361,4 +363,41 @@ fn special_files_as_transcript_or_state_are_refused_at_once() {
         let run = hook(&stop(&ws, "f", &t, Some(FLAGGED), false), &[]);
         assert!(run.stderr.contains("not a regular file"), "{}", run.stderr);
     }
+}
+
+// --- issue 16 item 9: a rejected saved state fails open without refilling the cap ---
+
+#[test]
+fn a_rejected_checkpoint_sits_the_advisor_out_until_a_fresh_prompt() {
+    let ws = Workspace::with_config("enabled = true\nmax_rounds = 1\n");
+    let t = ws.fixture(GQC);
+    assert!(hook(&stop(&ws, "s", &t, Some(FLAGGED), false), &[]).blocked().is_some());
+    // the saved checkpoint is tampered with: the plugin rejects it
+    let mut state = ws.state("s.json").unwrap();
+    state["checkpoint"]["reviewers"]["advisor"]["finished"] = json!(-1);
+    ws.write(".advisor/state/s.json", &state.to_string());
+    let again = hook(&stop(&ws, "s", &t, Some(FLAGGED), false), &[]);
+    assert_eq!(again.code, 0);
+    assert_eq!(again.blocked(), None, "no refilled allowance: {}", again.stderr);
+    assert!(again.stderr.contains("rejected"), "{}", again.stderr);
+    let message = again.json().unwrap()["systemMessage"].as_str().unwrap().to_owned();
+    assert!(
+        message.contains("rejected") && message.contains("sits out"),
+        "the user is told why: {message}"
+    );
+    let saved = ws.state("s.json").unwrap();
+    assert_eq!(
+        saved["checkpoint"]["reviewers"]["advisor"]["finished"], 1,
+        "the cap stays spent"
+    );
+    assert_eq!(
+        hook(&stop(&ws, "s", &t, Some(FLAGGED), false), &[]).blocked(),
+        None,
+        "still the same request"
+    );
+    append(&t, &new_prompt());
+    assert!(
+        hook(&stop(&ws, "s", &t, Some(FLAGGED), false), &[]).blocked().is_some(),
+        "a fresh request brings the advisor back"
+    );
 }

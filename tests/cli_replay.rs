@@ -99,13 +99,27 @@ fn a_missing_file_is_exit_2_naming_the_file() {
     assert!(String::from_utf8_lossy(&out.get_output().stderr).contains("no/such/file.jsonl"));
 }
 
+/// Runs the reference agent with `plugin` over two answers (two finishes).
+fn run_two_finishes(plugin: advisor::AdvisorPlugin) {
+    use advisor::{Agent, model::ScriptedModel};
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(
+        Agent::new(ScriptedModel::texts(["a", "b"]))
+            .extension(plugin)
+            .run("task"),
+    )
+    .unwrap();
+}
+
 /// Records a real trace through the plugin and returns its JSONL text.
 fn recorded_trace() -> String {
-    use advisor::model::ScriptedModel;
     use advisor::plugin::ReviewerConfig;
     use advisor::review::{self, Review};
     use advisor::trace::MemoryTrace;
-    use advisor::{AdvisorPlugin, Agent, Note, Severity};
+    use advisor::{AdvisorPlugin, Note, Severity};
     use std::sync::Arc;
 
     let trace = Arc::new(MemoryTrace::new());
@@ -129,16 +143,7 @@ fn recorded_trace() -> String {
         .trace(trace.clone())
         .build()
         .unwrap();
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    rt.block_on(
-        Agent::new(ScriptedModel::texts(["a", "b"]))
-            .extension(plugin)
-            .run("task"),
-    )
-    .unwrap();
+    run_two_finishes(plugin);
     trace
         .events()
         .iter()
@@ -175,6 +180,66 @@ fn check_fails_when_a_replayed_decision_differs_from_the_trace() {
     assert!(String::from_utf8_lossy(&a.get_output().stdout).contains("(recorded: accepted)"));
     // without --check the difference is shown but is not an error
     replay(&["-"], &tampered).success();
+}
+
+/// Issue 16 item 3: a trace records its guard settings (notes per review,
+/// similarity, clamp), so `replay --check` is exact without repeating flags;
+/// a trace without them falls back to the flags.
+#[test]
+fn a_trace_records_its_guard_settings_and_replay_needs_no_flags() {
+    use advisor::review::{self, Review};
+    use advisor::trace::MemoryTrace;
+    use advisor::{AdvisorPlugin, Note, Severity};
+    use std::sync::Arc;
+
+    let trace = Arc::new(MemoryTrace::new());
+    let plugin = AdvisorPlugin::builder()
+        .reviewer(review::from_sync_fn(|_r: &Review| {
+            Ok(vec![
+                Note::blocker("the join drops refunded orders from the revenue total"),
+                Note::concern("revenue total drops refunded orders in the join"),
+                Note::concern("rename the CTE"),
+            ])
+        }))
+        .max_notes_per_review(2)
+        .similarity_dedupe(true)
+        .max_severity(Severity::Concern)
+        .trace(trace.clone())
+        .build()
+        .unwrap();
+    run_two_finishes(plugin);
+    let events = trace.events();
+    let first = events.iter().find(|e| e.guard.is_some()).unwrap();
+    let guard = first.guard.unwrap();
+    assert_eq!(
+        (guard.max_notes_per_review, guard.similarity, guard.max_severity),
+        (2, true, Severity::Concern)
+    );
+    let lines: Vec<Value> = events.iter().map(|e| serde_json::to_value(e).unwrap()).collect();
+    let text = |lines: &[Value]| lines.iter().map(|l| l.to_string() + "\n").collect::<String>();
+    let out = replay(&["--json", "--check", "-"], &text(&lines))
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let reasons: Vec<String> = json_lines(&out)
+        .iter()
+        .filter_map(|l| l["reason"].as_str().map(str::to_owned))
+        .collect();
+    assert!(
+        reasons.iter().any(|r| r == "duplicate"),
+        "similarity was on: {reasons:?}"
+    );
+    // the same trace without its settings (as before 0.2.0): the flags decide
+    let old: Vec<Value> = lines
+        .into_iter()
+        .map(|mut l| {
+            l.as_object_mut().unwrap().remove("guard");
+            l
+        })
+        .collect();
+    replay(&["--check", "-"], &text(&old)).code(1);
+    replay(&["--check", "--max-notes", "2", "--similarity", "-"], &text(&old)).success();
 }
 
 /// A scratch directory for one test.

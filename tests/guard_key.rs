@@ -175,7 +175,7 @@ proptest! {
     fn no_invisible_character_reaches_an_injection(notes in proptest::collection::vec(alphabet_string(), 1..6)) {
         let mut guard = EmissionGuard::new(3);
         let notes: Vec<Note> = notes.into_iter().map(Note::blocker).collect();
-        let gate = gate_review(&mut guard, &notes, ReviewKind::Finish);
+        let gate = gate_review(&mut guard, &notes, ReviewKind::Finish, Severity::Blocker);
         if let Some(injection) = &gate.injection {
             prop_assert!(!injection.chars().any(is_invisible), "{:?}", injection);
         }
@@ -222,7 +222,12 @@ fn tag_characters_soft_hyphens_and_annotations_never_reach_the_agent() {
     let text =
         format!("check the join{smuggled}\u{AD}\u{FFF9}x\u{FFFA}y\u{FFFB} \u{202E}drops\u{2066} refunds\u{200B}");
     let mut guard = EmissionGuard::new(3);
-    let gate = gate_review(&mut guard, &[Note::concern(text)], ReviewKind::Finish);
+    let gate = gate_review(
+        &mut guard,
+        &[Note::concern(text)],
+        ReviewKind::Finish,
+        Severity::Blocker,
+    );
     let injection = gate.injection.expect("a real concern interrupts");
     assert!(!injection.chars().any(is_invisible), "{injection:?}");
     assert!(injection.contains("check the joinxy drops refunds"), "{injection}");
@@ -241,7 +246,12 @@ fn spelled_out_content_free_phrases_are_not_admitted() {
         "ĹĞŤḾ",
     ] {
         let mut guard = EmissionGuard::new(3);
-        let gate = gate_review(&mut guard, &[Note::blocker(text)], ReviewKind::Finish);
+        let gate = gate_review(
+            &mut guard,
+            &[Note::blocker(text)],
+            ReviewKind::Finish,
+            Severity::Blocker,
+        );
         assert_eq!(gate.outcome.admissions[0].reason, Reason::ContentFree, "{text:?}");
         assert!(gate.injection.is_none(), "{text:?}");
     }
@@ -260,7 +270,12 @@ fn a_note_of_combining_marks_only_is_empty() {
     // issue 14 item 8: a note of combining marks only was admitted and interrupted
     for text in ["\u{301}\u{308}\u{323}", " \u{301} \u{20DD} ", ". \u{301}!"] {
         let mut guard = EmissionGuard::new(3);
-        let gate = gate_review(&mut guard, &[Note::blocker(text)], ReviewKind::Finish);
+        let gate = gate_review(
+            &mut guard,
+            &[Note::blocker(text)],
+            ReviewKind::Finish,
+            Severity::Blocker,
+        );
         assert_eq!(gate.outcome.admissions[0].reason, Reason::Empty, "{text:?}");
         assert!(gate.injection.is_none());
     }

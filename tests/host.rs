@@ -7,8 +7,8 @@ use std::sync::{Arc, Mutex};
 use advisor::agent::tool_fn;
 use advisor::finish_guard::FinishGuard;
 use advisor::host::{
-    Checkpoint, Extension, ExtensionFactory, Extensions, Message, ObservePhase, RunInfo, RunObserver, StepInfo,
-    StepInterceptor, StopDecision, StopInfo, StopInterceptor, ToolCall,
+    Checkpoint, Extension, ExtensionFactory, Extensions, Message, ObservePhase, RunObserver, StepInfo, StepInterceptor,
+    StopDecision, StopInfo, StopInterceptor, ToolCall,
 };
 use advisor::model::{ChatResponse, ScriptedModel, ToolSpec};
 use advisor::{Agent, Error, ErrorKind, StopReason};
@@ -101,13 +101,21 @@ impl ExtensionFactory for Probe {
     fn name(&self) -> &str {
         &self.name
     }
-    fn begin_run(&self, _info: &RunInfo) -> Result<Option<Box<dyn Extension>>, Error> {
+    fn begin_run(&self) -> Result<Option<Box<dyn Extension>>, Error> {
         Ok(Some(Box::new(self.clone())))
     }
 }
 
 fn reopen(text: &str) -> StopDecision {
     StopDecision::reopen(vec![Message::user(text)], None)
+}
+
+/// The text of the first message a decision injects.
+fn injected(d: &StopDecision) -> &str {
+    match d {
+        StopDecision::Reopen { inject, .. } => &inject[0].content,
+        other => panic!("expected a re-open, got {other:?}"),
+    }
 }
 
 fn set(exts: Vec<Probe>) -> Extensions {
@@ -127,18 +135,19 @@ async fn the_first_interceptor_that_reopens_wins_and_later_ones_are_not_consulte
     let second_calls = second.consulted.clone();
     let mut exts = set(vec![first, second]);
     let d = exts.turn_stopping(&StopInfo::default()).await;
-    assert_eq!(d.inject[0].content, "one");
+    assert_eq!(injected(&d), "one");
     assert_eq!(second_calls.load(Ordering::SeqCst), 0);
     assert_eq!(exts.attempts("first"), 1);
     assert_eq!(exts.attempts("second"), 0);
 }
 
 #[tokio::test]
-async fn continue_with_nothing_to_inject_is_accept_and_the_walk_goes_on() {
+async fn a_reopen_with_nothing_to_inject_is_accept_and_the_walk_goes_on() {
+    assert_eq!(StopDecision::reopen(Vec::new(), None), StopDecision::Accept);
     let empty = Probe {
-        decision: StopDecision {
-            continue_run: true,
-            ..StopDecision::default()
+        decision: StopDecision::Reopen {
+            inject: Vec::new(),
+            progress: Some("working".into()),
         },
         ..Probe::named("empty")
     };
@@ -184,17 +193,14 @@ async fn a_panicking_hook_is_contained_and_counts_as_no_opinion() {
     let mut exts = set(vec![bad, good]);
     exts.observe(ObservePhase::Append, 1, &[Message::user("hi")]);
     let d = exts.turn_stopping(&StopInfo::default()).await;
-    assert_eq!(d.inject[0].content, "good");
+    assert_eq!(injected(&d), "good");
     assert_eq!(exts.attempts("bad"), 0);
 }
 
 #[tokio::test]
-async fn a_stop_reason_ends_the_walk() {
+async fn an_end_decision_ends_the_walk() {
     let quits = Probe {
-        decision: StopDecision {
-            stop_reason: Some("goal_stalled".into()),
-            ..StopDecision::default()
-        },
+        decision: StopDecision::End(StopReason::Extension("goal_stalled".into())),
         ..Probe::named("goal")
     };
     let later = Probe {
@@ -204,9 +210,24 @@ async fn a_stop_reason_ends_the_walk() {
     let later_calls = later.consulted.clone();
     let mut exts = set(vec![quits, later]);
     let d = exts.turn_stopping(&StopInfo::default()).await;
-    assert_eq!(d.stop_reason.as_deref(), Some("goal_stalled"));
+    assert_eq!(d, StopDecision::End(StopReason::Extension("goal_stalled".into())));
     assert!(!d.reopens());
     assert_eq!(later_calls.load(Ordering::SeqCst), 0);
+}
+
+#[tokio::test]
+async fn an_extension_that_ends_the_run_sets_its_stop_reason() {
+    let quits = Probe {
+        decision: StopDecision::End(StopReason::Extension("goal_stalled".into())),
+        ..Probe::named("goal")
+    };
+    let out = Agent::new(ScriptedModel::texts(["done"]))
+        .extension(quits)
+        .run("task")
+        .await
+        .unwrap();
+    assert_eq!(out.stop_reason, StopReason::Extension("goal_stalled".into()));
+    assert_eq!(out.stop_reason.as_str(), "goal_stalled");
 }
 
 #[tokio::test]
@@ -234,12 +255,12 @@ fn duplicate_names_and_failing_factories_are_errors() {
         fn name(&self) -> &str {
             "failing"
         }
-        fn begin_run(&self, _info: &RunInfo) -> Result<Option<Box<dyn Extension>>, Error> {
+        fn begin_run(&self) -> Result<Option<Box<dyn Extension>>, Error> {
             Err(Error::config("api_key", "missing"))
         }
     }
     let factories: Vec<Arc<dyn ExtensionFactory>> = vec![Arc::new(Failing)];
-    let err = Extensions::begin_run(&factories, &RunInfo::default()).unwrap_err();
+    let err = Extensions::begin_run(&factories).unwrap_err();
     assert!(err.to_string().contains("failing"));
 }
 
@@ -250,9 +271,21 @@ fn checkpoints_are_keyed_by_name_and_a_rejection_names_the_field() {
     assert_eq!(saved["a"], json!({"n": 1}));
     let mut bad = serde_json::Map::new();
     bad.insert("a".into(), json!({"n": -1}));
-    let err = exts.restore(&bad).unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::Checkpoint);
-    assert_eq!(err.field(), Some("a.n"));
+    let rejected = exts.restore(&bad);
+    assert_eq!(rejected.len(), 1);
+    assert_eq!(rejected[0].kind(), ErrorKind::Checkpoint);
+    assert_eq!(rejected[0].field(), Some("a.n"));
+}
+
+#[tokio::test]
+async fn a_rejected_checkpoint_does_not_stop_the_hosts_run() {
+    let probe = Probe::named("probe");
+    let agent = Agent::new(ScriptedModel::texts(["one", "two"])).extension(probe);
+    let mut first = agent.run("task").await.unwrap();
+    first.checkpoint.insert("probe".into(), json!({"n": -1}));
+    let second = agent.resume(&first, "follow-up").await.unwrap();
+    assert_eq!(second.final_answer, "two");
+    assert_eq!(second.stop_reason, StopReason::Stop);
 }
 
 fn finish_spec() -> ToolSpec {

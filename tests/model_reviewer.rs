@@ -27,7 +27,7 @@ fn window_review() -> Review {
         reviewer: "advisor".into(),
         final_answer: Some("Revenue was 4.2M.".into()),
         turns: 16,
-        messages,
+        messages: messages.into(),
         omitted_messages: 12,
         tools: vec![
             ToolTrace {
@@ -194,5 +194,38 @@ proptest! {
         let answer = format!("{{\"notes\":[{{\"text\":\"{text}\",\"severity\":\"nit\",\"extra\":\"{text}\"}}]}}");
         let err = parse_notes(&answer).unwrap_err();
         prop_assert!(!err.contains(&text));
+    }
+}
+
+/// Issue 16 item 3: the model reviewer's note limit is the plugin's
+/// `max_notes_per_review` — one setting, carried by the review.
+#[tokio::test]
+async fn the_note_limit_comes_from_the_plugins_max_notes_per_review() {
+    use advisor::host::{StopInfo, StopInterceptor};
+    for n in [1, 5] {
+        let model = ScriptedModel::texts([r#"{"notes":[]}"#]);
+        let plugin = AdvisorPlugin::builder()
+            .reviewer(ModelReviewer::new(model.clone()))
+            .max_notes_per_review(n)
+            .build()
+            .unwrap();
+        let mut run = plugin.start_run();
+        let info = StopInfo {
+            final_answer: "done".into(),
+            turns: 1,
+            ..StopInfo::default()
+        };
+        assert!(!run.turn_stopping(&info).await.reopens());
+        let request = &model.requests()[0];
+        assert_eq!(
+            request.response_schema.as_ref().unwrap()["properties"]["notes"]["maxItems"],
+            n,
+            "the schema allows the plugin's limit"
+        );
+        assert!(
+            request.messages[0].content.contains(&format!("At most {n} notes")),
+            "{}",
+            request.messages[0].content
+        );
     }
 }

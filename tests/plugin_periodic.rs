@@ -6,8 +6,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use advisor::host::{
-    Checkpoint, Message, ObservePhase, RunEnd, RunFinalizer, RunObserver, StepInfo, StepInterceptor, StopInfo,
-    StopInterceptor,
+    Checkpoint, Message, ObservePhase, RunEnd, RunFinalizer, RunObserver, StepInfo, StepInterceptor, StopDecision,
+    StopInfo, StopInterceptor, StopReason,
 };
 use advisor::model::ScriptedModel;
 use advisor::plugin::ReviewerConfig;
@@ -201,7 +201,7 @@ async fn the_last_settled_turn_counts_as_a_tick() {
     let mut run = plugin.start_run();
     run.before_step(&StepInfo::new(1)).await;
     run.before_step(&StepInfo::new(2)).await;
-    run.finalize_run(&RunEnd::new(2, "stop"));
+    run.finalize_run(&RunEnd::new(2, StopReason::Stop));
     let saved = Checkpoint::save(&run).unwrap();
     assert_eq!(saved["reviewers"]["advisor"]["ticks"], 2);
 }
@@ -258,11 +258,20 @@ async fn a_group_finish_consults_every_member_and_combines_their_injections() {
             ..StopInfo::default()
         })
         .await;
-    assert!(d.reopens());
-    assert_eq!(d.inject.len(), 2);
-    assert!(d.inject[0].content.contains("wrong sum"));
-    assert!(d.inject[1].content.contains("missed Q2"));
-    assert_eq!(d.note.as_deref(), Some("reviewing the answer with the advisor"));
+    let StopDecision::Reopen { inject, progress } = d else {
+        panic!("the group re-opens the run: {d:?}");
+    };
+    assert_eq!(inject.len(), 1, "one combined injection");
+    let (wrong, missed) = (
+        inject[0].content.find("wrong sum").unwrap(),
+        inject[0].content.find("missed Q2").unwrap(),
+    );
+    assert!(wrong < missed, "in reviewer order");
+    assert_eq!(progress.as_deref(), Some("reviewing the answer with the advisor"));
+    let consultation = run.finish_outbox().take().unwrap();
+    assert_eq!(consultation.records.len(), 2);
+    assert!(consultation.records.iter().all(|r| r.interrupted));
+    assert_eq!(consultation.injection.as_deref(), Some(inject[0].content.as_str()));
     assert_eq!(run.finish_rounds_used("correctness"), 1);
     assert_eq!(run.finish_rounds_used("scope"), 1);
 }
@@ -290,8 +299,15 @@ async fn group_members_keep_their_own_caps_and_dedupe() {
         turns: 1,
         ..StopInfo::default()
     };
+    run.turn_stopping(&info).await;
     assert_eq!(
-        run.turn_stopping(&info).await.inject.len(),
+        run.finish_outbox()
+            .take()
+            .unwrap()
+            .records
+            .iter()
+            .filter(|r| r.interrupted)
+            .count(),
         2,
         "no guard is shared between members"
     );

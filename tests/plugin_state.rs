@@ -123,12 +123,14 @@ fn a_checkpoint_with_an_unknown_severity_is_rejected_not_restored_as_a_nit() {
         assert_eq!(err.kind(), ErrorKind::Checkpoint);
         assert_eq!(err.field(), Some("state"), "{err}");
         assert!(err.to_string().contains("unknown variant"), "{err}");
-        assert_eq!(run.finish_rounds_used("advisor"), 0, "nothing was restored");
+        // The rejected state's `finished: 1` is not restored; the advisor sits
+        // out the request instead (its allowance of 2 counts as spent).
+        assert_eq!(run.finish_rounds_used("advisor"), 2, "nothing was restored");
     }
 }
 
 #[test]
-fn a_rejected_restore_changes_nothing() {
+fn a_rejected_restore_applies_nothing_and_sits_the_advisor_out() {
     let plugin = AdvisorPlugin::builder()
         .add_reviewer(ReviewerConfig::new("a", review::from_sync_fn(|_r: &Review| Ok(vec![]))))
         .add_reviewer(ReviewerConfig::new("b", review::from_sync_fn(|_r: &Review| Ok(vec![]))))
@@ -140,11 +142,83 @@ fn a_rejected_restore_changes_nothing() {
     bad["finished"] = json!(-1);
     let err = Checkpoint::restore(&mut run, json!({"version": 1, "reviewers": {"a": member, "b": bad}})).unwrap_err();
     assert_eq!(err.field(), Some("reviewers.b.finished"));
-    assert_eq!(
-        run.finish_rounds_used("a"),
-        0,
+    assert!(
+        run.delivered("a").is_empty(),
         "a was valid but nothing is applied when b is not"
     );
+    for name in ["a", "b"] {
+        assert_eq!(
+            run.finish_rounds_used(name),
+            2,
+            "{name}'s allowance counts as spent, never refilled"
+        );
+    }
+    assert!(run.report().checkpoint_rejected);
+}
+
+/// Item 9 of issue 16: a rejected state fails open without refilling the cap.
+#[tokio::test]
+async fn after_a_rejected_state_the_advisor_sits_out_until_a_fresh_request() {
+    let trace = Arc::new(MemoryTrace::new());
+    let calls = Arc::new(AtomicU32::new(0));
+    let c = calls.clone();
+    let plugin = AdvisorPlugin::builder()
+        .reviewer(review::from_sync_fn(move |_r: &Review| {
+            c.fetch_add(1, Ordering::SeqCst);
+            Ok(vec![Note::blocker("verify the totals")])
+        }))
+        .trace(trace.clone())
+        .build()
+        .unwrap();
+    let mut run = plugin.start_run();
+    let err = Checkpoint::restore(&mut run, with(&["reviewers", "advisor", "finished"], json!(-1))).unwrap_err();
+    assert_eq!(err.field(), Some("reviewers.advisor.finished"));
+    assert!(!run.turn_stopping(&stop("a")).await.reopens(), "sits out the request");
+    assert_eq!(calls.load(Ordering::SeqCst), 0, "no review ran");
+    // a host that saves and restores keeps the spent allowance
+    let saved = Checkpoint::save(&run).unwrap();
+    let mut next = plugin.start_run();
+    Checkpoint::restore(&mut next, saved).unwrap();
+    assert!(
+        !next.turn_stopping(&stop("b")).await.reopens(),
+        "still the same request"
+    );
+    next.observe_messages(ObservePhase::ExternalInput, 0, &[Message::user("next question")]);
+    assert!(
+        next.turn_stopping(&stop("c")).await.reopens(),
+        "a fresh request brings it back"
+    );
+    let rejected: Vec<_> = trace
+        .events()
+        .into_iter()
+        .filter(|e| e.event == TraceEventKind::CheckpointRejected)
+        .collect();
+    assert_eq!(rejected.len(), 1);
+    assert!(
+        rejected[0]
+            .rejected
+            .as_deref()
+            .unwrap()
+            .contains("reviewers.advisor.finished"),
+        "the trace says why: {:?}",
+        rejected[0].rejected
+    );
+}
+
+#[tokio::test]
+async fn a_rejected_checkpoint_lets_the_agents_run_go_on() {
+    let plugin = always(Note::concern("verify the totals"));
+    let agent = Agent::new(ScriptedModel::texts(["one", "two", "three", "four", "five"]))
+        .max_turns(8)
+        .unwrap()
+        .extension(plugin.clone());
+    let mut first = agent.run("task").await.unwrap();
+    first
+        .checkpoint
+        .insert("advisor".into(), json!({"version": 1, "reviewers": {"stranger": {}}}));
+    let second = agent.resume(&first, "follow-up").await.unwrap();
+    assert_eq!(second.stop_reason, advisor::StopReason::Stop);
+    assert!(plugin.last_report().unwrap().checkpoint_rejected);
 }
 
 fn arb_json() -> impl Strategy<Value = Value> {

@@ -43,7 +43,7 @@ fn long_review(n: usize, tool_bytes: usize) -> Review {
         reviewer: "advisor".into(),
         final_answer: Some(ANSWER.into()),
         turns: u32::try_from(n).unwrap(),
-        messages,
+        messages: messages.into(),
         tools: (0..n)
             .map(|i| ToolTrace {
                 name: "bash".into(),
@@ -97,7 +97,9 @@ fn long_tool_outputs_keep_head_and_tail_and_the_oldest_steps_leave_first() {
 #[test]
 fn a_task_and_answer_that_alone_exceed_the_budget_are_cut_to_head_and_tail() {
     let mut review = long_review(3, 500);
-    review.messages[0].content = format!("TASK-HEAD {} TASK-TAIL", "spec ".repeat(20_000));
+    let mut messages = review.messages.to_vec();
+    messages[0].content = format!("TASK-HEAD {} TASK-TAIL", "spec ".repeat(20_000));
+    review.messages = messages.into();
     review.final_answer = Some(format!("ANSWER-HEAD {} ANSWER-TAIL", "done ".repeat(20_000)));
     let fitted = fit_user_prompt(&review, 2_000);
     assert!(fitted.clamped_task_or_answer);

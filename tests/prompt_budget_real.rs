@@ -84,7 +84,7 @@ async fn a_long_real_session_is_fitted_to_a_4k_local_model() {
             t.last_answer().unwrap(),
             &Default::default(),
         )),
-        messages: run.window().messages().to_vec(),
+        messages: run.window().messages().into(),
         omitted_messages: run.window().omitted(),
         tools: advisor::evidence::bound_tools(&t.tools, &Default::default()).0,
         ..Review::default()

@@ -36,7 +36,8 @@ fn canned_review() -> Review {
                 name: Some("run_tests".into()),
                 ..Message::new(Role::Tool, "test pagination::last_page ... FAILED\n1 failed, 41 passed")
             },
-        ],
+        ]
+        .into(),
         tools: vec![ToolTrace {
             name: "run_tests".into(),
             args: "cargo test".into(),
@@ -85,7 +86,7 @@ async fn a_real_model_review_has_the_right_structure() {
 
     // 2. the guard output renders and escapes correctly
     let mut guard = EmissionGuard::new(3);
-    let gate = gate_review(&mut guard, &notes, ReviewKind::Finish);
+    let gate = gate_review(&mut guard, &notes, ReviewKind::Finish, Severity::Blocker);
     let accepted = gate.accepted();
     if let Some(injection) = &gate.injection {
         assert_eq!(injection.matches("<advisory ").count(), accepted.len());

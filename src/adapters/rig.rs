@@ -3,12 +3,15 @@
 //!
 //! Owns the translation between rig's hook events and the host contract:
 //! every completion call's history is observed as a `request` (the
-//! [`RunObserver`] side); a model turn that ends without tool calls is a finish
-//! the run chose, so it runs the finish review and, when a note must reach the
-//! model, answers `retry_with_feedback(<injection>)` — rig keeps the rejected
-//! answer and appends the advisory as a user message (the [`StopInterceptor`]
-//! side). The advisor's state, and so its re-open cap, is kept per run in rig's
-//! run-scoped scratchpad. Must not talk to models itself.
+//! [`RunObserver`](crate::host::RunObserver) side); a model turn that ends
+//! without tool calls is a finish the run chose, so it consults the stop
+//! interceptors and, when the advisor's combined injection must reach the
+//! model, answers
+//! `retry_with_feedback(<injection>)` — rig keeps the rejected answer and
+//! appends the advisory as a user message. The advisor runs inside an
+//! [`Extensions`] (the same attempt counting and panic containment as every
+//! host), kept per run in rig's run-scoped scratchpad with its re-open cap.
+//! Must not talk to models itself.
 //!
 //! # Impact on the agent
 //!
@@ -24,14 +27,19 @@ use rig_core::completion::message::{AssistantContent, Message as RigMessage, Too
 use tokio::sync::Mutex;
 
 use crate::AdvisorPlugin;
-use crate::host::{Message, ObservePhase, RunObserver, StopInfo, StopInterceptor, ToolCall, ToolTrace};
-use crate::plugin::AdvisorRun;
+use crate::host::{Extension, Extensions, Message, ObservePhase, StopInfo, ToolCall, ToolTrace};
+use crate::plugin::{FinishOutbox, PLUGIN_NAME};
+
+/// The advisor of one run, in its dispatcher, and where it leaves its review result.
+struct Advised {
+    exts: Extensions,
+    outbox: FinishOutbox,
+}
 
 /// The advisor's per-run state, kept in rig's scratchpad.
 #[derive(Clone, Default)]
 struct RunSlot {
-    run: Option<Arc<Mutex<AdvisorRun>>>,
-    reopens: u32,
+    run: Option<Arc<Mutex<Advised>>>,
     tools: Vec<ToolTrace>,
 }
 
@@ -55,16 +63,18 @@ impl RigAdvisor {
 
     /// The per-run advisor, created on the run's first event (`None` when the
     /// plugin is disabled).
-    fn run_of(&self, ctx: &HookContext) -> Option<Arc<Mutex<AdvisorRun>>> {
+    fn run_of(&self, ctx: &HookContext) -> Option<Arc<Mutex<Advised>>> {
         if !self.plugin.is_enabled() {
             return None;
         }
         ctx.scratchpad().update::<RunSlot, _>(|slot| {
-            Some(
-                slot.run
-                    .get_or_insert_with(|| Arc::new(Mutex::new(self.plugin.start_run())))
-                    .clone(),
-            )
+            if slot.run.is_none() {
+                let run = self.plugin.start_run();
+                let outbox = run.finish_outbox();
+                let exts = Extensions::from_extensions(vec![Box::new(run) as Box<dyn Extension>]).ok()?;
+                slot.run = Some(Arc::new(Mutex::new(Advised { exts, outbox })));
+            }
+            slot.run.clone()
         })
     }
 }
@@ -155,16 +165,14 @@ fn convert(history: &[RigMessage], prompt: &RigMessage) -> (Vec<Message>, Vec<To
 
 impl AgentHook for RigAdvisor {
     fn name(&self) -> Option<String> {
-        Some(crate::plugin::PLUGIN_NAME.to_owned())
+        Some(PLUGIN_NAME.to_owned())
     }
 
     async fn on_completion_call(&self, ctx: &HookContext, event: CompletionCallEvent<'_>) -> CompletionCallAction {
         if let Some(run) = self.run_of(ctx) {
             let (messages, tools) = convert(event.history, event.prompt);
             let turn = u32::try_from(event.turn).unwrap_or(u32::MAX);
-            run.lock()
-                .await
-                .observe_messages(ObservePhase::Request, turn, &messages);
+            run.lock().await.exts.observe(ObservePhase::Request, turn, &messages);
             ctx.scratchpad().update::<RunSlot, _>(|slot| slot.tools = tools);
         }
         CompletionCallAction::continue_run()
@@ -184,23 +192,19 @@ impl AgentHook for RigAdvisor {
             final_answer: answer.content.clone(),
             turns: turn,
             tools: slot.tools,
-            attempt: slot.reopens,
+            attempt: 0,
         };
-        let decision = {
-            let mut run = run.lock().await;
-            run.observe_messages(ObservePhase::Append, turn, std::slice::from_ref(&answer));
-            run.turn_stopping(&info).await
+        let consultation = {
+            let mut advised = run.lock().await;
+            advised
+                .exts
+                .observe(ObservePhase::Append, turn, std::slice::from_ref(&answer));
+            let reopens = advised.exts.turn_stopping(&info).await.reopens();
+            advised.outbox.take().filter(|_| reopens)
         };
-        if !decision.reopens() {
-            return ModelTurnAction::continue_run();
+        match consultation.and_then(|c| c.injection) {
+            Some(feedback) => ModelTurnAction::retry_with_feedback(feedback),
+            None => ModelTurnAction::continue_run(),
         }
-        ctx.scratchpad().update::<RunSlot, _>(|slot| slot.reopens += 1);
-        let feedback = decision
-            .inject
-            .iter()
-            .map(|m| m.content.as_str())
-            .collect::<Vec<_>>()
-            .join("\n\n");
-        ModelTurnAction::retry_with_feedback(feedback)
     }
 }

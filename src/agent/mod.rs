@@ -21,10 +21,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::error::Error;
-use crate::host::{ExtensionFactory, Extensions, Message, ObservePhase, RunInfo, StepInfo, StopInfo, ToolTrace};
+use crate::host::{
+    ExtensionFactory, Extensions, Message, ObservePhase, RunEnd, StepInfo, StopDecision, StopInfo, ToolTrace,
+};
 use crate::model::{ChatModel, ChatRequest, ToolSpec, Usage};
 
-pub use outcome::{RunOutcome, StopReason};
+pub use crate::host::StopReason;
+pub use outcome::RunOutcome;
 pub use tools::{FnTool, Tool, tool_fn};
 
 /// The steer sent on a budget wrap-up turn.
@@ -158,9 +161,9 @@ impl Agent {
         checkpoint: &serde_json::Map<String, serde_json::Value>,
         input: String,
     ) -> Result<RunOutcome, Error> {
-        let info = RunInfo::new(format!("run-{}", history.len()), self.max_turns);
-        let mut exts = Extensions::begin_run(&self.factories, &info)?;
-        exts.restore(checkpoint)?;
+        let mut exts = Extensions::begin_run(&self.factories)?;
+        // a rejected checkpoint is logged by the dispatcher; the run goes on
+        exts.restore(checkpoint);
         if history.is_empty() {
             if let Some(system) = &self.system {
                 history.push(Message::system(system.clone()));
@@ -247,19 +250,20 @@ impl Agent {
                 tools: run.tools.clone(),
                 attempt: 0,
             };
-            let decision = exts.turn_stopping(&info).await;
-            if decision.reopens() {
-                exts.observe(ObservePhase::ExternalInput, turn, &decision.inject);
-                history.extend(decision.inject.iter().cloned());
-                exts.observe(ObservePhase::Append, turn, &decision.inject);
-                if let Some(note) = decision.note.filter(|n| !n.is_empty()) {
-                    run.progress.push(note);
+            match exts.turn_stopping(&info).await {
+                StopDecision::Reopen { inject, progress } => {
+                    exts.observe(ObservePhase::ExternalInput, turn, &inject);
+                    history.extend(inject.iter().cloned());
+                    exts.observe(ObservePhase::Append, turn, &inject);
+                    if let Some(line) = progress.filter(|n| !n.is_empty()) {
+                        run.progress.push(line);
+                    }
                 }
-                continue;
+                StopDecision::End(reason) => break reason,
+                StopDecision::Accept => break StopReason::Stop,
             }
-            break decision.stop_reason.map_or(StopReason::Stop, StopReason::Extension);
         };
-        exts.finalize(&crate::host::RunEnd::new(run.turns, stop_reason.as_str()));
+        exts.finalize(&RunEnd::new(run.turns, stop_reason.clone()));
         run.stop_reason = stop_reason;
         run.checkpoint = exts.save()?;
         run.history = history;

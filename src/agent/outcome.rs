@@ -1,51 +1,9 @@
 //! What a reference-loop run returns.
 //!
-//! Owns [`RunOutcome`] and [`StopReason`]; must not run anything.
+//! Owns [`RunOutcome`]; must not run anything.
 
-use std::fmt;
-
-use crate::host::{Message, ToolTrace};
+use crate::host::{Message, StopReason, ToolTrace};
 use crate::model::Usage;
-
-/// Why a run ended.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-#[non_exhaustive]
-pub enum StopReason {
-    /// The model finished and every stop interceptor accepted.
-    #[default]
-    Stop,
-    /// The turn limit was reached.
-    MaxTurns,
-    /// The budget was spent; the wrap-up answer ended the run.
-    BudgetExhausted,
-    /// The run was aborted between turns.
-    Aborted,
-    /// A terminal tool ended the run.
-    TerminalTool,
-    /// An extension gave up with this reason.
-    Extension(String),
-}
-
-impl StopReason {
-    /// The snake_case name (`stop`, `max_turns`, `budget_exhausted`, `aborted`,
-    /// `terminal_tool`, or the extension's reason).
-    pub fn as_str(&self) -> &str {
-        match self {
-            StopReason::Stop => "stop",
-            StopReason::MaxTurns => "max_turns",
-            StopReason::BudgetExhausted => "budget_exhausted",
-            StopReason::Aborted => "aborted",
-            StopReason::TerminalTool => "terminal_tool",
-            StopReason::Extension(r) => r,
-        }
-    }
-}
-
-impl fmt::Display for StopReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 /// The result of one run.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -405,10 +405,7 @@ impl WorkspaceConfig {
     fn model_reviewer(&self, r: &ReviewerSettings) -> Result<Arc<dyn Reviewer>, Error> {
         self.validate()?;
         let model = build_model(r, Duration::from_secs(self.timeout_secs))?;
-        let reviewer = crate::review::ModelReviewer::new(model)
-            .max_notes(self.max_notes_per_review)
-            .map_err(|e| Error::config("max_notes_per_review", e.message()))?;
-        Ok(Arc::new(reviewer))
+        Ok(Arc::new(crate::review::ModelReviewer::new(model)))
     }
 
     #[cfg(not(feature = "http"))]

@@ -2,8 +2,8 @@
 //! them.
 //!
 //! Owns [`ObservePhase`], [`RunObserver`], [`StepInterceptor`],
-//! [`StopInterceptor`], [`StopInfo`], [`StopDecision`], [`Checkpoint`],
-//! [`Extension`] and [`ExtensionFactory`]. Every capability has a no-op default
+//! [`StopInterceptor`], [`StopInfo`], [`StopDecision`], [`StopReason`],
+//! [`Checkpoint`], [`RunEnd`], [`Extension`] and [`ExtensionFactory`]. Every capability has a no-op default
 //! (in the style of `tracing-subscriber`'s `Layer`), so an extension implements
 //! only what it needs. The rules for calling them live in the dispatcher
 //! ([`super::Extensions`]), not here.
@@ -97,39 +97,82 @@ pub struct StopInfo {
     pub attempt: u32,
 }
 
-/// A stop interceptor's verdict. The default accepts the finish.
+/// A stop interceptor's verdict. Only a re-open with something to inject
+/// re-opens the run; [`StopDecision::reopen`] with nothing to inject is
+/// [`Accept`](StopDecision::Accept).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct StopDecision {
-    /// Re-open the run instead of accepting. Without messages to inject this
-    /// counts as accept.
-    pub continue_run: bool,
-    /// Messages appended to the conversation before the next turn.
-    pub inject: Vec<Message>,
-    /// A short progress line for the user (never the raw injection).
-    pub note: Option<String>,
-    /// Overrides the recorded stop reason when an extension gives up.
-    pub stop_reason: Option<String>,
+pub enum StopDecision {
+    /// Accept the finish (no opinion: later interceptors are still consulted).
+    #[default]
+    Accept,
+    /// Re-open the run: `inject` is appended to the conversation before the
+    /// next turn, `progress` is a short line for the user (never the raw
+    /// injection).
+    Reopen {
+        /// Messages appended to the conversation (never empty when built by
+        /// [`StopDecision::reopen`]; the dispatcher treats an empty one as accept).
+        inject: Vec<Message>,
+        /// A short progress line for the user.
+        progress: Option<String>,
+    },
+    /// End the walk and the run with this reason (an extension gives up).
+    End(StopReason),
 }
 
 impl StopDecision {
-    /// Accept the finish.
-    pub fn accept() -> StopDecision {
-        StopDecision::default()
+    /// Re-open the run with `inject`, showing `progress` to the user; accept
+    /// when there is nothing to inject.
+    pub fn reopen(inject: Vec<Message>, progress: Option<String>) -> StopDecision {
+        if inject.is_empty() {
+            return StopDecision::Accept;
+        }
+        StopDecision::Reopen { inject, progress }
     }
 
-    /// Re-open the run with `inject`, showing `note` to the user.
-    pub fn reopen(inject: Vec<Message>, note: Option<String>) -> StopDecision {
-        StopDecision {
-            continue_run: true,
-            inject,
-            note,
-            stop_reason: None,
+    /// Whether this decision re-opens the run (a re-open with something to inject).
+    pub fn reopens(&self) -> bool {
+        matches!(self, StopDecision::Reopen { inject, .. } if !inject.is_empty())
+    }
+}
+
+/// Why a run ended.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum StopReason {
+    /// The model finished and every stop interceptor accepted.
+    #[default]
+    Stop,
+    /// The turn limit was reached.
+    MaxTurns,
+    /// The budget was spent; the wrap-up answer ended the run.
+    BudgetExhausted,
+    /// The run was aborted between turns.
+    Aborted,
+    /// A terminal tool ended the run.
+    TerminalTool,
+    /// An extension ended the run with this reason.
+    Extension(String),
+}
+
+impl StopReason {
+    /// The snake_case name (`stop`, `max_turns`, `budget_exhausted`, `aborted`,
+    /// `terminal_tool`, or the extension's reason).
+    pub fn as_str(&self) -> &str {
+        match self {
+            StopReason::Stop => "stop",
+            StopReason::MaxTurns => "max_turns",
+            StopReason::BudgetExhausted => "budget_exhausted",
+            StopReason::Aborted => "aborted",
+            StopReason::TerminalTool => "terminal_tool",
+            StopReason::Extension(r) => r,
         }
     }
+}
 
-    /// Whether this decision re-opens the run (continue with something to inject).
-    pub fn reopens(&self) -> bool {
-        self.continue_run && !self.inject.is_empty()
+impl fmt::Display for StopReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 
@@ -142,7 +185,10 @@ pub trait StopInterceptor: Send {
 }
 
 /// State an extension carries across runs. `restore` must validate and never
-/// panic on hostile input.
+/// panic on hostile input. A rejected state does not stop the host's run: the
+/// dispatcher reports it and goes on, so an extension that rejects a state
+/// must leave itself safe (the advisor sits out the current request rather
+/// than start with a refilled allowance).
 pub trait Checkpoint: Send {
     /// The state as JSON.
     fn save(&self) -> Result<serde_json::Value, Error>;
@@ -156,17 +202,14 @@ pub trait Checkpoint: Send {
 pub struct RunEnd {
     /// Turns the run used, including the last settled one.
     pub turns: u32,
-    /// Why the run ended (`stop`, `max_turns`, …).
-    pub stop_reason: String,
+    /// Why the run ended.
+    pub stop_reason: StopReason,
 }
 
 impl RunEnd {
     /// A run end after `turns` turns for `stop_reason`.
-    pub fn new(turns: u32, stop_reason: impl Into<String>) -> RunEnd {
-        RunEnd {
-            turns,
-            stop_reason: stop_reason.into(),
-        }
+    pub fn new(turns: u32, stop_reason: StopReason) -> RunEnd {
+        RunEnd { turns, stop_reason }
     }
 }
 
@@ -210,26 +253,6 @@ pub trait Extension: Send {
     }
 }
 
-/// What a factory is told when a run begins.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-#[non_exhaustive]
-pub struct RunInfo {
-    /// An id for the run, for logs and traces.
-    pub run_id: String,
-    /// The run's turn limit.
-    pub max_turns: u32,
-}
-
-impl RunInfo {
-    /// Run info with this id and turn limit.
-    pub fn new(run_id: impl Into<String>, max_turns: u32) -> RunInfo {
-        RunInfo {
-            run_id: run_id.into(),
-            max_turns,
-        }
-    }
-}
-
 /// Makes one [`Extension`] per run, or declines the run.
 pub trait ExtensionFactory: Send + Sync {
     /// The name of the extensions it makes.
@@ -237,5 +260,5 @@ pub trait ExtensionFactory: Send + Sync {
 
     /// Called once per run. `Ok(None)` declines this run; an error aborts the
     /// run before any model call.
-    fn begin_run(&self, info: &RunInfo) -> Result<Option<Box<dyn Extension>>, Error>;
+    fn begin_run(&self) -> Result<Option<Box<dyn Extension>>, Error>;
 }

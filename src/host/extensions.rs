@@ -1,24 +1,47 @@
 //! The `Extensions` dispatcher: the kernel rules every host loop follows.
 //!
-//! Owns the per-run set of extensions and the rules of DESIGN §3:
-//! registration order; for stops, the first interceptor that continues with
-//! something to inject wins and the rest are not consulted; continue with
-//! nothing to inject is accept; a stop reason ends the walk; `attempt` is
-//! counted per extension; a panicking hook is contained and counts as no
-//! opinion. It must not decide *when* a stop is consulted — the loop calls
-//! [`Extensions::turn_stopping`] only for stops the run chose.
+//! Owns the per-run set of extensions and the kernel rules: registration
+//! order; for stops, the first interceptor that re-opens with something to
+//! inject wins and the rest are not consulted; a re-open with nothing to
+//! inject is accept; [`StopDecision::End`] ends the walk; `attempt` is counted
+//! per extension; a panicking hook is contained and counts as no opinion; a
+//! rejected checkpoint is reported, never fatal. Every host — the reference
+//! loop, the rig adapter, the CLI — drives its extensions through it, so these
+//! rules live in one place. It must not decide *when* a stop is consulted —
+//! the loop calls [`Extensions::turn_stopping`] only for stops the run chose.
 
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
 use super::contain::{contain, contain_async};
-use super::{Extension, ExtensionFactory, Message, ObservePhase, RunEnd, RunInfo, StepInfo, StopDecision, StopInfo};
+use super::{
+    Extension, ExtensionFactory, Message, ObservePhase, RunEnd, StepInfo, StopDecision, StopInfo, StopInterceptor,
+};
 use crate::error::{Error, ErrorKind};
 
 struct Entry {
     ext: Box<dyn Extension>,
     attempts: u32,
+}
+
+/// Consults `stop` (named `name`) with `info`, its `attempt` set to
+/// `attempts`. A panic, or a re-open with nothing to inject, is
+/// [`StopDecision::Accept`]; a re-open counts an attempt.
+async fn consult(name: &str, stop: &mut dyn StopInterceptor, attempts: &mut u32, info: &mut StopInfo) -> StopDecision {
+    info.attempt = *attempts;
+    match contain_async(stop.turn_stopping(info)).await {
+        None => {
+            tracing::warn!(extension = %name, "stop interceptor panicked; counted as no opinion");
+            StopDecision::Accept
+        }
+        Some(decision) if decision.reopens() => {
+            *attempts += 1;
+            decision
+        }
+        Some(StopDecision::Reopen { .. }) => StopDecision::Accept,
+        Some(decision) => decision,
+    }
 }
 
 /// The extensions of one run, in registration order.
@@ -37,11 +60,11 @@ impl Extensions {
     /// Asks each factory, in order, to begin the run. Declines are skipped; a
     /// factory error (or panic) aborts with an error naming the factory; two
     /// extensions with the same name are an error.
-    pub fn begin_run(factories: &[Arc<dyn ExtensionFactory>], info: &RunInfo) -> Result<Extensions, Error> {
+    pub fn begin_run(factories: &[Arc<dyn ExtensionFactory>]) -> Result<Extensions, Error> {
         let mut exts = Vec::new();
         for factory in factories {
             let name = factory.name().to_owned();
-            match contain(|| factory.begin_run(info)) {
+            match contain(|| factory.begin_run()) {
                 Some(Ok(Some(ext))) => exts.push(ext),
                 Some(Ok(None)) => {}
                 Some(Err(e)) => {
@@ -120,36 +143,25 @@ impl Extensions {
     /// Consults the stop interceptors for a finish the run chose.
     ///
     /// In registration order, each is told how many times it re-opened this
-    /// run. The first that re-opens (continue with something to inject) wins:
-    /// its count goes up and no later interceptor is consulted. A decision
-    /// carrying only a stop reason ends the walk with that reason. A panic is
-    /// no opinion. At the end of the list the finish is accepted.
+    /// run. The first that re-opens wins: its count goes up and no later
+    /// interceptor is consulted. [`StopDecision::End`] ends the walk with its
+    /// reason. A panic is no opinion. At the end of the list the finish is
+    /// accepted.
     pub async fn turn_stopping(&mut self, info: &StopInfo) -> StopDecision {
         // one copy for the whole walk (each interceptor sees its own attempt count)
         let mut info = info.clone();
         for entry in &mut self.entries {
-            let name = entry.ext.name().to_owned();
-            let attempts = entry.attempts;
-            let Some(stop) = entry.ext.stop_interceptor() else {
+            let Entry { ext, attempts } = entry;
+            let name = ext.name().to_owned();
+            let Some(stop) = ext.stop_interceptor() else {
                 continue;
             };
-            info.attempt = attempts;
-            let Some(decision) = contain_async(stop.turn_stopping(&info)).await else {
-                tracing::warn!(extension = %name, "stop interceptor panicked; counted as no opinion");
-                continue;
-            };
-            if decision.reopens() {
-                entry.attempts += 1;
-                return decision;
-            }
-            if let Some(reason) = decision.stop_reason.filter(|r| !r.is_empty()) {
-                return StopDecision {
-                    stop_reason: Some(reason),
-                    ..StopDecision::accept()
-                };
+            match consult(&name, stop, attempts, &mut info).await {
+                StopDecision::Accept => {}
+                decision => return decision,
             }
         }
-        StopDecision::accept()
+        StopDecision::Accept
     }
 
     /// Tells every finalizer, in reverse registration order, how the run
@@ -189,23 +201,28 @@ impl Extensions {
 
     /// Restores each checkpointing extension whose name is in `states`.
     /// Extensions missing from `states` start fresh; unknown names are ignored.
-    /// The first rejection aborts with an error naming the extension.
-    pub fn restore(&mut self, states: &Map<String, Value>) -> Result<(), Error> {
+    /// A rejected state (or a panic) does not stop the run: it is logged and
+    /// returned, named by extension and field, and the extension keeps
+    /// whatever safe state its `restore` left.
+    pub fn restore(&mut self, states: &Map<String, Value>) -> Vec<Error> {
+        let mut rejected = Vec::new();
         for entry in &mut self.entries {
             let name = entry.ext.name().to_owned();
             let Some(state) = states.get(&name) else { continue };
             if let Some(cp) = entry.ext.checkpoint() {
                 let result = contain(|| cp.restore(state.clone()))
                     .unwrap_or_else(|| Err(Error::checkpoint(name.clone(), "panicked while restoring")));
-                result.map_err(|e| {
+                if let Err(e) = result {
                     let field = match e.field() {
                         Some(f) => format!("{name}.{f}"),
                         None => name.clone(),
                     };
-                    Error::checkpoint(field, e.message().to_owned())
-                })?;
+                    let e = Error::checkpoint(field, e.message().to_owned());
+                    tracing::warn!(extension = %name, error = %e, "a checkpoint was rejected; the run goes on");
+                    rejected.push(e);
+                }
             }
         }
-        Ok(())
+        rejected
     }
 }

@@ -4,8 +4,9 @@
 //! Owns the transcript types ([`Message`], [`ToolCall`], [`ToolTrace`]), the
 //! capability traits ([`RunObserver`], [`StepInterceptor`], [`StopInterceptor`],
 //! [`Checkpoint`]), [`Extension`]/[`ExtensionFactory`] and the [`Extensions`]
-//! dispatcher. It must not know about any particular extension: the loop never
-//! names the advisor, so removing it leaves the run exactly as it was.
+//! dispatcher every host drives its extensions through. It must not know about
+//! any particular extension: the loop never names the advisor, so removing it
+//! leaves the run exactly as it was.
 
 pub(crate) mod contain;
 mod contract;
@@ -13,8 +14,8 @@ mod extensions;
 mod message;
 
 pub use contract::{
-    Checkpoint, Extension, ExtensionFactory, ObservePhase, RunEnd, RunFinalizer, RunInfo, RunObserver, StepInfo,
-    StepInterceptor, StopDecision, StopInfo, StopInterceptor,
+    Checkpoint, Extension, ExtensionFactory, ObservePhase, RunEnd, RunFinalizer, RunObserver, StepInfo,
+    StepInterceptor, StopDecision, StopInfo, StopInterceptor, StopReason,
 };
 pub use extensions::Extensions;
 pub use message::{Message, Role, ToolCall, ToolTrace};

@@ -27,54 +27,12 @@ pub const MAX_NOTES_PER_REVIEW_LIMIT: usize = 32;
 /// Most reviewers a group may have.
 pub const MAX_REVIEWERS: usize = 4;
 
-/// Settings that belong to one reviewer; set on the builder they configure the
-/// single reviewer, and are an error in group mode.
-#[derive(Clone, Default)]
-struct SingleSettings {
-    interval_turns: Option<u32>,
-    max_rounds: Option<u32>,
-    max_periodic_reviews: Option<u32>,
-    cooldown_turns: Option<u32>,
-    max_severity: Option<Severity>,
-    shadow: Option<bool>,
-}
-
-impl SingleSettings {
-    fn first_set(&self) -> Option<&'static str> {
-        [
-            ("interval_turns", self.interval_turns.is_some()),
-            ("max_rounds", self.max_rounds.is_some()),
-            ("max_periodic_reviews", self.max_periodic_reviews.is_some()),
-            ("cooldown_turns", self.cooldown_turns.is_some()),
-            ("max_severity", self.max_severity.is_some()),
-            ("shadow", self.shadow.is_some()),
-        ]
-        .into_iter()
-        .find_map(|(name, set)| set.then_some(name))
-    }
-
-    fn apply(&self, mut cfg: ReviewerConfig) -> ReviewerConfig {
-        if let Some(v) = self.interval_turns {
-            cfg = cfg.interval_turns(v);
-        }
-        if let Some(v) = self.max_rounds {
-            cfg = cfg.max_rounds(v);
-        }
-        if let Some(v) = self.max_periodic_reviews {
-            cfg = cfg.max_periodic_reviews(v);
-        }
-        if let Some(v) = self.cooldown_turns {
-            cfg = cfg.cooldown_turns(v);
-        }
-        if let Some(v) = self.max_severity {
-            cfg = cfg.max_severity(v);
-        }
-        if let Some(v) = self.shadow {
-            cfg = cfg.shadow(v);
-        }
-        cfg
-    }
-}
+/// A setting that belongs to one reviewer, by name: set on the builder it
+/// configures the single reviewer, and is an error in group mode.
+type SingleSetting = (
+    &'static str,
+    Arc<dyn Fn(ReviewerConfig) -> ReviewerConfig + Send + Sync>,
+);
 
 /// Builds an [`AdvisorPlugin`]; see [`AdvisorPlugin::builder`].
 ///
@@ -84,7 +42,7 @@ impl SingleSettings {
 #[derive(Clone)]
 pub struct AdvisorPluginBuilder {
     reviewer: Option<Arc<dyn Reviewer>>,
-    single: SingleSettings,
+    single: Vec<SingleSetting>,
     group: Vec<ReviewerConfig>,
     enabled: bool,
     max_notes_per_review: usize,
@@ -122,7 +80,7 @@ impl Default for AdvisorPluginBuilder {
     fn default() -> Self {
         AdvisorPluginBuilder {
             reviewer: None,
-            single: SingleSettings::default(),
+            single: Vec::new(),
             group: Vec::new(),
             enabled: true,
             max_notes_per_review: DEFAULT_MAX_NOTES_PER_REVIEW,
@@ -140,6 +98,15 @@ impl Default for AdvisorPluginBuilder {
 }
 
 impl AdvisorPluginBuilder {
+    fn single(
+        mut self,
+        name: &'static str,
+        apply: impl Fn(ReviewerConfig) -> ReviewerConfig + Send + Sync + 'static,
+    ) -> Self {
+        self.single.push((name, Arc::new(apply)));
+        self
+    }
+
     /// The single reviewer, consulted at each finish (and periodically when
     /// [`interval_turns`](Self::interval_turns) is set). Named `advisor`.
     pub fn reviewer(self, reviewer: impl Reviewer + 'static) -> Self {
@@ -168,42 +135,36 @@ impl AdvisorPluginBuilder {
 
     /// Single reviewer: finish consultations per user request (default 2, at
     /// least 1). Each finish review counts, whether or not it re-opened the run.
-    pub fn max_rounds(mut self, rounds: u32) -> Self {
-        self.single.max_rounds = Some(rounds);
-        self
+    pub fn max_rounds(self, rounds: u32) -> Self {
+        self.single("max_rounds", move |cfg| cfg.max_rounds(rounds))
     }
 
     /// Single reviewer: review every `n` completed turns (default 0: finish only).
-    pub fn interval_turns(mut self, n: u32) -> Self {
-        self.single.interval_turns = Some(n);
-        self
+    pub fn interval_turns(self, n: u32) -> Self {
+        self.single("interval_turns", move |cfg| cfg.interval_turns(n))
     }
 
     /// Single reviewer: periodic reviews per user request (default 8).
-    pub fn max_periodic_reviews(mut self, n: u32) -> Self {
-        self.single.max_periodic_reviews = Some(n);
-        self
+    pub fn max_periodic_reviews(self, n: u32) -> Self {
+        self.single("max_periodic_reviews", move |cfg| cfg.max_periodic_reviews(n))
     }
 
     /// Single reviewer: completed turns a failed review pushes the next
     /// periodic review back (default 3).
-    pub fn cooldown_turns(mut self, n: u32) -> Self {
-        self.single.cooldown_turns = Some(n);
-        self
+    pub fn cooldown_turns(self, n: u32) -> Self {
+        self.single("cooldown_turns", move |cfg| cfg.cooldown_turns(n))
     }
 
     /// Single reviewer: highest severity it may raise (default blocker);
     /// `Severity::Nit` means "advise, never interrupt".
-    pub fn max_severity(mut self, s: Severity) -> Self {
-        self.single.max_severity = Some(s);
-        self
+    pub fn max_severity(self, s: Severity) -> Self {
+        self.single("max_severity", move |cfg| cfg.max_severity(s))
     }
 
     /// Single reviewer: shadow mode — review, record, call `on_notes`, never
     /// inject, never re-open.
-    pub fn shadow(mut self, on: bool) -> Self {
-        self.single.shadow = Some(on);
-        self
+    pub fn shadow(self, on: bool) -> Self {
+        self.single("shadow", move |cfg| cfg.shadow(on))
     }
 
     /// Notes admitted per review (default 3, 1..=32).
@@ -297,7 +258,12 @@ impl AdvisorPluginBuilder {
                  or .add_reviewer(ReviewerConfig::new(name, reviewer))",
             )),
             (Some(r), true) => {
-                let cfg = self.single.apply(ReviewerConfig::shared(PLUGIN_NAME, r.clone()));
+                let cfg = self
+                    .single
+                    .iter()
+                    .fold(ReviewerConfig::shared(PLUGIN_NAME, r.clone()), |cfg, (_, apply)| {
+                        apply(cfg)
+                    });
                 if cfg.max_rounds == 0 {
                     return Err(Error::config(
                         "max_rounds",
@@ -307,7 +273,7 @@ impl AdvisorPluginBuilder {
                 Ok(vec![cfg])
             }
             (None, false) => {
-                if let Some(setting) = self.single.first_set() {
+                if let Some(&(setting, _)) = self.single.first() {
                     return Err(Error::config(
                         setting,
                         "is a per-reviewer setting; in group mode set it on each ReviewerConfig",

@@ -97,14 +97,15 @@ struct PluginState {
 }
 
 fn save_member(m: &Member) -> MemberState {
+    let c = m.counters();
     MemberState {
-        finished: m.c.finished.into(),
-        periodic: m.c.periodic.into(),
-        ticks: m.c.ticks.into(),
-        last_review: m.c.last_review.into(),
-        cooldown_until: m.c.cooldown_until.into(),
-        delivered: m.delivered.iter().cloned().collect(),
-        seen: m.guard.history(),
+        finished: c.finished.into(),
+        periodic: c.periodic.into(),
+        ticks: c.ticks.into(),
+        last_review: c.last_review.into(),
+        cooldown_until: c.cooldown_until.into(),
+        delivered: m.delivered().cloned().collect(),
+        seen: m.history(),
     }
 }
 
@@ -232,10 +233,7 @@ pub(crate) fn restore(members: &mut [Member], state: Value) -> Result<Spent, Err
         valid.push((idx, validate(&at, s)?));
     }
     for (idx, v) in valid {
-        let m = &mut members[idx];
-        m.c = v.counters;
-        m.delivered = v.delivered.into();
-        m.guard.set_history(v.seen);
+        members[idx].restore(v.counters, v.delivered, v.seen);
     }
     Ok(spent)
 }

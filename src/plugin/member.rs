@@ -1,16 +1,20 @@
 //! One reviewer's run state: its guard, delivered list and counters, and the
 //! scheduling rules that read them.
 //!
-//! Owns [`Member`]: the finish cap, the periodic cadence (completed-turn
-//! ticks, interval, cap, cooldown), the fresh-request reset and the delivered
-//! history. Must not call the reviewer; the run does.
+//! Owns [`Member`] and its private counters: the finish cap, the periodic
+//! cadence (completed-turn ticks, interval, cap, cooldown), the fresh-request
+//! reset, sitting out after a rejected state, the gate with this reviewer's
+//! settings and the delivered history. Must not call the reviewer; the run
+//! does.
 
 use std::collections::VecDeque;
 
 use super::DELIVERED_CAPACITY;
 use super::reviewer_config::ReviewerConfig;
-use crate::guard::EmissionGuard;
+use crate::gate::{GateResult, GuardSettings, gate_review};
+use crate::guard::{EmissionGuard, SeenKey};
 use crate::note::Note;
+use crate::review::ReviewKind;
 
 /// The counters a member keeps; all but `last_turn` are checkpointed.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -29,22 +33,64 @@ pub(crate) struct Counters {
     pub(crate) cooldown_until: u32,
 }
 
-/// One reviewer taking part in a run.
+/// One reviewer taking part in a run. Owns its counters: the run asks it
+/// whether a review may run and tells it when one does.
 pub(crate) struct Member {
     pub(crate) cfg: ReviewerConfig,
-    pub(crate) guard: EmissionGuard,
-    pub(crate) delivered: VecDeque<Note>,
-    pub(crate) c: Counters,
+    settings: GuardSettings,
+    guard: EmissionGuard,
+    delivered: VecDeque<Note>,
+    c: Counters,
 }
 
 impl Member {
     pub(crate) fn new(cfg: ReviewerConfig, max_notes_per_review: usize, similarity: bool) -> Member {
+        let settings = GuardSettings {
+            max_notes_per_review,
+            similarity,
+            max_severity: cfg.max_severity,
+        };
         Member {
             cfg,
-            guard: EmissionGuard::new(max_notes_per_review).with_similarity(similarity),
+            guard: settings.guard(),
+            settings,
             delivered: VecDeque::new(),
             c: Counters::default(),
         }
+    }
+
+    /// The settings this member's notes are gated with.
+    pub(crate) fn settings(&self) -> GuardSettings {
+        self.settings
+    }
+
+    /// The counters, for a checkpoint.
+    pub(crate) fn counters(&self) -> Counters {
+        self.c
+    }
+
+    /// The delivered notes, oldest first.
+    pub(crate) fn delivered(&self) -> impl Iterator<Item = &Note> {
+        self.delivered.iter()
+    }
+
+    /// The dedupe history, for a checkpoint.
+    pub(crate) fn history(&self) -> Vec<SeenKey> {
+        self.guard.history()
+    }
+
+    /// Replaces the state with a validated saved one.
+    pub(crate) fn restore(&mut self, counters: Counters, delivered: Vec<Note>, seen: Vec<SeenKey>) {
+        self.c = counters;
+        self.delivered = delivered.into();
+        self.guard.set_history(seen);
+    }
+
+    /// After a rejected saved state: the allowances of the current request
+    /// count as spent (never refilled by a bad state), until a fresh request.
+    pub(crate) fn sit_out(&mut self) {
+        self.c.finished = self.cfg.max_rounds;
+        self.c.periodic = self.cfg.max_periodic_reviews;
     }
 
     /// Whether a fresh user request resets this member: only after it ran a
@@ -59,16 +105,40 @@ impl Member {
         true
     }
 
-    /// Whether a finish review may run (`attempt` is ignored in group mode,
-    /// where the dispatcher counts the whole group as one extension).
-    pub(crate) fn finish_allowed(&self, attempt: Option<u32>) -> bool {
-        let rounds = self.cfg.max_rounds;
-        self.c.finished < rounds && attempt.is_none_or(|a| a < rounds)
+    /// The history was rebased: dedupe starts over.
+    pub(crate) fn rebase(&mut self) {
+        self.guard.reset();
     }
 
-    /// Counts the turns completed before `upcoming_turn` (1-based).
-    pub(crate) fn tick_before(&mut self, upcoming_turn: u32) {
+    /// Counts a finish consultation and returns its 0-based round, or `None`
+    /// when the allowance is spent (`attempt` is ignored in group mode, where
+    /// the dispatcher counts the whole group as one extension).
+    pub(crate) fn begin_finish(&mut self, attempt: Option<u32>) -> Option<u32> {
+        let rounds = self.cfg.max_rounds;
+        if self.c.finished >= rounds || attempt.is_some_and(|a| a >= rounds) {
+            return None;
+        }
+        self.c.finished += 1;
+        Some(self.c.finished - 1)
+    }
+
+    /// Counts the turns completed before `upcoming_turn` (1-based) and says
+    /// whether a periodic review is due now.
+    pub(crate) fn periodic_due(&mut self, upcoming_turn: u32) -> bool {
         self.settle(upcoming_turn.saturating_sub(1));
+        let c = &self.c;
+        self.cfg.interval_turns > 0
+            && c.periodic < self.cfg.max_periodic_reviews
+            && c.ticks.saturating_sub(c.last_review) >= self.cfg.interval_turns
+            && c.ticks >= c.cooldown_until
+    }
+
+    /// Counts a periodic review; returns its 0-based round and the completed
+    /// turns counted so far.
+    pub(crate) fn begin_periodic(&mut self) -> (u32, u32) {
+        self.c.periodic += 1;
+        self.c.last_review = self.c.ticks;
+        (self.c.periodic - 1, self.c.ticks)
     }
 
     /// Counts turns up to and including `completed_turn`.
@@ -78,18 +148,14 @@ impl Member {
         self.c.last_turn = self.c.last_turn.max(completed_turn);
     }
 
-    /// Whether a periodic review is due now.
-    pub(crate) fn periodic_due(&self) -> bool {
-        let c = &self.c;
-        self.cfg.interval_turns > 0
-            && c.periodic < self.cfg.max_periodic_reviews
-            && c.ticks.saturating_sub(c.last_review) >= self.cfg.interval_turns
-            && c.ticks >= c.cooldown_until
-    }
-
     /// Pushes periodic reviews back after a failed review.
     pub(crate) fn cool_down(&mut self) {
         self.c.cooldown_until = self.c.ticks.saturating_add(self.cfg.cooldown_turns);
+    }
+
+    /// Gates a review's raw notes with this member's settings and guard.
+    pub(crate) fn gate(&mut self, notes: &[Note], kind: ReviewKind) -> GateResult {
+        gate_review(&mut self.guard, notes, kind, self.settings.max_severity)
     }
 
     /// Remembers notes delivered to the agent, keeping the last 32.

@@ -53,11 +53,17 @@
 //!   framed as a review of work in progress. Never on a wrap-up turn.
 //! - Up to four named reviewers ([`ReviewerConfig`]), each with its own
 //!   cadence, caps, cooldown, guard and delivered list; all are consulted at a
-//!   finish and their injections combined.
+//!   finish and their injections combined into one message. Every
+//!   consultation is one [`Consultation`]: a record per reviewer (its
+//!   review's trace event) and the combined injection
+//!   ([`AdvisorRun::finish_outbox`]).
 //! - Checkpoints ([`Checkpoint`](crate::host::Checkpoint)) carry counters,
 //!   delivered notes and dedupe history; restore validates every field. A fresh
 //!   user request (new input at turn 0 after a finish review) resets
-//!   allowances, delivered notes and dedupe; a rebase resets dedupe only.
+//!   allowances, delivered notes and dedupe; a rebase resets dedupe only. A
+//!   rejected state is applied in no part: the advisor sits out the current
+//!   request (its allowances count as spent until a fresh request, never
+//!   refilled), and the report (`checkpoint_rejected`) and trace say so.
 //! - `max_severity` downgrades a reviewer's notes ("advise, never interrupt");
 //!   `shadow` reviews and records but never injects.
 //! - A [`TraceSink`] receives one event per review and per reset;
@@ -69,6 +75,7 @@
 
 mod builder;
 mod checkpoint;
+mod consultation;
 mod invoke;
 mod member;
 mod report;
@@ -80,7 +87,7 @@ use std::time::Duration;
 
 use crate::error::Error;
 use crate::evidence::EvidenceBounds;
-use crate::host::{Extension, ExtensionFactory, RunInfo};
+use crate::host::{Extension, ExtensionFactory};
 use crate::model::Usage;
 use crate::note::Note;
 use crate::review::ReviewKind;
@@ -90,6 +97,7 @@ pub use builder::{
     AdvisorPluginBuilder, DEFAULT_MAX_ROUNDS, DEFAULT_TIMEOUT, MAX_NOTES_PER_REVIEW_LIMIT, MAX_REVIEWERS, PROGRESS_NOTE,
 };
 pub use checkpoint::{CHECKPOINT_VERSION, MAX_CHECKPOINT_BYTES};
+pub use consultation::{Consultation, FinishOutbox};
 pub use report::{RunReport, Suppressed};
 pub use reviewer_config::{
     DEFAULT_COOLDOWN_TURNS, DEFAULT_MAX_PERIODIC_REVIEWS, MAX_REVIEWER_NAME_BYTES, ReviewerConfig,
@@ -202,7 +210,7 @@ impl ExtensionFactory for AdvisorPlugin {
         PLUGIN_NAME
     }
 
-    fn begin_run(&self, _info: &RunInfo) -> Result<Option<Box<dyn Extension>>, Error> {
+    fn begin_run(&self) -> Result<Option<Box<dyn Extension>>, Error> {
         if !self.config.enabled {
             return Ok(None);
         }

@@ -70,6 +70,10 @@ pub struct RunReport {
     /// without a review for this reason.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub budget_stop: Option<BudgetStop>,
+    /// A saved state was rejected: the advisor sat out the current request
+    /// (the trace's `checkpoint_rejected` event and the host's log say why).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub checkpoint_rejected: bool,
 }
 
 impl RunReport {

@@ -3,9 +3,10 @@
 //!
 //! Owns [`AdvisorRun`]: the shared bounded window of the run, one
 //! [`Member`] per reviewer, the review routine that turns a reviewer's notes
-//! into injected messages (through the shared [`gate_review`]), the trace
-//! events and the per-run report. It must not decide when it is consulted (the
-//! dispatcher and loop do) and never re-opens a run on a reviewer failure.
+//! into a review record (its [`TraceEvent`], through the member's gate) and
+//! the consultation's one [`Consultation`], the trace and the per-run report. It must not
+//! decide when it is consulted (the dispatcher and loop do) and never re-opens
+//! a run on a reviewer failure.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -13,6 +14,7 @@ use std::time::Instant;
 use async_trait::async_trait;
 use serde_json::Value;
 
+use super::consultation::{Consultation, FinishOutbox};
 use super::invoke::call_reviewer;
 use super::member::Member;
 use super::report::RunReport;
@@ -20,16 +22,15 @@ use super::{Config, NotesEvent, PLUGIN_NAME, PROGRESS_NOTE, checkpoint};
 use crate::budget::{BudgetScope, BudgetStop, TokenBudget};
 use crate::error::Error;
 use crate::evidence::{Window, bound_final, bound_tools};
-use crate::gate::gate_review;
 use crate::host::contain::contain;
 use crate::host::{
     Checkpoint, Extension, Message, ObservePhase, RunEnd, RunFinalizer, RunObserver, StepInfo, StepInterceptor,
     StopDecision, StopInfo, StopInterceptor,
 };
 use crate::model::Usage;
-use crate::note::{Note, Severity};
+use crate::note::Note;
 use crate::review::{Review, ReviewKind};
-use crate::trace::{TraceDecision, TraceError, TraceEvent, TraceEventKind, WindowStats};
+use crate::trace::{TraceError, TraceEvent, TraceEventKind, WindowStats};
 
 /// The advisor's state for one run.
 pub struct AdvisorRun {
@@ -41,6 +42,8 @@ pub struct AdvisorRun {
     request_budget: TokenBudget,
     /// Tokens spent on reviews over the checkpointed lifetime.
     session_budget: TokenBudget,
+    /// Where the last finish consultation waits for the host.
+    finish: FinishOutbox,
 }
 
 impl std::fmt::Debug for AdvisorRun {
@@ -56,6 +59,15 @@ impl std::fmt::Debug for AdvisorRun {
     }
 }
 
+/// The consultation's injection as the messages a hook adds.
+fn injected(consultation: &Consultation) -> Vec<Message> {
+    consultation
+        .injection
+        .iter()
+        .map(|text| Message::user(text.clone()))
+        .collect()
+}
+
 impl AdvisorRun {
     pub(crate) fn new(config: Arc<Config>) -> AdvisorRun {
         let members = config
@@ -69,6 +81,7 @@ impl AdvisorRun {
             report: RunReport::default(),
             request_budget: TokenBudget::new(BudgetScope::Request, config.max_review_tokens),
             session_budget: TokenBudget::new(BudgetScope::Session, config.max_session_review_tokens),
+            finish: FinishOutbox::default(),
             config,
         }
     }
@@ -79,18 +92,18 @@ impl AdvisorRun {
 
     /// Finish consultations `reviewer` used for the current user request.
     pub fn finish_rounds_used(&self, reviewer: &str) -> u32 {
-        self.member(reviewer).map_or(0, |m| m.c.finished)
+        self.member(reviewer).map_or(0, |m| m.counters().finished)
     }
 
     /// Periodic reviews `reviewer` ran for the current user request.
     pub fn periodic_reviews_used(&self, reviewer: &str) -> u32 {
-        self.member(reviewer).map_or(0, |m| m.c.periodic)
+        self.member(reviewer).map_or(0, |m| m.counters().periodic)
     }
 
     /// Notes delivered to the agent by `reviewer`, oldest first (at most 32).
     pub fn delivered(&self, reviewer: &str) -> Vec<Note> {
         self.member(reviewer)
-            .map(|m| m.delivered.iter().cloned().collect())
+            .map(|m| m.delivered().cloned().collect())
             .unwrap_or_default()
     }
 
@@ -107,16 +120,40 @@ impl AdvisorRun {
             .or_else(|| self.request_budget.exhausted())
     }
 
+    /// Where this run leaves each finish consultation — every reviewer's
+    /// record and the one combined injection. Take the handle before handing
+    /// the run to [`Extensions`](crate::Extensions); read it after each stop.
+    pub fn finish_outbox(&self) -> FinishOutbox {
+        self.finish.clone()
+    }
+
     /// Records that member `idx`'s review did not run because `stop`'s budget
     /// was spent: the report and a `budget_spent` trace event say why.
     fn skip_for_budget(&mut self, idx: usize, kind: ReviewKind, stop: BudgetStop) {
         tracing::info!(reviewer = %self.members[idx].cfg.name, %kind, %stop, "advisor review skipped");
         self.report.budget_skipped += 1;
         self.report.budget_stop = Some(stop);
-        let mut event = TraceEvent::new(TraceEventKind::BudgetSpent, self.members[idx].cfg.name.clone());
-        event.kind = Some(kind);
-        event.budget = Some(stop);
-        self.trace(&event);
+        self.trace_event(idx, TraceEventKind::BudgetSpent, |event| {
+            event.kind = Some(kind);
+            event.budget = Some(stop);
+        });
+        self.publish_report();
+    }
+
+    /// After a rejected saved state (`why`): every member sits out the
+    /// current request — its allowances count as spent, never refilled, until
+    /// a fresh request — and the report and a `checkpoint_rejected` trace
+    /// event say why. [`Checkpoint::restore`] does this itself; a host that
+    /// could not even read its saved state calls it.
+    pub fn sit_out(&mut self, why: impl std::fmt::Display) {
+        tracing::warn!(error = %why, "the advisor's saved state was rejected; it sits out the current request");
+        self.report.checkpoint_rejected = true;
+        for idx in 0..self.members.len() {
+            self.members[idx].sit_out();
+            self.trace_event(idx, TraceEventKind::CheckpointRejected, |event| {
+                event.rejected = Some(why.to_string());
+            });
+        }
         self.publish_report();
     }
 
@@ -136,10 +173,14 @@ impl AdvisorRun {
         }
     }
 
-    /// Whether a trace sink is configured; trace events (and the copies of
-    /// notes, keys and injections they carry) are built only then.
-    fn tracing(&self) -> bool {
-        self.config.trace.is_some()
+    /// Traces a `kind` event about member `idx`, filled in by `fill` — built
+    /// only when a trace sink is configured.
+    fn trace_event(&self, idx: usize, kind: TraceEventKind, fill: impl FnOnce(&mut TraceEvent)) {
+        if self.config.trace.is_some() {
+            let mut event = TraceEvent::new(kind, self.members[idx].cfg.name.clone());
+            fill(&mut event);
+            self.trace(&event);
+        }
     }
 
     fn trace(&self, event: &TraceEvent) {
@@ -150,149 +191,182 @@ impl AdvisorRun {
         }
     }
 
-    fn review_for(&self, idx: usize, kind: ReviewKind, round: u32, turns: u32) -> Review {
+    /// The review member `idx` reads; `window` is shared by every reviewer of
+    /// the consultation (copied from the run's window once, when first needed).
+    fn review_for(
+        &self,
+        idx: usize,
+        kind: ReviewKind,
+        round: u32,
+        turns: u32,
+        window: &mut Option<Arc<[Message]>>,
+    ) -> Review {
         let m = &self.members[idx];
+        let messages = window.get_or_insert_with(|| Arc::from(self.window.messages())).clone();
         Review {
             kind,
             reviewer: m.cfg.name.clone(),
             final_answer: None,
             turns,
-            messages: self.window.messages().to_vec(),
+            messages,
             omitted_messages: self.window.omitted(),
             tools: Vec::new(),
             omitted_tools: 0,
             round,
-            delivered: m.delivered.iter().cloned().collect(),
+            delivered: m.delivered().cloned().collect(),
             max_prompt_tokens: self.config.max_prompt_tokens,
+            max_notes: Some(self.config.max_notes_per_review),
             usage: crate::review::UsageMeter::new(),
         }
     }
 
-    /// Runs member `idx`'s reviewer and returns the message to inject, if any.
-    async fn run_review(&mut self, idx: usize, review: Review) -> Option<Message> {
-        let kind = review.kind;
-        let round = review.round;
-        let mut event = TraceEvent::new(TraceEventKind::Review, self.members[idx].cfg.name.clone());
-        event.kind = Some(kind);
-        event.round = Some(round);
-        let tracing = self.tracing();
-        event.window = tracing.then(|| WindowStats {
+    /// Runs member `idx`'s reviewer and records what its review amounts to
+    /// (traced when a sink is configured).
+    async fn run_review(&mut self, idx: usize, review: Review) -> TraceEvent {
+        let member = &self.members[idx];
+        let reviewer = member.cfg.reviewer.clone();
+        let mut record = TraceEvent::new(TraceEventKind::Review, member.cfg.name.clone());
+        record.kind = Some(review.kind);
+        record.round = Some(review.round);
+        record.shadow = member.cfg.shadow;
+        record.guard = Some(member.settings());
+        record.window = Some(WindowStats {
             messages: review.messages.len(),
             bytes: review.messages.iter().map(|m| m.content.len()).sum(),
             omitted_messages: review.omitted_messages,
             tools: review.tools.len(),
         });
-        let (reviewer, shadow, cap) = {
-            let cfg = &self.members[idx].cfg;
-            (cfg.reviewer.clone(), cfg.shadow, cfg.max_severity)
-        };
-        event.shadow = shadow;
-        event.max_severity = (cap < Severity::Blocker).then_some(cap);
+        let kind = review.kind;
         self.report.reviewed(kind);
         let meter = review.usage.clone();
         let started = Instant::now();
         let result = call_reviewer(reviewer, review, self.config.timeout).await;
-        event.latency_ms = Some(u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX));
-        let usage = meter.total();
-        if usage != Usage::default() {
+        record.latency_ms = Some(u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX));
+        record.usage = Some(meter.total()).filter(|u| *u != Usage::default());
+        if let Some(usage) = record.usage {
             self.request_budget.charge(usage);
             self.session_budget.charge(usage);
             self.report.usage += usage;
-            event.usage = Some(usage);
             for callback in &self.config.on_usage {
-                if contain(|| callback(&event.reviewer, usage)).is_none() {
+                if contain(|| callback(&record.reviewer, usage)).is_none() {
                     tracing::warn!("an on_usage callback panicked; ignored");
                 }
             }
         }
-        let inject = match result {
+        match result {
             Err(error) => {
-                tracing::warn!(reviewer = %event.reviewer, %kind, error_kind = ?error.kind(), %error,
+                tracing::warn!(reviewer = %record.reviewer, %kind, error_kind = ?error.kind(), %error,
                     "advisor review failed; the run goes on as without an advisor");
                 self.report.failed(error.kind());
                 self.members[idx].cool_down();
-                event.error = Some(TraceError {
+                record.error = Some(TraceError {
                     kind: error.kind(),
                     message: error.to_string(),
                 });
-                None
             }
-            Ok(notes) => {
-                if tracing {
-                    event.notes = notes.clone();
-                }
-                self.gate(idx, kind, round, notes, shadow, cap, &mut event)
-            }
-        };
-        if tracing {
-            self.trace(&event);
+            Ok(notes) => self.admit(idx, kind, &mut record, notes),
         }
+        self.trace(&record);
         self.publish_report();
-        inject
+        record
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn gate(
-        &mut self,
-        idx: usize,
-        kind: ReviewKind,
-        round: u32,
-        mut notes: Vec<Note>,
-        shadow: bool,
-        cap: Severity,
-        event: &mut TraceEvent,
-    ) -> Option<Message> {
-        for n in &mut notes {
-            n.severity = n.severity.min(cap);
-        }
-        let tracing = self.tracing();
+    /// Gates `notes` with member `idx`'s guard and fills in the record.
+    fn admit(&mut self, idx: usize, kind: ReviewKind, record: &mut TraceEvent, notes: Vec<Note>) {
         let member = &mut self.members[idx];
-        let gate = gate_review(&mut member.guard, &notes, kind);
+        let gate = member.gate(&notes, kind);
         for a in &gate.outcome.admissions {
             self.report.suppressed.count(a.reason);
-            if tracing {
-                event.decisions.push(TraceDecision {
-                    note: a.index,
-                    severity: a.note.severity,
-                    reason: a.reason,
-                    key: a.key.clone(),
-                });
-            }
         }
+        record.decisions = gate.decisions();
+        record.notes = notes;
         let accepted = gate.accepted();
         self.report.notes_admitted += u32::try_from(accepted.len()).unwrap_or(u32::MAX);
         if accepted.is_empty() {
-            return None;
+            return;
         }
-        let interrupts = gate.interrupts();
-        let delivered = interrupts && !shadow;
-        let name = member.cfg.name.clone();
         let event_for_callbacks = NotesEvent {
-            reviewer: &name,
+            reviewer: &record.reviewer,
             kind,
-            round,
+            round: record.round.unwrap_or_default(),
             notes: &accepted,
-            delivered,
-            shadow,
+            delivered: gate.interrupts() && !record.shadow,
+            shadow: record.shadow,
         };
         for callback in &self.config.on_notes {
             if contain(|| callback(&event_for_callbacks)).is_none() {
                 tracing::warn!("an on_notes callback panicked; ignored");
             }
         }
-        let injection = gate.injection?;
+        let Some(injection) = gate.injection else {
+            return;
+        };
         member.remember(&accepted);
-        if tracing {
-            event.injection = Some(injection.clone());
-        }
-        if shadow {
+        record.injection = Some(injection);
+        if record.shadow {
             self.report.shadow_interruptions += 1;
-            return None;
+            return;
         }
-        event.interrupted = true;
+        record.interrupted = true;
         self.report.interruptions += 1;
         self.report.notes_delivered += u32::try_from(accepted.len()).unwrap_or(u32::MAX);
-        Some(Message::user(injection))
+    }
+
+    /// Consults every member whose allowance is left for a finish.
+    async fn consult_finish(&mut self, info: &StopInfo) -> Consultation {
+        let single = self.members.len() == 1;
+        let bounds = self.config.evidence;
+        let (tools, omitted_tools) = bound_tools(&info.tools, &bounds);
+        let final_answer = bound_final(&info.final_answer, &bounds);
+        let mut consultation = Consultation::default();
+        // the bounded answer and tools are moved into the last review that
+        // needs them and copied only for the others
+        let mut evidence = Some((final_answer, tools));
+        let mut window = None;
+        let count = self.members.len();
+        for idx in 0..count {
+            // A finish consultation the budget declines still counts, so the
+            // next user request is recognised as fresh and resets the allowance.
+            let Some(round) = self.members[idx].begin_finish(single.then_some(info.attempt)) else {
+                continue;
+            };
+            if let Some(stop) = self.budget_stop() {
+                self.skip_for_budget(idx, ReviewKind::Finish, stop);
+                continue;
+            }
+            let mut review = self.review_for(idx, ReviewKind::Finish, round, info.turns, &mut window);
+            let (final_answer, tools) = if idx + 1 == count {
+                evidence.take().unwrap_or_default()
+            } else {
+                evidence.clone().unwrap_or_default()
+            };
+            review.final_answer = Some(final_answer);
+            review.tools = tools;
+            review.omitted_tools = omitted_tools;
+            let record = self.run_review(idx, review).await;
+            consultation.push(record);
+        }
+        consultation
+    }
+
+    /// Runs every member's periodic review that is due before `turn`.
+    async fn consult_periodic(&mut self, turn: u32) -> Consultation {
+        let mut consultation = Consultation::default();
+        let mut window = None;
+        for idx in 0..self.members.len() {
+            if !self.members[idx].periodic_due(turn) {
+                continue;
+            }
+            if let Some(stop) = self.budget_stop() {
+                self.skip_for_budget(idx, ReviewKind::Periodic, stop);
+                continue;
+            }
+            let (round, ticks) = self.members[idx].begin_periodic();
+            let review = self.review_for(idx, ReviewKind::Periodic, round, ticks, &mut window);
+            let record = self.run_review(idx, review).await;
+            consultation.push(record);
+        }
+        consultation
     }
 }
 
@@ -303,24 +377,17 @@ impl RunObserver for AdvisorRun {
             ObservePhase::Append => self.window.extend(messages),
             ObservePhase::Rebase => {
                 self.window.replace(messages);
-                for i in 0..self.members.len() {
-                    self.members[i].guard.reset();
-                    if self.tracing() {
-                        let event = TraceEvent::new(TraceEventKind::Rebase, self.members[i].cfg.name.clone());
-                        self.trace(&event);
-                    }
+                for idx in 0..self.members.len() {
+                    self.members[idx].rebase();
+                    self.trace_event(idx, TraceEventKind::Rebase, |_| {});
                 }
             }
             ObservePhase::ExternalInput => {
                 if turn == 0 && !messages.is_empty() {
-                    for i in 0..self.members.len() {
-                        if self.members[i].fresh_request() {
+                    for idx in 0..self.members.len() {
+                        if self.members[idx].fresh_request() {
                             self.request_budget.reset();
-                            if self.tracing() {
-                                let event =
-                                    TraceEvent::new(TraceEventKind::FreshRequest, self.members[i].cfg.name.clone());
-                                self.trace(&event);
-                            }
+                            self.trace_event(idx, TraceEventKind::FreshRequest, |_| {});
                         }
                     }
                 }
@@ -332,72 +399,18 @@ impl RunObserver for AdvisorRun {
 #[async_trait]
 impl StopInterceptor for AdvisorRun {
     async fn turn_stopping(&mut self, info: &StopInfo) -> StopDecision {
-        let single = self.members.len() == 1;
-        let bounds = self.config.evidence;
-        let (tools, omitted_tools) = bound_tools(&info.tools, &bounds);
-        let final_answer = bound_final(&info.final_answer, &bounds);
-        let mut inject = Vec::new();
-        // the bounded answer and tools are moved into the last review that
-        // needs them and copied only for the others
-        let mut evidence = Some((final_answer, tools));
-        let count = self.members.len();
-        for idx in 0..count {
-            let attempt = single.then_some(info.attempt);
-            if !self.members[idx].finish_allowed(attempt) {
-                continue;
-            }
-            // A finish consultation the budget declines still counts, so the
-            // next user request is recognised as fresh and resets the allowance.
-            self.members[idx].c.finished += 1;
-            if let Some(stop) = self.budget_stop() {
-                self.skip_for_budget(idx, ReviewKind::Finish, stop);
-                continue;
-            }
-            let round = self.members[idx].c.finished - 1;
-            let mut review = self.review_for(idx, ReviewKind::Finish, round, info.turns);
-            let (final_answer, tools) = if idx + 1 == count {
-                evidence.take().unwrap_or_default()
-            } else {
-                evidence.clone().unwrap_or_default()
-            };
-            review.final_answer = Some(final_answer);
-            review.tools = tools;
-            review.omitted_tools = omitted_tools;
-            if let Some(message) = self.run_review(idx, review).await {
-                inject.push(message);
-            }
-        }
-        if inject.is_empty() {
-            StopDecision::accept()
-        } else {
-            StopDecision::reopen(inject, Some(PROGRESS_NOTE.to_owned()))
-        }
+        self.finish.put(None);
+        let consultation = self.consult_finish(info).await;
+        let decision = StopDecision::reopen(injected(&consultation), Some(PROGRESS_NOTE.to_owned()));
+        self.finish.put(Some(consultation));
+        decision
     }
 }
 
 #[async_trait]
 impl StepInterceptor for AdvisorRun {
     async fn before_step(&mut self, info: &StepInfo) -> Vec<Message> {
-        let mut added = Vec::new();
-        for idx in 0..self.members.len() {
-            self.members[idx].tick_before(info.turn);
-            if !self.members[idx].periodic_due() {
-                continue;
-            }
-            if let Some(stop) = self.budget_stop() {
-                self.skip_for_budget(idx, ReviewKind::Periodic, stop);
-                continue;
-            }
-            let m = &mut self.members[idx];
-            m.c.periodic += 1;
-            m.c.last_review = m.c.ticks;
-            let (round, ticks) = (m.c.periodic - 1, m.c.ticks);
-            let review = self.review_for(idx, ReviewKind::Periodic, round, ticks);
-            if let Some(message) = self.run_review(idx, review).await {
-                added.push(message);
-            }
-        }
-        added
+        injected(&self.consult_periodic(info.turn).await)
     }
 }
 
@@ -418,11 +431,20 @@ impl Checkpoint for AdvisorRun {
         Ok(checkpoint::save(&self.members, spent))
     }
 
+    /// Restores a saved state; a rejected one is applied in no part and the
+    /// advisor sits out the current request (see [`AdvisorRun::sit_out`]).
     fn restore(&mut self, state: Value) -> Result<(), Error> {
-        let spent = checkpoint::restore(&mut self.members, state)?;
-        self.request_budget.set_spent(spent.request);
-        self.session_budget.set_spent(spent.session);
-        Ok(())
+        match checkpoint::restore(&mut self.members, state) {
+            Ok(spent) => {
+                self.request_budget.set_spent(spent.request);
+                self.session_budget.set_spent(spent.session);
+                Ok(())
+            }
+            Err(why) => {
+                self.sit_out(&why);
+                Err(why)
+            }
+        }
     }
 }
 

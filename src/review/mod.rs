@@ -14,6 +14,7 @@ mod rules;
 mod usage;
 
 use std::fmt;
+use std::sync::Arc;
 
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
@@ -42,8 +43,9 @@ pub struct Review {
     pub final_answer: Option<String>,
     /// Finish: turns used by the run. Periodic: completed turns counted by the plugin.
     pub turns: u32,
-    /// The bounded transcript window, oldest first.
-    pub messages: Vec<Message>,
+    /// The bounded transcript window, oldest first; shared by every reviewer
+    /// of one consultation, never copied per reviewer.
+    pub messages: Arc<[Message]>,
     /// How many older messages the window left out (unknown to the reviewer,
     /// never evidence that a step did not happen).
     pub omitted_messages: usize,
@@ -61,6 +63,12 @@ pub struct Review {
     /// task and the answer (see [`ModelReviewer`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_prompt_tokens: Option<u64>,
+    /// How many notes the review may raise: the plugin's
+    /// `max_notes_per_review` (`None`: the default,
+    /// [`DEFAULT_MAX_NOTES_PER_REVIEW`](crate::guard::DEFAULT_MAX_NOTES_PER_REVIEW)).
+    /// The guard caps breadth whatever a reviewer returns.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_notes: Option<usize>,
     /// Where the reviewer charges the tokens it uses (every attempt, failed
     /// ones included), so the run's cost includes its reviewer.
     #[serde(skip)]

@@ -98,7 +98,6 @@ pub fn prompt_tokens_for_context(context: u64) -> u64 {
 #[derive(Clone)]
 pub struct ModelReviewer {
     model: Arc<dyn ChatModel>,
-    max_notes: usize,
     attention: Option<String>,
     max_prompt_tokens: Option<u64>,
     /// The server's context as it reported it (asked once).
@@ -110,7 +109,6 @@ pub struct ModelReviewer {
 impl std::fmt::Debug for ModelReviewer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ModelReviewer")
-            .field("max_notes", &self.max_notes)
             .field("attention", &self.attention.is_some())
             .field("max_prompt_tokens", &self.max_prompt_tokens)
             .finish_non_exhaustive()
@@ -118,7 +116,8 @@ impl std::fmt::Debug for ModelReviewer {
 }
 
 impl ModelReviewer {
-    /// A reviewer asking `model`, allowed 3 notes.
+    /// A reviewer asking `model`; each review says how many notes it may
+    /// raise ([`Review::max_notes`]).
     pub fn new(model: impl ChatModel + 'static) -> ModelReviewer {
         ModelReviewer::shared(Arc::new(model))
     }
@@ -127,7 +126,6 @@ impl ModelReviewer {
     pub fn shared(model: Arc<dyn ChatModel>) -> ModelReviewer {
         ModelReviewer {
             model,
-            max_notes: crate::guard::DEFAULT_MAX_NOTES_PER_REVIEW,
             attention: None,
             max_prompt_tokens: None,
             context: Arc::new(tokio::sync::OnceCell::new()),
@@ -199,26 +197,16 @@ impl ModelReviewer {
     /// assert!(fitted.text.contains("Done: 42 rows migrated."), "the answer stays");
     /// ```
     pub fn request_within(&self, review: &Review, max_tokens: u64) -> (ChatRequest, FittedPrompt) {
-        let system = system_prompt(self.max_notes, self.attention.as_deref());
+        let max_notes = note_limit(review);
+        let system = system_prompt(max_notes, self.attention.as_deref());
         let room = max_tokens.saturating_sub(estimate_tokens(&system) + 2 * TEMPLATE_TOKENS);
         let fitted = fit_user_prompt(review, room);
         let request = ChatRequest {
             messages: vec![Message::system(system), Message::user(fitted.text.clone())],
             tools: Vec::new(),
-            response_schema: Some(notes_schema(self.max_notes)),
+            response_schema: Some(notes_schema(max_notes)),
         };
         (request, fitted)
-    }
-
-    /// How many notes the prompt allows (the guard still caps breadth); zero
-    /// is an [`ErrorKind::Config`](crate::ErrorKind::Config) error naming
-    /// `max_notes`.
-    pub fn max_notes(mut self, n: usize) -> Result<ModelReviewer, Error> {
-        if n == 0 {
-            return Err(Error::config("max_notes", "must be at least 1, got 0"));
-        }
-        self.max_notes = n;
-        Ok(self)
     }
 
     /// Operator priorities shown to the reviewer (never to the agent).
@@ -229,15 +217,25 @@ impl ModelReviewer {
 
     /// The request this reviewer sends for `review`.
     pub fn request(&self, review: &Review) -> ChatRequest {
+        let max_notes = note_limit(review);
         ChatRequest {
             messages: vec![
-                Message::system(system_prompt(self.max_notes, self.attention.as_deref())),
+                Message::system(system_prompt(max_notes, self.attention.as_deref())),
                 Message::user(user_prompt(review)),
             ],
             tools: Vec::new(),
-            response_schema: Some(notes_schema(self.max_notes)),
+            response_schema: Some(notes_schema(max_notes)),
         }
     }
+}
+
+/// How many notes the prompt allows: the review's limit (the plugin's
+/// `max_notes_per_review`), at least 1.
+fn note_limit(review: &Review) -> usize {
+    review
+        .max_notes
+        .unwrap_or(crate::guard::DEFAULT_MAX_NOTES_PER_REVIEW)
+        .max(1)
 }
 
 #[async_trait]

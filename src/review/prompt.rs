@@ -28,7 +28,7 @@
 
 use std::fmt::Write as _;
 
-use crate::host::Role;
+use crate::host::{Message, Role};
 use crate::model::{ESTIMATED_BYTES_PER_TOKEN, estimate_tokens};
 use crate::review::{Review, ReviewKind};
 use crate::text::truncate_middle;
@@ -272,19 +272,21 @@ pub(crate) fn fit_user_prompt(review: &Review, max_tokens: u64) -> FittedPrompt 
     }
     let budget = bytes_for(max_tokens);
     let mut r = review.clone();
-    r.messages.retain(|m| m.role != Role::System);
+    // the window is shared between reviewers: the fitted copy is this prompt's own
+    let mut messages: Vec<Message> = r.messages.iter().filter(|m| m.role != Role::System).cloned().collect();
 
     // 1. Long tool outputs keep their head and tail.
     let tool_cap = (budget / 8).max(MIN_TOOL_OUTPUT_BYTES);
-    for m in r.messages.iter_mut().filter(|m| m.role == Role::Tool) {
+    for m in messages.iter_mut().filter(|m| m.role == Role::Tool) {
         if m.content.len() > tool_cap {
             m.content = truncate_middle(&m.content, tool_cap);
             fitted.clamped_tool_outputs += 1;
         }
     }
     // 2. The oldest messages leave, the task (first user message) stays.
-    let mut task = r.messages.iter().position(|m| m.role == Role::User);
+    let mut task = messages.iter().position(|m| m.role == Role::User);
     loop {
+        r.messages = messages.as_slice().into();
         fitted.text = user_prompt(&r);
         if fits(&fitted.text) {
             break;
@@ -293,10 +295,10 @@ pub(crate) fn fit_user_prompt(review: &Review, max_tokens: u64) -> FittedPrompt 
             Some(0) => 1,
             _ => 0,
         };
-        if oldest >= r.messages.len() {
+        if oldest >= messages.len() {
             break;
         }
-        r.messages.remove(oldest);
+        messages.remove(oldest);
         r.omitted_messages = r.omitted_messages.saturating_add(1);
         fitted.dropped_messages += 1;
         task = task.map(|t| if oldest < t { t - 1 } else { t });
@@ -315,18 +317,21 @@ pub(crate) fn fit_user_prompt(review: &Review, max_tokens: u64) -> FittedPrompt 
     // 4. Last, the task and the answer themselves keep their head and tail.
     if !fits(&fitted.text) {
         let mut bare = r.clone();
-        if let Some(m) = task.and_then(|t| bare.messages.get_mut(t)) {
+        let mut bare_messages = messages.clone();
+        if let Some(m) = task.and_then(|t| bare_messages.get_mut(t)) {
             m.content.clear();
         }
+        bare.messages = bare_messages.into();
         if let Some(answer) = &mut bare.final_answer {
             answer.clear();
         }
         let room = budget.saturating_sub(user_prompt(&bare).len());
         let task_room = (room / 3).max(MIN_PINNED_BYTES);
         let answer_room = (room - room / 3).max(MIN_PINNED_BYTES);
-        if let Some(m) = task.and_then(|t| r.messages.get_mut(t)) {
+        if let Some(m) = task.and_then(|t| messages.get_mut(t)) {
             m.content = truncate_middle(&m.content, task_room);
         }
+        r.messages = messages.into();
         if let Some(answer) = &mut r.final_answer {
             *answer = truncate_middle(answer, answer_room);
         }

@@ -290,19 +290,19 @@ impl Judge {
             Ok(f) => f,
             Err(e) => return errored(e.to_string()),
         };
-        let Some(event) = finish.event else {
+        let Some(record) = finish.record() else {
             return errored("no review ran".into());
         };
-        let verdict = if finish.decision.reopens() {
+        let verdict = if finish.consultation.interrupts() {
             Verdict::Block
         } else {
             Verdict::Pass
         };
-        let interrupting: Vec<&advisor::Note> = event
+        let interrupting: Vec<&advisor::Note> = record
             .decisions
             .iter()
             .filter(|d| d.reason == advisor::guard::Reason::Accepted && d.severity.interrupts())
-            .filter_map(|d| event.notes.get(d.note))
+            .filter_map(|d| record.notes.get(d.note))
             .collect();
         let mut rules = Vec::new();
         if verdict == Verdict::Block {
@@ -324,12 +324,12 @@ impl Judge {
         Outcome {
             verdict,
             rules,
-            notes: event
+            notes: record
                 .notes
                 .iter()
                 .map(|n| format!("[{}] {}", n.severity, n.text))
                 .collect(),
-            error: event.error.as_ref().map(|e| e.message.clone()),
+            error: record.error.as_ref().map(|e| e.message.clone()),
         }
     }
 }
@@ -368,10 +368,7 @@ pub(crate) async fn run(args: &EvalArgs) -> ExitCode {
         },
         Ok(Some(client)) => Judge {
             label: format!("model {}", client.model()),
-            reviewer: match ModelReviewer::new(client).max_notes(args.max_notes) {
-                Ok(r) => Some(Arc::new(r)),
-                Err(e) => return fail(e),
-            },
+            reviewer: Some(Arc::new(ModelReviewer::new(client))),
             rules: None,
             max_notes: args.max_notes,
             timeout: Duration::from_secs(args.model.timeout_secs),

@@ -2,40 +2,39 @@
 //! `advisor review` and `advisor hook` take, so neither re-implements policy.
 //!
 //! Owns feeding a [`Transcript`] to an [`AdvisorRun`] (restore, fresh request,
-//! compaction, the request window) and reading back the traced decisions.
+//! compaction, the request window), driven through [`Extensions`] as every
+//! host does; the result is the library's [`Consultation`].
 
-use std::sync::Arc;
-
-use advisor::host::{Checkpoint, Message, ObservePhase, RunObserver, StopDecision, StopInfo, StopInterceptor};
-use advisor::plugin::{AdvisorPluginBuilder, AdvisorRun};
-use advisor::trace::{MemoryTrace, TraceEvent, TraceEventKind};
+use advisor::Extensions;
+use advisor::host::{Extension, Message, ObservePhase, StopInfo};
+use advisor::plugin::{AdvisorPluginBuilder, Consultation, PLUGIN_NAME};
+use advisor::trace::TraceEvent;
 use advisor::transcript::Transcript;
 
 /// What one finish review amounted to.
 pub(crate) struct Finish {
-    /// The review's trace event (absent when no review ran, e.g. the cap was spent).
-    pub(crate) event: Option<TraceEvent>,
-    /// The stop decision.
-    pub(crate) decision: StopDecision,
+    /// Every reviewer's record and the one combined injection (no records
+    /// when no review ran, e.g. the cap was spent).
+    pub(crate) consultation: Consultation,
     /// The advisor's state after the review.
     pub(crate) checkpoint: serde_json::Value,
     /// What the advisor did, in counts — `budget_stop` says why no review ran
     /// when a token budget was spent (for the hook's `systemMessage`).
     pub(crate) report: advisor::plugin::RunReport,
+    /// Why the saved state was rejected, when it was: the advisor then sat
+    /// out the request (its allowance is not refilled).
+    pub(crate) rejected: Option<String>,
 }
 
 impl Finish {
-    /// The one message sent back to the agent when the review re-opens the
-    /// run (the advisories of every reviewer, joined), else `None`.
-    pub(crate) fn injection(&self) -> Option<String> {
-        self.decision.reopens().then(|| {
-            self.decision
-                .inject
-                .iter()
-                .map(|m| m.content.as_str())
-                .collect::<Vec<_>>()
-                .join("\n\n")
-        })
+    /// The last reviewer's record (the only one, for a single reviewer).
+    pub(crate) fn record(&self) -> Option<&TraceEvent> {
+        self.consultation.records.last()
+    }
+
+    /// The one message sent back to the agent, if any.
+    pub(crate) fn injection(&self) -> Option<&str> {
+        self.consultation.injection.as_deref()
     }
 }
 
@@ -47,14 +46,20 @@ pub(crate) struct Prior {
     pub(crate) last_prompt: Option<String>,
     /// The identity of the last compaction then.
     pub(crate) last_compaction: Option<String>,
+    /// Why the saved state could not be read, when it could not: the
+    /// advisor sits out the request it was saved for (which is unknown, so
+    /// taken to be the current one).
+    pub(crate) rejected: Option<String>,
 }
 
 /// Reviews `answer` (the last answer of `transcript` unless given) once.
 /// `request` is the identity of the request the answer is for (the
 /// transcript's last prompt, or what the host says); a different one than at
 /// the last review is a fresh request. `note`, when given, is added to the
-/// window (e.g. that there was no transcript, so no tool evidence). Restore
-/// problems are reported through `warn` and the state starts fresh.
+/// window (e.g. that there was no transcript, so no tool evidence). A
+/// rejected saved state is reported through `warn` and in
+/// [`Finish::rejected`]; the advisor then sits out the request rather than
+/// start with a refilled allowance.
 pub(crate) async fn review_transcript(
     builder: AdvisorPluginBuilder,
     transcript: &Transcript,
@@ -64,19 +69,28 @@ pub(crate) async fn review_transcript(
     note: Option<&str>,
     warn: &mut (dyn FnMut(String) + Send),
 ) -> Result<Finish, advisor::Error> {
-    let trace = Arc::new(MemoryTrace::new());
-    let plugin = builder.trace(trace.clone()).build()?;
-    let mut run: AdvisorRun = plugin.start_run();
+    let plugin = builder.build()?;
+    let mut run = plugin.start_run();
+    let outbox = run.finish_outbox();
+    let mut rejected = prior.and_then(|p| p.rejected.clone());
+    if let Some(why) = &rejected {
+        run.sit_out(why);
+    }
+    let mut exts = Extensions::from_extensions(vec![Box::new(run) as Box<dyn Extension>])?;
     if let Some(prior) = prior {
         if let Some(state) = &prior.checkpoint {
-            if let Err(e) = Checkpoint::restore(&mut run, state.clone()) {
-                warn(format!("the saved advisor state was rejected ({e}); starting fresh"));
-                run = plugin.start_run();
+            let states = serde_json::Map::from_iter([(PLUGIN_NAME.to_owned(), state.clone())]);
+            if let Some(e) = exts.restore(&states).into_iter().next() {
+                warn(format!(
+                    "the saved advisor state was rejected ({e}); the advisor sits out until a fresh request"
+                ));
+                rejected = Some(e.to_string());
             }
         }
         // identities, not counts: a read from the end does not see the whole file
-        if request.is_some_and(|r| prior.last_prompt.as_deref() != Some(r)) {
-            run.observe_messages(
+        let fresh = request.is_some_and(|r| prior.last_prompt.as_deref() != Some(r));
+        if fresh && prior.rejected.is_none() {
+            exts.observe(
                 ObservePhase::ExternalInput,
                 0,
                 &[Message::user("(a new request from the user)")],
@@ -87,7 +101,7 @@ pub(crate) async fn review_transcript(
             .as_ref()
             .is_some_and(|c| prior.last_compaction.as_ref() != Some(c))
         {
-            run.observe_messages(ObservePhase::Rebase, 0, &transcript.messages);
+            exts.observe(ObservePhase::Rebase, 0, &transcript.messages);
         }
     }
     let mut window = if transcript.last_answer() == Some(answer) {
@@ -99,25 +113,20 @@ pub(crate) async fn review_transcript(
         window.push(Message::system(note));
     }
     let turns = transcript.assistant_turns().max(1);
-    run.observe_messages(ObservePhase::Request, turns, &window);
+    exts.observe(ObservePhase::Request, turns, &window);
     let info = StopInfo {
         final_answer: answer.to_owned(),
         turns,
         tools: transcript.tools.clone(),
         attempt: 0,
     };
-    let decision = run.turn_stopping(&info).await;
-    let checkpoint = Checkpoint::save(&run)?;
-    let report = run.report();
-    let event = trace
-        .events()
-        .into_iter()
-        .rev()
-        .find(|e| e.event == TraceEventKind::Review);
+    exts.turn_stopping(&info).await;
+    let checkpoint = exts.save()?.remove(PLUGIN_NAME).unwrap_or_default();
     Ok(Finish {
-        event,
-        decision,
+        consultation: outbox.take().unwrap_or_default(),
         checkpoint,
-        report,
+        // this plugin ran this one run: its last report is this run's
+        report: plugin.last_report().unwrap_or_default(),
+        rejected,
     })
 }

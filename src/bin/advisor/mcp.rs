@@ -313,10 +313,11 @@ impl AdvisorMcp {
             checkpoint: Some(finish.checkpoint.clone()),
             last_prompt,
             last_compaction: transcript.last_compaction.clone(),
+            rejected: None,
         });
         drop(state);
         let advisory = finish.injection();
-        let Some(event) = finish.event else {
+        let Some(record) = finish.record() else {
             let why = finish.report.budget_stop.map_or_else(
                 || "the review cap for this request is spent; no review ran".to_owned(),
                 |stop| stop.to_string(),
@@ -326,13 +327,13 @@ impl AdvisorMcp {
                 "No review ran; the answer was not checked.",
             );
         };
-        if let Some(error) = &event.error {
+        if let Some(error) = &record.error {
             return tool_error(format!(
                 "the reviewer failed ({}); the answer was not checked",
                 error.message
             ));
         }
-        let all = notes_json(&event);
+        let all = notes_json(record);
         let passed: Vec<Value> = all
             .iter()
             .filter(|n| n["accepted"] == Value::Bool(true))

@@ -23,7 +23,8 @@ use std::process::ExitCode;
 
 use advisor::bounded_read::BoundedLines;
 
-use advisor::gate::gate_review;
+use advisor::Severity;
+use advisor::gate::{GuardSettings, gate_review};
 use advisor::guard::DEFAULT_MAX_NOTES_PER_REVIEW;
 use advisor::plugin::MAX_NOTES_PER_REVIEW_LIMIT;
 use std::collections::HashMap;
@@ -79,9 +80,13 @@ pub(crate) fn run(args: &ReplayArgs) -> ExitCode {
     };
     let stdout = io::stdout();
     let mut out = io::BufWriter::with_capacity(READ_BUFFER, stdout.lock());
-    let max_notes = usize::try_from(args.max_notes).unwrap_or(DEFAULT_MAX_NOTES_PER_REVIEW);
+    // the flags gate plain reviews and traces that did not record their settings
+    let flags = GuardSettings {
+        max_notes_per_review: usize::try_from(args.max_notes).unwrap_or(DEFAULT_MAX_NOTES_PER_REVIEW),
+        similarity: args.similarity,
+        max_severity: Severity::Blocker,
+    };
     let mut guards: HashMap<String, EmissionGuard> = HashMap::new();
-    let new_guard = || EmissionGuard::new(max_notes).with_similarity(args.similarity);
     let mut review_no = 0usize;
     let mut malformed = 0usize;
     let mut differences = 0usize;
@@ -93,7 +98,7 @@ pub(crate) fn run(args: &ReplayArgs) -> ExitCode {
                     if text.trim().is_empty() {
                         Ok(None)
                     } else {
-                        parse_line(&text).map(Some)
+                        parse_line(&text, flags).map(Some)
                     }
                 }),
             ),
@@ -106,20 +111,23 @@ pub(crate) fn run(args: &ReplayArgs) -> ExitCode {
         let result = match parsed {
             Ok(None) => Ok(()),
             Ok(Some(Line::Event(reviewer, event))) => {
-                guards.entry(reviewer.clone()).or_insert_with(new_guard).reset();
+                // a guard not made yet is fresh: it is made at the reviewer's first review
+                if let Some(guard) = guards.get_mut(&reviewer) {
+                    guard.reset();
+                }
                 print_event(&mut out, args.json, &reviewer, &event)
             }
-            Ok(Some(Line::BudgetSpent(reviewer, why))) => {
+            Ok(Some(Line::NotRun(event, reviewer, why))) => {
                 if args.json {
                     writeln!(
                         out,
                         "{}",
-                        serde_json::json!({ "event": "budget_spent", "reviewer": reviewer, "why": why })
+                        serde_json::json!({ "event": event, "reviewer": reviewer, "why": why })
                     )
                 } else {
                     writeln!(
                         out,
-                        "-- budget_spent ({}): {}",
+                        "-- {event} ({}): {}",
                         escape_for_terminal(&reviewer),
                         escape_for_terminal(&why)
                     )
@@ -130,8 +138,8 @@ pub(crate) fn run(args: &ReplayArgs) -> ExitCode {
                 if let Some(why) = &r.failed {
                     print_failed(&mut out, args.json, review_no, &r.reviewer, why)
                 } else {
-                    let guard = guards.entry(r.reviewer.clone()).or_insert_with(new_guard);
-                    let gate = gate_review(guard, &r.notes, r.kind);
+                    let guard = guards.entry(r.reviewer.clone()).or_insert_with(|| r.settings.guard());
+                    let gate = gate_review(guard, &r.notes, r.kind, r.settings.max_severity);
                     let differs = r.recorded.as_ref().map_or(0, |rec| {
                         gate.outcome
                             .admissions

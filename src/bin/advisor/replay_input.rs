@@ -10,6 +10,7 @@ use std::path::Path;
 
 use advisor::Note;
 use advisor::bounded_read::open_regular;
+use advisor::gate::GuardSettings;
 use advisor::guard::Reason;
 use advisor::plugin::PLUGIN_NAME;
 use advisor::review::ReviewKind;
@@ -59,6 +60,8 @@ pub(crate) struct Replayed {
     pub(crate) reviewer: String,
     pub(crate) kind: ReviewKind,
     pub(crate) notes: Vec<Note>,
+    /// The settings to gate with: the ones a trace recorded, else the flags.
+    pub(crate) settings: GuardSettings,
     /// The decisions a trace recorded, by note index.
     pub(crate) recorded: Option<Vec<Reason>>,
     /// The review failed when it was recorded: there is nothing to gate.
@@ -68,11 +71,14 @@ pub(crate) struct Replayed {
 pub(crate) enum Line {
     Review(Replayed),
     Event(String, EventName),
-    /// A traced review that did not run (its token budget was spent).
-    BudgetSpent(String, String),
+    /// A traced event without a review: its name, the reviewer and why
+    /// (a spent token budget, a rejected saved state).
+    NotRun(&'static str, String, String),
 }
 
-pub(crate) fn parse_trace(value: serde_json::Value) -> Result<Line, String> {
+/// Parses a trace line; a review recorded without its guard settings (a
+/// trace before 0.2.0) is gated with `flags`.
+pub(crate) fn parse_trace(value: serde_json::Value, flags: GuardSettings) -> Result<Line, String> {
     let schema = value
         .get("schema")
         .and_then(|s| s.as_str())
@@ -89,20 +95,14 @@ pub(crate) fn parse_trace(value: serde_json::Value) -> Result<Line, String> {
             let why = e
                 .budget
                 .map_or_else(|| "a token budget was spent".to_owned(), |b| b.to_string());
-            Line::BudgetSpent(e.reviewer, why)
+            Line::NotRun("budget_spent", e.reviewer, why)
+        }
+        TraceEventKind::CheckpointRejected => {
+            let why = e.rejected.unwrap_or_else(|| "a saved state was rejected".to_owned());
+            Line::NotRun("checkpoint_rejected", e.reviewer, why)
         }
         TraceEventKind::Review => {
-            let cap = e.max_severity;
-            let notes = e
-                .notes
-                .into_iter()
-                .map(|mut n| {
-                    if let Some(cap) = cap {
-                        n.severity = n.severity.min(cap);
-                    }
-                    n
-                })
-                .collect();
+            let settings = e.guard_settings(flags);
             let mut recorded = vec![Reason::Accepted; e.decisions.len()];
             for d in &e.decisions {
                 if let Some(slot) = recorded.get_mut(d.note) {
@@ -112,7 +112,8 @@ pub(crate) fn parse_trace(value: serde_json::Value) -> Result<Line, String> {
             Line::Review(Replayed {
                 reviewer: e.reviewer,
                 kind: e.kind.unwrap_or_default(),
-                notes,
+                notes: e.notes,
+                settings,
                 recorded: (!e.decisions.is_empty()).then_some(recorded),
                 failed: e.error.map(|err| format!("{:?}: {}", err.kind, err.message)),
             })
@@ -120,16 +121,16 @@ pub(crate) fn parse_trace(value: serde_json::Value) -> Result<Line, String> {
     })
 }
 
-pub(crate) fn parse_line(text: &str) -> Result<Line, String> {
+pub(crate) fn parse_line(text: &str, flags: GuardSettings) -> Result<Line, String> {
     // The common line — a review — parsed straight into its type. Anything
     // else (traces, events, errors, duplicate keys) takes the general path
     // below, which decides exactly as before.
     if let Ok(r) = serde_json::from_str::<ReviewLine>(text) {
-        return Ok(review_line(r));
+        return Ok(review_line(r, flags));
     }
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
     if value.get("schema").is_some() {
-        return parse_trace(value);
+        return parse_trace(value, flags);
     }
     if value.get("event").is_some() {
         let e: EventLine = serde_json::from_value(value)
@@ -138,14 +139,15 @@ pub(crate) fn parse_line(text: &str) -> Result<Line, String> {
     }
     let r: ReviewLine = serde_json::from_value(value)
         .map_err(|e| format!("not a review (expected {{\"notes\":[{{\"text\",\"severity\"}}]}}): {e}"))?;
-    Ok(review_line(r))
+    Ok(review_line(r, flags))
 }
 
-pub(crate) fn review_line(r: ReviewLine) -> Line {
+pub(crate) fn review_line(r: ReviewLine, settings: GuardSettings) -> Line {
     Line::Review(Replayed {
         reviewer: PLUGIN_NAME.to_owned(),
         kind: ReviewKind::Finish,
         notes: r.notes.into_iter().map(|n| Note::new(n.text, n.severity)).collect(),
+        settings,
         recorded: None,
         failed: None,
     })

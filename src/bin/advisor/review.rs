@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 
 use advisor::AdvisorPlugin;
 use advisor::review::{ModelReviewer, Reviewer, RulesReviewer};
+use advisor::trace::TraceEvent;
 use advisor::transcript::{TranscriptFormat, read_transcript};
 use clap::Args;
 use serde_json::json;
@@ -54,20 +55,19 @@ fn reviewer(args: &ReviewArgs) -> Result<(Arc<dyn Reviewer>, String), String> {
         None => Ok((Arc::new(RulesReviewer::new()), "rules".to_owned())),
         Some(client) => {
             let label = format!("model {}", client.model());
-            let reviewer = ModelReviewer::new(client).max_notes(args.max_notes);
-            Ok((Arc::new(reviewer.map_err(|e| e.to_string())?), label))
+            Ok((Arc::new(ModelReviewer::new(client)), label))
         }
     }
 }
 
-/// Every note of a traced review with the guard's decision on it, as JSON
+/// Every note of a review with the guard's decision on it, as JSON
 /// (`text`, `severity`, `accepted`, `reason`, `key`).
-pub(crate) fn notes_json(event: &advisor::trace::TraceEvent) -> Vec<serde_json::Value> {
-    event
+pub(crate) fn notes_json(record: &TraceEvent) -> Vec<serde_json::Value> {
+    record
         .decisions
         .iter()
         .map(|d| {
-            let raw = event.notes.get(d.note);
+            let raw = record.notes.get(d.note);
             json!({
                 "text": raw.map(|n| n.text.as_str()).unwrap_or_default(),
                 "severity": d.severity,
@@ -136,21 +136,19 @@ pub(crate) async fn run(args: &ReviewArgs) -> ExitCode {
         Err(e) => return fail(e),
     };
     let injection = finish.injection();
-    let event = finish
-        .event
-        .unwrap_or_else(|| advisor::trace::TraceEvent::new(advisor::trace::TraceEventKind::Review, "advisor"));
-
-    let notes = notes_json(&event);
+    let error = finish.record().and_then(|r| r.error.as_ref());
+    let decisions = finish.record().map_or(&[][..], |r| &r.decisions[..]);
+    let notes = finish.record().map(notes_json).unwrap_or_default();
     if args.json {
         let out = json!({
             "transcript": name,
-            "status": if event.error.is_some() { "reviewer_failed" } else { "reviewed" },
+            "status": if error.is_some() { "reviewer_failed" } else { "reviewed" },
             "reviewer": label,
             "answer": answer,
             "notes": notes,
             "interrupt": injection.is_some(),
             "injection": injection,
-            "error": event.error.as_ref().map(|e| e.message.clone()),
+            "error": error.map(|e| e.message.clone()),
             "skipped": transcript.skipped,
         });
         println!("{}", safe_json(&out.to_string()));
@@ -163,10 +161,10 @@ pub(crate) async fn run(args: &ReviewArgs) -> ExitCode {
             line(&label),
             line(crate::terminal::clamp(&answer, 200))
         );
-        if notes.is_empty() && event.error.is_none() {
+        if notes.is_empty() && error.is_none() {
             println!("no notes: the answer would go through unchanged");
         }
-        for (i, (d, n)) in event.decisions.iter().zip(&notes).enumerate() {
+        for (i, (d, n)) in decisions.iter().zip(&notes).enumerate() {
             println!(
                 "  note {} [{}] {:<12} {}",
                 i + 1,
@@ -175,13 +173,13 @@ pub(crate) async fn run(args: &ReviewArgs) -> ExitCode {
                 line(n["text"].as_str().unwrap_or_default())
             );
         }
-        if let Some(e) = &event.error {
+        if let Some(e) = error {
             println!(
                 "the reviewer failed ({}); the answer would go through unchanged",
                 line(&e.message)
             );
         }
-        match &injection {
+        match injection {
             Some(text) => {
                 println!("\nverdict: the agent would be sent back with this message:\n");
                 for l in text.lines() {
@@ -192,7 +190,7 @@ pub(crate) async fn run(args: &ReviewArgs) -> ExitCode {
             None => {}
         }
     }
-    if event.error.is_some() {
+    if error.is_some() {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

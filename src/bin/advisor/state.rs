@@ -64,6 +64,7 @@ impl SessionState {
             checkpoint: Some(self.checkpoint),
             last_prompt: self.last_prompt,
             last_compaction: self.last_compaction,
+            rejected: None,
         }
     }
 }

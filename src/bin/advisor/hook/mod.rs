@@ -12,6 +12,8 @@
 //! otherwise). When the session state cannot be loaded or saved, a stop the
 //! host marks as already continuing (`stop_hook_active`, Cursor's
 //! `loop_count`) goes through: the cap holds whatever the file system does.
+//! A state that cannot be read, or that the plugin rejects, makes the advisor
+//! sit out the request (never a refilled allowance), and the user is told why.
 //! A closed stdout does not count the round. Must not re-implement review
 //! policy: that is the plugin's.
 
@@ -26,7 +28,7 @@ use advisor::config::{Verdict, WorkspaceConfig};
 use advisor::transcript::{HookEvent, HookInput, Host, MAX_HOOK_INPUT_BYTES, ReadOptions, Transcript};
 use clap::Args;
 
-use crate::finish::{Finish, review_transcript};
+use crate::finish::{Finish, Prior, review_transcript};
 use crate::state::{SessionState, load, stage, state_path};
 use lock::SessionLock;
 use output::Reply;
@@ -78,13 +80,6 @@ fn let_through_visibly(host: Host, why: impl std::fmt::Display) -> ExitCode {
 const NO_EVIDENCE: &str =
     "(The host gave no readable transcript: the answer is reviewed alone, without tool evidence.)";
 
-/// Whether this hook reads `host`'s transcript files: every host's format
-/// has a reader (Gemini CLI's session files included); a host that sends no
-/// readable path gets its answer reviewed alone.
-fn reads_transcripts(_host: Host) -> bool {
-    true
-}
-
 /// Why no review ran, when a token budget (`max_review_tokens`,
 /// `max_session_review_tokens`) is spent.
 fn budget_message(finish: &Finish) -> Option<String> {
@@ -95,22 +90,35 @@ fn budget_message(finish: &Finish) -> Option<String> {
     ))
 }
 
+/// Why the advisor sat out, when the saved state was rejected (and no fresh
+/// request brought it back).
+fn rejected_message(finish: &Finish) -> Option<String> {
+    let why = finish
+        .rejected
+        .as_ref()
+        .filter(|_| finish.consultation.records.is_empty())?;
+    Some(format!(
+        "advisor: the saved state was rejected ({}); the advisor sits out this request",
+        one_line(why)
+    ))
+}
+
 /// The one-line verdict for `verdict = "summary"`.
 fn summary(finish: &Finish, blocked: bool) -> Option<String> {
-    let Some(event) = &finish.event else {
+    let Some(record) = finish.record() else {
         return Some("advisor: the review allowance for this request is spent; the stop goes through".into());
     };
-    if event.error.is_some() {
+    if record.error.is_some() {
         return None;
     }
-    let n = event.decisions.len();
-    let first = event
+    let n = record.decisions.len();
+    let first = record
         .decisions
         .first()
-        .and_then(|d| event.notes.get(d.note))
+        .and_then(|d| record.notes.get(d.note))
         .map(|note| format!(": {}", crate::terminal::clamp(&one_line(&note.text), 200)))
         .unwrap_or_default();
-    match (blocked, event.shadow, n) {
+    match (blocked, record.shadow, n) {
         (true, _, _) => Some(format!("advisor: sent the agent back ({n} note(s){first})")),
         (false, true, 1..) => Some(format!("advisor (shadow mode): {n} note(s) recorded, none sent{first}")),
         (false, false, 1..) => Some(format!("advisor: passed; {n} note(s) not sent to the agent{first}")),
@@ -205,9 +213,20 @@ async fn review(
         }
         None => None,
     };
-    let prior = match path.as_deref().map(load) {
-        Some(Ok(s)) => s.map(SessionState::into_prior),
-        Some(Err(why)) => {
+    let prior = match path.as_deref().map(|p| (p, load(p))) {
+        Some((_, Ok(s))) => s.map(SessionState::into_prior),
+        // a saved state that is there but cannot be trusted: sit the request out
+        Some((p, Err(why))) if p.is_file() => {
+            eprintln!("advisor hook: {}; the advisor sits out this request", one_line(&why));
+            state_problem = Some(why.clone());
+            Some(Prior {
+                checkpoint: None,
+                last_prompt: None,
+                last_compaction: None,
+                rejected: Some(why),
+            })
+        }
+        Some((_, Err(why))) => {
             eprintln!("advisor hook: {}; treating the session as fresh", one_line(&why));
             state_problem = Some(why);
             None
@@ -223,8 +242,10 @@ async fn review(
         allow_partial_last_line: input.last_assistant_message.is_some(),
         ..ReadOptions::default()
     };
-    let (transcript, note) = match (&input.transcript_path, reads_transcripts(host)) {
-        (Some(p), true) => match advisor::transcript::read_transcript_with(p, &options) {
+    // every host's transcript format has a reader; a host that sends no
+    // readable path gets its answer reviewed alone
+    let (transcript, note) = match &input.transcript_path {
+        Some(p) => match advisor::transcript::read_transcript_with(p, &options) {
             Ok((t, _)) if t.truncated => {
                 return let_through_visibly(
                     host,
@@ -245,7 +266,7 @@ async fn review(
             }
             Err(e) => return let_through(e),
         },
-        _ => (Transcript::default(), Some(NO_EVIDENCE)),
+        None => (Transcript::default(), Some(NO_EVIDENCE)),
     };
     let Some(answer) = input
         .last_assistant_message
@@ -296,11 +317,11 @@ async fn review(
         },
         None => None,
     };
-    if let Some(err) = finish.event.as_ref().and_then(|e| e.error.as_ref()) {
+    if let Some(err) = finish.record().and_then(|r| r.error.as_ref()) {
         commit(staged);
         return let_through(format!("the review failed ({})", err.message));
     }
-    let reopens = finish.decision.reopens();
+    let reopens = finish.consultation.interrupts();
     if reopens {
         if let Some(why) = &state_problem {
             if input.continuing() {
@@ -310,13 +331,16 @@ async fn review(
         }
     }
     let reply = Reply {
-        block: finish.injection(),
-        // a spent token budget is always said: reviews stopped until the budget resets
-        message: budget_message(&finish).or_else(|| {
-            (verdict == Verdict::Summary)
-                .then(|| summary(&finish, reopens))
-                .flatten()
-        }),
+        block: finish.injection().map(str::to_owned),
+        // a spent token budget and a rejected state are always said: reviews
+        // stopped until the budget resets or a fresh request
+        message: budget_message(&finish)
+            .or_else(|| rejected_message(&finish))
+            .or_else(|| {
+                (verdict == Verdict::Summary)
+                    .then(|| summary(&finish, reopens))
+                    .flatten()
+            }),
     };
     if let Some(json) = reply.render(host) {
         let mut out = std::io::stdout().lock();

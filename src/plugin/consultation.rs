@@ -1,0 +1,74 @@
+//! What one consultation of the advisor amounts to — the one review result
+//! every host reads.
+//!
+//! Owns [`Consultation`] and the [`FinishOutbox`] a run leaves its last
+//! finish consultation in: one record per reviewer consulted — the review's
+//! [`TraceEvent`], exactly what a trace sink receives: raw notes, each guard
+//! decision with its reason, whether it interrupted — and the one combined
+//! injection. The plugin's stop and step hooks, `advisor review` /
+//! `advisor hook` and the rig adapter all read this; none reads its decisions
+//! back out of a trace or joins injections itself. Must not decide anything:
+//! the run fills it in.
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+use crate::trace::TraceEvent;
+
+/// Separates the injections of several reviewers in the combined one.
+const JOIN: &str = "\n\n";
+
+/// One consultation: a record per reviewer that ran, and the one message the
+/// agent reads, if any review interrupted.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Consultation {
+    /// One `review` event per review that ran, in reviewer order (a reviewer
+    /// whose allowance or token budget was spent has none).
+    pub records: Vec<TraceEvent>,
+    /// The injections of every interrupting review, joined: the one message
+    /// sent back to the agent.
+    pub injection: Option<String>,
+}
+
+impl Consultation {
+    /// Adds a record, joining its injection into the combined one when it
+    /// interrupted.
+    pub(crate) fn push(&mut self, record: TraceEvent) {
+        if record.interrupted {
+            if let Some(text) = &record.injection {
+                match &mut self.injection {
+                    Some(all) => {
+                        all.push_str(JOIN);
+                        all.push_str(text);
+                    }
+                    None => self.injection = Some(text.clone()),
+                }
+            }
+        }
+        self.records.push(record);
+    }
+
+    /// Whether the consultation sends something back to the agent.
+    pub fn interrupts(&self) -> bool {
+        self.injection.is_some()
+    }
+}
+
+/// Where a run leaves its last finish consultation for its host: a shared
+/// handle, taken before the run is handed to [`Extensions`](crate::Extensions),
+/// so a host drives the run through the dispatcher like any other and still
+/// reads its review result. Cheap to clone.
+#[derive(Debug, Clone, Default)]
+pub struct FinishOutbox(Arc<Mutex<Option<Consultation>>>);
+
+impl FinishOutbox {
+    /// The last finish consultation, taken once (`None`: no finish was
+    /// consulted since, or the consultation panicked).
+    pub fn take(&self) -> Option<Consultation> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).take()
+    }
+
+    pub(crate) fn put(&self, consultation: Option<Consultation>) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = consultation;
+    }
+}

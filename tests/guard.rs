@@ -18,7 +18,7 @@ fn e1_normalization_folds_punctuation_and_case() {
         ("...", ""),
         ("Kiểm tra lại tổng", "kiểm tra lại tổng"),
         ("run_sql returned 0 rows", "run sql returned 0 rows"),
-        // DESIGN §5: robust folding
+        // robust folding (docs/design.md §5)
         ("ℌalt", "halt"),
         ("S\u{200B}top", "stop"),
         ("ＳＴＯＰ", "stop"),

@@ -1,4 +1,4 @@
-//! Periodic review and reviewer groups (reference P1, P2 and §5.5).
+//! Periodic review and reviewer groups (docs/plugin.md).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::sync::atomic::{AtomicU32, Ordering};

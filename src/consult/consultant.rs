@@ -1,7 +1,7 @@
 //! `Consultant`: asks a model for advice on an `advisor-request.v1` and
 //! returns a validated `advisor-response.v1`.
 //!
-//! Owns the advisor prompt (our own words, from the seed's rules) and the
+//! Owns the advisor prompt (our own words, from the consultation rules in docs/design.md §7) and the
 //! retry loop: an invalid answer is sent back with the validation problems, a
 //! bounded number of times — and the run's token budget
 //! ([`Consultant::max_tokens`]: every attempt charged, estimated when the

@@ -1,7 +1,7 @@
 //! The emission guard: the executable policy between what a reviewer says and
 //! what the agent reads.
 //!
-//! Owns the per-note admission steps of DESIGN §5 and the dedupe history. It
+//! Owns the per-note admission steps (docs/design.md §5) and the dedupe history. It
 //! must not render (see [`crate::render`]) and must never tell the reviewer what
 //! it suppressed: feedback of that kind teaches a model to rephrase the same
 //! useless note to get past the filter.

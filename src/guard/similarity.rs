@@ -1,6 +1,6 @@
 //! Optional similarity dedupe: catches paraphrase floods that exact keys miss.
 //!
-//! Owns the content-word view of a key and the overlap test of DESIGN §5: two
+//! Owns the content-word view of a key and the overlap test (docs/design.md §5): two
 //! notes are the same concern when their content-word sets overlap by at least
 //! 0.8 of the smaller set and both have at least 3 content words. Catches
 //! "Eighth repeat: verify the deployment" / "Ninth repeat: verify the

@@ -1,6 +1,6 @@
 //! Building an [`AdvisorPlugin`]: every setting, validated once in `build()`.
 //!
-//! Owns the defaults of DESIGN §4, single-reviewer versus group configuration,
+//! Owns the defaults (docs/design.md §4), single-reviewer versus group configuration,
 //! and the actionable errors for bad settings. It must not hold per-run state.
 
 use std::sync::{Arc, Mutex};

@@ -178,7 +178,7 @@ impl std::fmt::Debug for AdvisorPlugin {
 }
 
 impl AdvisorPlugin {
-    /// A builder with the defaults of DESIGN §4.
+    /// A builder with the defaults listed in docs/design.md §4.
     pub fn builder() -> AdvisorPluginBuilder {
         AdvisorPluginBuilder::default()
     }

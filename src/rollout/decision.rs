@@ -1,13 +1,13 @@
 //! `AdvisorDecision`: the privileged advisor's answer, parsed strictly.
 //!
-//! Owns the seven-field decision of seed 000, its enums, and
+//! Owns the seven-field decision (docs/design.md §7), its enums, and
 //! [`AdvisorDecisionError`]: unknown fields rejected, enums only as plain
 //! strings (a list-wrapped enum is rejected), one JSON code fence tolerated,
 //! prose before or after rejected, no key repeated at any depth, confidence a
 //! plain decimal in 0..=1 judged on its literal text
 //! ([`crate::json::unit_interval`]), a hint of only invisible characters
 //! counted as empty, and the consistency
-//! the seed states (CONTINUE does not intervene, CONFIRM_AND_SUBMIT does, no
+//! the protocol requires (CONTINUE does not intervene, CONFIRM_AND_SUBMIT does, no
 //! hint without an intervention). The error lists each problem with its field
 //! location and a description, never contains any part of the advisor's
 //! output (an unknown field appears as `<unknown field>`) and has no

@@ -1,4 +1,4 @@
-//! The privileged rollout advisor for RL / eval rollouts (seeds 000, 001, 003).
+//! The privileged rollout advisor for RL / eval rollouts (docs/design.md §7).
 //!
 //! Owns [`Advisor`] (gate, decision, selective intervention, fail-open,
 //! statefulness), the strict [`AdvisorDecision`], cues ([`CompiledCue`],

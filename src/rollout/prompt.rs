@@ -1,5 +1,5 @@
 //! The privileged advisor's prompt, in our own words, carrying the design
-//! decisions of seed 003.
+//! decisions of the rollout protocol.
 //!
 //! Owns the system prompt and the user message: the public task, the
 //! privileged files (bounded), the advisor's own plan, the cues already

@@ -69,7 +69,7 @@ impl PyTaskMaterial {
     }
 }
 
-/// Settings of a rollout advisor: the seeds' names and defaults, validated by
+/// Settings of a rollout advisor: the rollout protocol's names and defaults, validated by
 /// the Rust builder. `repeat_streak_escalation=True` is rejected unless
 /// `screen_hints=True`; every rejection is a `ConfigError` naming its field.
 #[pyclass(module = "advisor", name = "AdvisorConfig", frozen)]

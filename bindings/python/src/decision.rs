@@ -11,7 +11,7 @@ use pyo3::types::{PyDict, PyType};
 
 use crate::errors::decision_error;
 
-/// The privileged advisor's decision for one review (seed 000).
+/// The privileged advisor's decision for one review.
 #[pyclass(module = "advisor", name = "AdvisorDecision", frozen)]
 pub(crate) struct PyAdvisorDecision {
     pub(crate) inner: AdvisorDecision,

@@ -1,4 +1,4 @@
-"""AdvisorConfig and TaskMaterial: the seeds' names and defaults, the Rust
+"""AdvisorConfig and TaskMaterial: the protocol's names and defaults, the Rust
 builder's validation, each rejection naming its field; both pickle."""
 
 import pickle
@@ -8,7 +8,7 @@ import pytest
 from advisor import AdvisorConfig, ConfigError, TaskMaterial
 
 
-def test_defaults_match_the_seeds_and_the_rust_builder():
+def test_defaults_match_the_rust_builder():
     c = AdvisorConfig()
     assert c.max_interventions == 2
     assert c.periodic_review_interval is None

@@ -48,7 +48,7 @@ def test_a_planted_secret_never_appears_in_an_error(answer, location):
     assert str(err).startswith("invalid advisor decision:")
 
 
-def test_consistency_rules_of_the_seed():
+def test_consistency_rules_of_the_decision():
     confirm_without_intervene = VALID.replace('"CONTINUE"', '"CONFIRM_AND_SUBMIT"')
     with pytest.raises(AdvisorDecisionError) as e:
         AdvisorDecision.parse(confirm_without_intervene)

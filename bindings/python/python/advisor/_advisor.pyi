@@ -46,7 +46,7 @@ class TaskMaterial:
 
 @final
 class AdvisorConfig:
-    """Settings of a rollout advisor (seed names and defaults, validated by
+    """Settings of a rollout advisor (the protocol's names and defaults, validated by
     the Rust builder). ``repeat_streak_escalation=True`` needs
     ``screen_hints=True``. Raises ``ConfigError`` naming the field."""
 

@@ -6,7 +6,7 @@
 //! can never disagree with a live run. It must not call reviewers or keep
 //! state of its own (the guard does).
 
-use crate::guard::{EmissionGuard, ReviewOutcome};
+use crate::guard::{EmissionGuard, PreparedNote, ReviewOutcome};
 use crate::note::Note;
 use crate::render::render_injection;
 use crate::review::ReviewKind;
@@ -44,9 +44,18 @@ impl GateResult {
 /// assert!(again.injection.is_none()); // a repeat cannot buy another turn
 /// ```
 pub fn gate_review(guard: &mut EmissionGuard, notes: &[Note], kind: ReviewKind) -> GateResult {
-    let outcome = guard.review(notes);
-    let injection = outcome
-        .interrupts()
-        .then(|| render_injection(&outcome.accepted(), kind));
+    gate_outcome(guard.review(notes), kind)
+}
+
+/// [`gate_review`] of notes already prepared ([`PreparedNote`]).
+pub fn gate_prepared(guard: &mut EmissionGuard, notes: Vec<PreparedNote>, kind: ReviewKind) -> GateResult {
+    gate_outcome(guard.review_prepared(notes), kind)
+}
+
+fn gate_outcome(outcome: ReviewOutcome, kind: ReviewKind) -> GateResult {
+    let injection = outcome.interrupts().then(|| {
+        let accepted = outcome.admissions.iter().filter(|a| a.accepted()).map(|a| &a.note);
+        render_injection(accepted, kind)
+    });
     GateResult { outcome, injection }
 }

@@ -20,10 +20,11 @@
 
 use std::io::{self, Write};
 use std::process::ExitCode;
+use std::sync::mpsc;
 
 use advisor::bounded_read::BoundedLines;
 
-use advisor::gate::gate_review;
+use advisor::gate::gate_prepared;
 use advisor::guard::DEFAULT_MAX_NOTES_PER_REVIEW;
 use advisor::plugin::MAX_NOTES_PER_REVIEW_LIMIT;
 use std::collections::HashMap;
@@ -62,8 +63,55 @@ pub(crate) struct ReplayArgs {
     check: bool,
 }
 
+/// Lines the reader thread hands over at a time.
+const BATCH_LINES: usize = 64;
+/// Batches read ahead of the guard at most.
+const BATCHES_AHEAD: usize = 8;
+
+/// One input line as the reader thread hands it over, in input order.
+enum ReadLine {
+    /// A line: its number and what it parsed to (`None`: blank).
+    Parsed(usize, Result<Option<Line>, String>),
+    /// Reading failed; nothing follows.
+    Failed(io::Error),
+}
+
+/// The reader thread: reads, parses and prepares each line's notes (all of
+/// it per-line work, independent of the guard's state) and hands the lines
+/// over in batches, in input order. Returns whether standard input went past
+/// its cap. Stops early when the guard side has gone away.
+fn read_ahead(mut source: Source, to_guard: &mpsc::SyncSender<Vec<ReadLine>>) -> bool {
+    let mut batch = Vec::with_capacity(BATCH_LINES);
+    for line in BoundedLines::new(&mut source, MAX_LINE_BYTES) {
+        let failed = line.is_err();
+        batch.push(match line {
+            Ok(l) => ReadLine::Parsed(
+                l.number,
+                line_text(l.bytes).and_then(|text| {
+                    if text.trim().is_empty() {
+                        Ok(None)
+                    } else {
+                        parse_line(&text).map(Some)
+                    }
+                }),
+            ),
+            Err(e) => ReadLine::Failed(e),
+        });
+        if batch.len() == BATCH_LINES || failed {
+            let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH_LINES));
+            if to_guard.send(full).is_err() || failed {
+                return false;
+            }
+        }
+    }
+    if !batch.is_empty() && to_guard.send(batch).is_err() {
+        return false;
+    }
+    source.over_cap()
+}
+
 pub(crate) fn run(args: &ReplayArgs) -> ExitCode {
-    let (mut source, name) = match Source::open(&args.file) {
+    let (source, name) = match Source::open(&args.file) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("advisor replay: {e}");
@@ -78,39 +126,109 @@ pub(crate) fn run(args: &ReplayArgs) -> ExitCode {
         }
     };
     let stdout = io::stdout();
-    let mut out = io::BufWriter::with_capacity(READ_BUFFER, stdout.lock());
     let max_notes = usize::try_from(args.max_notes).unwrap_or(DEFAULT_MAX_NOTES_PER_REVIEW);
-    let mut guards: HashMap<String, EmissionGuard> = HashMap::new();
-    let new_guard = || EmissionGuard::new(max_notes).with_similarity(args.similarity);
-    let mut review_no = 0usize;
-    let mut malformed = 0usize;
-    let mut differences = 0usize;
-    for line in BoundedLines::new(&mut source, MAX_LINE_BYTES) {
-        let (line_no, parsed) = match line {
-            Ok(l) => (
-                l.number,
-                line_text(l.bytes).and_then(|text| {
-                    if text.trim().is_empty() {
-                        Ok(None)
-                    } else {
-                        parse_line(&text).map(Some)
+    let mut replay = Replay {
+        args,
+        name: &name,
+        frames,
+        out: io::BufWriter::with_capacity(READ_BUFFER, stdout.lock()),
+        guards: HashMap::new(),
+        new_guard: EmissionGuard::new(max_notes).with_similarity(args.similarity),
+        review_no: 0,
+        malformed: 0,
+        differences: 0,
+    };
+    let (to_guard, from_reader) = mpsc::sync_channel(BATCHES_AHEAD);
+    let (replayed, over_cap) = std::thread::scope(|scope| {
+        let reader = scope.spawn(move || read_ahead(source, &to_guard));
+        let replayed = replay.all(from_reader);
+        (replayed, reader.join())
+    });
+    if let Err(code) = replayed {
+        return code;
+    }
+    if let Err(e) = replay.out.flush() {
+        return write_failed(&e);
+    }
+    let Ok(over_cap) = over_cap else {
+        eprintln!("advisor replay: {name}: the reader thread failed");
+        return ExitCode::from(2);
+    };
+    if over_cap {
+        eprintln!(
+            "advisor replay: {name}: standard input is longer than the {MAX_STDIN_BYTES}-byte cap; stopped there"
+        );
+        return ExitCode::from(1);
+    }
+    if replay.malformed > 0 {
+        eprintln!(
+            "advisor replay: {}: {} malformed line(s)",
+            escape_for_terminal(&name),
+            replay.malformed
+        );
+        return ExitCode::from(1);
+    }
+    if args.check && replay.differences > 0 {
+        eprintln!(
+            "advisor replay: {}: {} decision(s) differ from the trace",
+            escape_for_terminal(&name),
+            replay.differences
+        );
+        return ExitCode::from(1);
+    }
+    ExitCode::SUCCESS
+}
+
+/// The guard side of a replay: the guards per reviewer, the output and the
+/// counts of what went wrong.
+struct Replay<'a, W: Write> {
+    args: &'a ReplayArgs,
+    name: &'a str,
+    frames: [EscapedFrame; 2],
+    out: W,
+    guards: HashMap<String, EmissionGuard>,
+    /// A fresh guard, cloned for each new reviewer.
+    new_guard: EmissionGuard,
+    review_no: usize,
+    malformed: usize,
+    differences: usize,
+}
+
+impl<W: Write> Replay<'_, W> {
+    /// Replays every line the reader hands over; `Err` is the exit status
+    /// when reading or writing failed.
+    fn all(&mut self, from_reader: mpsc::Receiver<Vec<ReadLine>>) -> Result<(), ExitCode> {
+        for batch in from_reader {
+            for line in batch {
+                let result = match line {
+                    ReadLine::Parsed(line_no, parsed) => self.line(line_no, parsed),
+                    ReadLine::Failed(e) => {
+                        let _ = self.out.flush();
+                        eprintln!("advisor replay: {}: reading: {e}", self.name);
+                        return Err(ExitCode::from(2));
                     }
-                }),
-            ),
-            Err(e) => {
-                let _ = out.flush();
-                eprintln!("advisor replay: {name}: reading: {e}");
-                return ExitCode::from(2);
+                };
+                if let Err(e) = result {
+                    return Err(write_failed(&e));
+                }
             }
-        };
-        let result = match parsed {
+        }
+        Ok(())
+    }
+
+    fn line(&mut self, line_no: usize, parsed: Result<Option<Line>, String>) -> io::Result<()> {
+        let (out, json) = (&mut self.out, self.args.json);
+        match parsed {
             Ok(None) => Ok(()),
             Ok(Some(Line::Event(reviewer, event))) => {
-                guards.entry(reviewer.clone()).or_insert_with(new_guard).reset();
-                print_event(&mut out, args.json, &reviewer, &event)
+                self.guards
+                    .entry(reviewer.clone())
+                    .or_insert_with(|| self.new_guard.clone())
+                    .reset();
+                print_event(out, json, &reviewer, &event)
             }
             Ok(Some(Line::BudgetSpent(reviewer, why))) => {
-                if args.json {
+                if json {
                     writeln!(
                         out,
                         "{}",
@@ -125,68 +243,45 @@ pub(crate) fn run(args: &ReplayArgs) -> ExitCode {
                     )
                 }
             }
-            Ok(Some(Line::Review(r))) => {
-                review_no += 1;
+            Ok(Some(Line::Review(mut r))) => {
+                self.review_no += 1;
                 if let Some(why) = &r.failed {
-                    print_failed(&mut out, args.json, review_no, &r.reviewer, why)
-                } else {
-                    let guard = guards.entry(r.reviewer.clone()).or_insert_with(new_guard);
-                    let gate = gate_review(guard, &r.notes, r.kind);
-                    let differs = r.recorded.as_ref().map_or(0, |rec| {
-                        gate.outcome
-                            .admissions
-                            .iter()
-                            .filter(|a| rec.get(a.index) != Some(&a.reason))
-                            .count()
-                    });
-                    if differs > 0 {
-                        differences += differs;
-                        eprintln!(
-                            "advisor replay: {}:{line_no}: {differs} decision(s) differ from the recorded ones",
-                            escape_for_terminal(&name)
-                        );
-                    }
-                    print_review(&mut out, args.json, &frames, review_no, &r, &gate)
+                    return print_failed(out, json, self.review_no, &r.reviewer, why);
                 }
+                let guard = self
+                    .guards
+                    .entry(r.reviewer.clone())
+                    .or_insert_with(|| self.new_guard.clone());
+                let notes = std::mem::take(&mut r.notes);
+                let count = notes.len();
+                let gate = gate_prepared(guard, notes, r.kind);
+                let differs = r.recorded.as_ref().map_or(0, |rec| {
+                    gate.outcome
+                        .admissions
+                        .iter()
+                        .filter(|a| rec.get(a.index) != Some(&a.reason))
+                        .count()
+                });
+                if differs > 0 {
+                    self.differences += differs;
+                    eprintln!(
+                        "advisor replay: {}:{line_no}: {differs} decision(s) differ from the recorded ones",
+                        escape_for_terminal(self.name)
+                    );
+                }
+                print_review(out, json, &self.frames, self.review_no, &r, count, &gate)
             }
             Err(msg) => {
-                malformed += 1;
+                self.malformed += 1;
                 eprintln!(
                     "advisor replay: {}:{line_no}: {}",
-                    escape_for_terminal(&name),
+                    escape_for_terminal(self.name),
                     escape_for_terminal(&msg)
                 );
                 Ok(())
             }
-        };
-        if let Err(e) = result {
-            return write_failed(&e);
         }
     }
-    if let Err(e) = out.flush() {
-        return write_failed(&e);
-    }
-    if source.over_cap() {
-        eprintln!(
-            "advisor replay: {name}: standard input is longer than the {MAX_STDIN_BYTES}-byte cap; stopped there"
-        );
-        return ExitCode::from(1);
-    }
-    if malformed > 0 {
-        eprintln!(
-            "advisor replay: {}: {malformed} malformed line(s)",
-            escape_for_terminal(&name)
-        );
-        return ExitCode::from(1);
-    }
-    if args.check && differences > 0 {
-        eprintln!(
-            "advisor replay: {}: {differences} decision(s) differ from the trace",
-            escape_for_terminal(&name)
-        );
-        return ExitCode::from(1);
-    }
-    ExitCode::SUCCESS
 }
 
 /// The exit status for a failed write: success when the reader went away
@@ -355,12 +450,14 @@ fn print_event(out: &mut impl Write, json: bool, reviewer: &str, event: &EventNa
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn print_review(
     out: &mut impl Write,
     json: bool,
     frames: &[EscapedFrame; 2],
     review: usize,
     r: &Replayed,
+    count: usize,
     gate: &advisor::gate::GateResult,
 ) -> io::Result<()> {
     let recorded = |i: usize| r.recorded.as_ref().and_then(|rec| rec.get(i)).copied();
@@ -381,12 +478,7 @@ fn print_review(
     } else {
         format!(" ({})", escape_for_terminal(&r.reviewer))
     };
-    writeln!(
-        out,
-        "review {review}{who}: {} {} note(s), {verdict}",
-        r.kind,
-        r.notes.len()
-    )?;
+    writeln!(out, "review {review}{who}: {} {} note(s), {verdict}", r.kind, count)?;
     for a in &gate.outcome.admissions {
         let differs = match recorded(a.index) {
             Some(rec) if rec != a.reason => format!("  (recorded: {})", rec.as_str()),

@@ -8,13 +8,16 @@
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 
-use advisor::Note;
+use std::fmt;
+
 use advisor::bounded_read::open_regular;
-use advisor::guard::Reason;
+use advisor::guard::{PreparedNote, Reason};
 use advisor::plugin::PLUGIN_NAME;
 use advisor::review::ReviewKind;
 use advisor::trace::{TRACE_SCHEMA, TraceEvent, TraceEventKind};
+use advisor::{Note, Severity};
 use serde::Deserialize;
+use serde::de::{self, Deserializer, Visitor};
 
 /// Longest input line `replay` accepts, in bytes; a longer one is reported
 /// by its number and skipped.
@@ -28,7 +31,50 @@ pub(crate) const READ_BUFFER: usize = 1 << 16;
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ReviewLine {
-    notes: Vec<Note>,
+    notes: Vec<ReviewNote>,
+}
+
+/// A note of a review line: read as [`Note`] reads, with the same fields,
+/// defaults and errors, but the severity parsed where it lies instead of
+/// being copied into a `String` first.
+#[derive(Debug, Deserialize)]
+struct ReviewNote {
+    #[serde(default)]
+    text: String,
+    #[serde(default, deserialize_with = "severity_in_place")]
+    severity: Severity,
+}
+
+/// [`Severity`] as its `Deserialize` reads it (a string, `null` for the
+/// default), without copying the string.
+fn severity_in_place<'de, D: Deserializer<'de>>(d: D) -> Result<Severity, D::Error> {
+    struct OptionalSeverity;
+    struct SeverityStr;
+    impl<'de> Visitor<'de> for OptionalSeverity {
+        type Value = Severity;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("option")
+        }
+        fn visit_none<E: de::Error>(self) -> Result<Severity, E> {
+            Ok(Severity::default())
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Severity, E> {
+            Ok(Severity::default())
+        }
+        fn visit_some<D2: Deserializer<'de>>(self, d: D2) -> Result<Severity, D2::Error> {
+            d.deserialize_string(SeverityStr)
+        }
+    }
+    impl Visitor<'_> for SeverityStr {
+        type Value = Severity;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a string")
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<Severity, E> {
+            Ok(Severity::parse(v))
+        }
+    }
+    d.deserialize_option(OptionalSeverity)
 }
 
 #[derive(Debug, Deserialize)]
@@ -48,7 +94,8 @@ pub(crate) struct EventLine {
 pub(crate) struct Replayed {
     pub(crate) reviewer: String,
     pub(crate) kind: ReviewKind,
-    pub(crate) notes: Vec<Note>,
+    /// The notes, prepared for the guard as they are parsed.
+    pub(crate) notes: Vec<PreparedNote>,
     /// The decisions a trace recorded, by note index.
     pub(crate) recorded: Option<Vec<Reason>>,
     /// The review failed when it was recorded: there is nothing to gate.
@@ -92,6 +139,7 @@ pub(crate) fn parse_trace(value: serde_json::Value) -> Result<Line, String> {
                     }
                     n
                 })
+                .map(PreparedNote::new)
                 .collect();
             let mut recorded = vec![Reason::Accepted; e.decisions.len()];
             for d in &e.decisions {
@@ -135,7 +183,16 @@ pub(crate) fn review_line(r: ReviewLine) -> Line {
     Line::Review(Replayed {
         reviewer: PLUGIN_NAME.to_owned(),
         kind: ReviewKind::Finish,
-        notes: r.notes,
+        notes: r
+            .notes
+            .into_iter()
+            .map(|n| {
+                PreparedNote::new(Note {
+                    text: n.text,
+                    severity: n.severity,
+                })
+            })
+            .collect(),
         recorded: None,
         failed: None,
     })
@@ -145,13 +202,13 @@ pub(crate) fn review_line(r: ReviewLine) -> Line {
 /// [`MAX_STDIN_BYTES`].
 pub(crate) enum Source {
     File(BufReader<std::fs::File>),
-    Stdin(BufReader<io::Take<io::StdinLock<'static>>>),
+    Stdin(BufReader<io::Take<io::Stdin>>),
 }
 
 impl Source {
     pub(crate) fn open(path: &str) -> Result<(Source, String), String> {
         if path == "-" {
-            let stdin = io::stdin().lock().take(MAX_STDIN_BYTES + 1);
+            let stdin = io::stdin().take(MAX_STDIN_BYTES + 1);
             return Ok((
                 Source::Stdin(BufReader::with_capacity(READ_BUFFER, stdin)),
                 "<stdin>".to_owned(),

@@ -306,7 +306,7 @@ impl PreparedNote {
 /// `text` itself — and its dedupe key. One pass both checks and keys text
 /// that has nothing to remove (nearly always).
 fn delivered_and_key(text: &str) -> (Option<String>, String) {
-    let clamped = clamp_chars(text.trim(), MAX_NOTE_CHARS).trim();
+    let clamped = trim(clamp_chars(trim(text), MAX_NOTE_CHARS));
     match fast_key::normalize_fast(clamped, Removable::Refuse) {
         Some(key) => ((clamped.len() != text.len()).then(|| clamped.to_owned()), key),
         None => {
@@ -314,6 +314,15 @@ fn delivered_and_key(text: &str) -> (Option<String>, String) {
             let key = normalize_note(&delivered);
             (Some(delivered), key)
         }
+    }
+}
+
+/// `s.trim()`, without decoding a character when `s` begins and ends with
+/// printable ASCII other than space (nearly always).
+fn trim(s: &str) -> &str {
+    match (s.as_bytes().first(), s.as_bytes().last()) {
+        (Some(a), Some(z)) if a.is_ascii_graphic() && z.is_ascii_graphic() => s,
+        _ => s.trim(),
     }
 }
 

@@ -176,18 +176,25 @@ impl KeyWriter {
         self.word_other |= p.0 & Props::OTHER_SCRIPT != 0;
     }
 
+    #[inline]
     fn end_word(&mut self) {
         if self.in_word && self.word_latin && self.word_other {
-            let word = self.out.get(self.word_start..).unwrap_or_default();
-            if let Some(folded) = std::str::from_utf8(word).ok().and_then(fold_word) {
-                self.out.truncate(self.word_start);
-                let folded: String = folded.nfkc().collect();
-                self.out.extend_from_slice(folded.as_bytes());
-            }
+            self.fold_word();
         }
         self.in_word = false;
         self.word_latin = false;
         self.word_other = false;
+    }
+
+    /// Folds the look-alike letters of the current word ([`fold_word`]).
+    #[cold]
+    fn fold_word(&mut self) {
+        let word = self.out.get(self.word_start..).unwrap_or_default();
+        if let Some(folded) = std::str::from_utf8(word).ok().and_then(fold_word) {
+            self.out.truncate(self.word_start);
+            let folded: String = folded.nfkc().collect();
+            self.out.extend_from_slice(folded.as_bytes());
+        }
     }
 }
 

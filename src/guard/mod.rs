@@ -232,32 +232,30 @@ impl EmissionGuard {
     /// [`review`](Self::review) of notes already prepared ([`PreparedNote`]).
     pub fn review_prepared(&mut self, notes: Vec<PreparedNote>) -> ReviewOutcome {
         self.begin_review();
-        let mut order: Vec<usize> = (0..notes.len()).collect();
-        order.sort_by_key(|&i| std::cmp::Reverse(notes[i].note.severity));
-        let mut reasons = vec![Reason::Accepted; notes.len()];
-        for i in order {
-            reasons[i] = self.decide(&notes[i]);
+        let mut admissions: Vec<Admission> = notes
+            .into_iter()
+            .enumerate()
+            .map(|(index, p)| Admission {
+                index,
+                note: p.note,
+                key: p.key,
+                reason: Reason::Accepted,
+            })
+            .collect();
+        // most severe first; in the reviewer's order within a severity
+        for severity in [Severity::Blocker, Severity::Concern, Severity::Nit] {
+            for a in admissions.iter_mut().filter(|a| a.note.severity == severity) {
+                a.reason = self.decide(&a.key, severity);
+            }
         }
-        ReviewOutcome {
-            admissions: notes
-                .into_iter()
-                .zip(reasons)
-                .enumerate()
-                .map(|(index, (p, reason))| Admission {
-                    index,
-                    note: p.note,
-                    key: p.key,
-                    reason,
-                })
-                .collect(),
-        }
+        ReviewOutcome { admissions }
     }
 
     /// Decides on one note within the current review and records it when
     /// admitted. The returned [`Admission::index`] is 0.
     pub fn accept(&mut self, note: &Note) -> Admission {
         let p = PreparedNote::of(note);
-        let reason = self.decide(&p);
+        let reason = self.decide(&p.key, p.note.severity);
         Admission {
             index: 0,
             note: p.note,
@@ -267,8 +265,7 @@ impl EmissionGuard {
     }
 
     /// The decision on one prepared note; records it when admitted.
-    fn decide(&mut self, p: &PreparedNote) -> Reason {
-        let (key, severity) = (p.key.as_str(), p.note.severity);
+    fn decide(&mut self, key: &str, severity: Severity) -> Reason {
         if key.is_empty() {
             Reason::Empty
         } else if is_content_free(key) {

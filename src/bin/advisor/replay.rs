@@ -18,8 +18,10 @@
 //! buffered; `--json` lines are written from typed structs, and the
 //! human-readable form escapes control and invisible characters.
 
+use std::collections::HashMap;
 use std::io::{self, Write};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 use advisor::bounded_read::BoundedLines;
@@ -27,7 +29,6 @@ use advisor::bounded_read::BoundedLines;
 use advisor::gate::gate_prepared;
 use advisor::guard::DEFAULT_MAX_NOTES_PER_REVIEW;
 use advisor::plugin::MAX_NOTES_PER_REVIEW_LIMIT;
-use std::collections::HashMap;
 
 use advisor::EmissionGuard;
 use advisor::guard::Reason;
@@ -76,11 +77,14 @@ enum ReadLine {
     Failed(io::Error),
 }
 
-/// The reader thread: reads, parses and prepares each line's notes (all of
-/// it per-line work, independent of the guard's state) and hands the lines
-/// over in batches, in input order. Returns whether standard input went past
-/// its cap. Stops early when the guard side has gone away.
-fn read_ahead(mut source: Source, to_guard: &mpsc::SyncSender<Vec<ReadLine>>) -> bool {
+/// The reader thread: reads and parses each line and hands the lines over
+/// in batches, in input order. It also prepares the notes of a batch
+/// (per-note work, independent of the guard's state) while the guard side
+/// is busy with earlier batches; when the guard side is waiting for work,
+/// the batch goes as it is and the guard side prepares it. Either way every
+/// note is prepared once, the same way. Returns whether standard input went
+/// past its cap. Stops early when the guard side has gone away.
+fn read_ahead(mut source: Source, to_guard: &mpsc::SyncSender<Vec<ReadLine>>, in_flight: &AtomicUsize) -> bool {
     let mut batch = Vec::with_capacity(BATCH_LINES);
     for line in BoundedLines::new(&mut source, MAX_LINE_BYTES) {
         let failed = line.is_err();
@@ -99,15 +103,29 @@ fn read_ahead(mut source: Source, to_guard: &mpsc::SyncSender<Vec<ReadLine>>) ->
         });
         if batch.len() == BATCH_LINES || failed {
             let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH_LINES));
-            if to_guard.send(full).is_err() || failed {
+            if !hand_over(full, to_guard, in_flight) || failed {
                 return false;
             }
         }
     }
-    if !batch.is_empty() && to_guard.send(batch).is_err() {
+    if !batch.is_empty() && !hand_over(batch, to_guard, in_flight) {
         return false;
     }
     source.over_cap()
+}
+
+/// Sends a batch to the guard side, prepared first when the guard side is
+/// busy; false when it has gone away.
+fn hand_over(mut batch: Vec<ReadLine>, to_guard: &mpsc::SyncSender<Vec<ReadLine>>, in_flight: &AtomicUsize) -> bool {
+    if in_flight.load(Ordering::Relaxed) > 0 {
+        for line in &mut batch {
+            if let ReadLine::Parsed(_, Ok(Some(Line::Review(r)))) = line {
+                r.prepare();
+            }
+        }
+    }
+    in_flight.fetch_add(1, Ordering::Relaxed);
+    to_guard.send(batch).is_ok()
 }
 
 pub(crate) fn run(args: &ReplayArgs) -> ExitCode {
@@ -132,16 +150,18 @@ pub(crate) fn run(args: &ReplayArgs) -> ExitCode {
         name: &name,
         frames,
         out: io::BufWriter::with_capacity(READ_BUFFER, stdout.lock()),
-        guards: HashMap::new(),
+        guards: HashMap::default(),
         new_guard: EmissionGuard::new(max_notes).with_similarity(args.similarity),
         review_no: 0,
         malformed: 0,
         differences: 0,
     };
     let (to_guard, from_reader) = mpsc::sync_channel(BATCHES_AHEAD);
+    let in_flight = &AtomicUsize::new(0);
     let (replayed, over_cap) = std::thread::scope(|scope| {
-        let reader = scope.spawn(move || read_ahead(source, &to_guard));
-        let replayed = replay.all(from_reader);
+        // the sender moves into the reader, so the guard side's loop ends with it
+        let reader = scope.spawn(move || read_ahead(source, &to_guard, in_flight));
+        let replayed = replay.all(from_reader, in_flight);
         (replayed, reader.join())
     });
     if let Err(code) = replayed {
@@ -186,7 +206,8 @@ struct Replay<'a, W: Write> {
     name: &'a str,
     frames: [EscapedFrame; 2],
     out: W,
-    guards: HashMap<String, EmissionGuard>,
+    /// One guard per reviewer (foldhash: the names are not secret).
+    guards: HashMap<String, EmissionGuard, foldhash::fast::RandomState>,
     /// A fresh guard, cloned for each new reviewer.
     new_guard: EmissionGuard,
     review_no: usize,
@@ -197,8 +218,9 @@ struct Replay<'a, W: Write> {
 impl<W: Write> Replay<'_, W> {
     /// Replays every line the reader hands over; `Err` is the exit status
     /// when reading or writing failed.
-    fn all(&mut self, from_reader: mpsc::Receiver<Vec<ReadLine>>) -> Result<(), ExitCode> {
+    fn all(&mut self, from_reader: mpsc::Receiver<Vec<ReadLine>>, in_flight: &AtomicUsize) -> Result<(), ExitCode> {
         for batch in from_reader {
+            in_flight.fetch_sub(1, Ordering::Relaxed);
             for line in batch {
                 let result = match line {
                     ReadLine::Parsed(line_no, parsed) => self.line(line_no, parsed),
@@ -248,11 +270,14 @@ impl<W: Write> Replay<'_, W> {
                 if let Some(why) = &r.failed {
                     return print_failed(out, json, self.review_no, &r.reviewer, why);
                 }
-                let guard = self
-                    .guards
-                    .entry(r.reviewer.clone())
-                    .or_insert_with(|| self.new_guard.clone());
-                let notes = std::mem::take(&mut r.notes);
+                if !self.guards.contains_key(&r.reviewer) {
+                    self.guards.insert(r.reviewer.clone(), self.new_guard.clone());
+                }
+                let Some(guard) = self.guards.get_mut(&r.reviewer) else {
+                    return Ok(()); // inserted just above
+                };
+                r.prepare();
+                let notes = r.prepared.take().unwrap_or_default();
                 let count = notes.len();
                 let gate = gate_prepared(guard, notes, r.kind);
                 let differs = r.recorded.as_ref().map_or(0, |rec| {

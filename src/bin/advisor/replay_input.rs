@@ -94,12 +94,24 @@ pub(crate) struct EventLine {
 pub(crate) struct Replayed {
     pub(crate) reviewer: String,
     pub(crate) kind: ReviewKind,
-    /// The notes, prepared for the guard as they are parsed.
-    pub(crate) notes: Vec<PreparedNote>,
+    pub(crate) notes: Vec<Note>,
+    /// The notes, taken from `notes` and prepared for the guard
+    /// ([`Replayed::prepare`]), on whichever thread has time.
+    pub(crate) prepared: Option<Vec<PreparedNote>>,
     /// The decisions a trace recorded, by note index.
     pub(crate) recorded: Option<Vec<Reason>>,
     /// The review failed when it was recorded: there is nothing to gate.
     pub(crate) failed: Option<String>,
+}
+
+impl Replayed {
+    /// Prepares the notes for the guard, unless that is done already.
+    pub(crate) fn prepare(&mut self) {
+        if self.prepared.is_none() {
+            let notes = std::mem::take(&mut self.notes);
+            self.prepared = Some(notes.into_iter().map(PreparedNote::new).collect());
+        }
+    }
 }
 
 pub(crate) enum Line {
@@ -139,7 +151,6 @@ pub(crate) fn parse_trace(value: serde_json::Value) -> Result<Line, String> {
                     }
                     n
                 })
-                .map(PreparedNote::new)
                 .collect();
             let mut recorded = vec![Reason::Accepted; e.decisions.len()];
             for d in &e.decisions {
@@ -151,6 +162,7 @@ pub(crate) fn parse_trace(value: serde_json::Value) -> Result<Line, String> {
                 reviewer: e.reviewer,
                 kind: e.kind.unwrap_or_default(),
                 notes,
+                prepared: None,
                 recorded: (!e.decisions.is_empty()).then_some(recorded),
                 failed: e.error.map(|err| format!("{:?}: {}", err.kind, err.message)),
             })
@@ -186,13 +198,12 @@ pub(crate) fn review_line(r: ReviewLine) -> Line {
         notes: r
             .notes
             .into_iter()
-            .map(|n| {
-                PreparedNote::new(Note {
-                    text: n.text,
-                    severity: n.severity,
-                })
+            .map(|n| Note {
+                text: n.text,
+                severity: n.severity,
             })
             .collect(),
+        prepared: None,
         recorded: None,
         failed: None,
     })

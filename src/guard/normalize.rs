@@ -317,12 +317,18 @@ fn delivered_and_key(text: &str) -> (Option<String>, String) {
     }
 }
 
-/// `s.trim()`, without decoding a character when `s` begins and ends with
+/// `s.trim()`, without decoding a character at an end of `s` that is
 /// printable ASCII other than space (nearly always).
 fn trim(s: &str) -> &str {
-    match (s.as_bytes().first(), s.as_bytes().last()) {
-        (Some(a), Some(z)) if a.is_ascii_graphic() && z.is_ascii_graphic() => s,
-        _ => s.trim(),
+    let s = if s.as_bytes().first().is_some_and(u8::is_ascii_graphic) {
+        s
+    } else {
+        s.trim_start()
+    };
+    if s.as_bytes().last().is_some_and(u8::is_ascii_graphic) {
+        s
+    } else {
+        s.trim_end()
     }
 }
 

@@ -8,8 +8,6 @@
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 
-use std::fmt;
-
 use advisor::bounded_read::open_regular;
 use advisor::guard::{PreparedNote, Reason};
 use advisor::plugin::PLUGIN_NAME;
@@ -17,7 +15,6 @@ use advisor::review::ReviewKind;
 use advisor::trace::{TRACE_SCHEMA, TraceEvent, TraceEventKind};
 use advisor::{Note, Severity};
 use serde::Deserialize;
-use serde::de::{self, Deserializer, Visitor};
 
 /// Longest input line `replay` accepts, in bytes; a longer one is reported
 /// by its number and skipped.
@@ -30,53 +27,19 @@ pub(crate) const READ_BUFFER: usize = 1 << 16;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct ReviewLine {
-    notes: Vec<ReviewNote>,
+pub(crate) struct ReviewLine<N> {
+    notes: Vec<N>,
 }
 
-/// A note of a review line: read as [`Note`] reads, with the same fields,
-/// defaults and errors, but the severity parsed where it lies instead of
-/// being copied into a `String` first.
+/// A note as the fast path reads it: its severity borrowed from the line
+/// (an escaped one fails here and takes the general path, as [`Note`]).
 #[derive(Debug, Deserialize)]
-struct ReviewNote {
+struct BorrowedNote<'a> {
     #[serde(default)]
     text: String,
-    #[serde(default, deserialize_with = "severity_in_place")]
-    severity: Severity,
+    #[serde(default, borrow)]
+    severity: Option<&'a str>,
 }
-
-/// [`Severity`] as its `Deserialize` reads it (a string, `null` for the
-/// default), without copying the string.
-fn severity_in_place<'de, D: Deserializer<'de>>(d: D) -> Result<Severity, D::Error> {
-    struct OptionalSeverity;
-    struct SeverityStr;
-    impl<'de> Visitor<'de> for OptionalSeverity {
-        type Value = Severity;
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("option")
-        }
-        fn visit_none<E: de::Error>(self) -> Result<Severity, E> {
-            Ok(Severity::default())
-        }
-        fn visit_unit<E: de::Error>(self) -> Result<Severity, E> {
-            Ok(Severity::default())
-        }
-        fn visit_some<D2: Deserializer<'de>>(self, d: D2) -> Result<Severity, D2::Error> {
-            d.deserialize_string(SeverityStr)
-        }
-    }
-    impl Visitor<'_> for SeverityStr {
-        type Value = Severity;
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("a string")
-        }
-        fn visit_str<E: de::Error>(self, v: &str) -> Result<Severity, E> {
-            Ok(Severity::parse(v))
-        }
-    }
-    d.deserialize_option(OptionalSeverity)
-}
-
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "snake_case")]
 pub(crate) enum EventName {
@@ -174,8 +137,12 @@ pub(crate) fn parse_line(text: &str) -> Result<Line, String> {
     // The common line — a review — parsed straight into its type. Anything
     // else (traces, events, errors, duplicate keys) takes the general path
     // below, which decides exactly as before.
-    if let Ok(r) = serde_json::from_str::<ReviewLine>(text) {
-        return Ok(review_line(r));
+    if let Ok(r) = serde_json::from_str::<ReviewLine<BorrowedNote<'_>>>(text) {
+        let notes = r.notes.into_iter().map(|n| Note {
+            text: n.text,
+            severity: n.severity.map(Severity::parse).unwrap_or_default(),
+        });
+        return Ok(review_line(notes.collect()));
     }
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
     if value.get("schema").is_some() {
@@ -186,23 +153,16 @@ pub(crate) fn parse_line(text: &str) -> Result<Line, String> {
             .map_err(|e| format!("not an event (expected {{\"event\":\"rebase\"|\"fresh_request\"}}): {e}"))?;
         return Ok(Line::Event(PLUGIN_NAME.to_owned(), e.event));
     }
-    let r: ReviewLine = serde_json::from_value(value)
+    let r: ReviewLine<Note> = serde_json::from_value(value)
         .map_err(|e| format!("not a review (expected {{\"notes\":[{{\"text\",\"severity\"}}]}}): {e}"))?;
-    Ok(review_line(r))
+    Ok(review_line(r.notes))
 }
 
-pub(crate) fn review_line(r: ReviewLine) -> Line {
+pub(crate) fn review_line(notes: Vec<Note>) -> Line {
     Line::Review(Replayed {
         reviewer: PLUGIN_NAME.to_owned(),
         kind: ReviewKind::Finish,
-        notes: r
-            .notes
-            .into_iter()
-            .map(|n| Note {
-                text: n.text,
-                severity: n.severity,
-            })
-            .collect(),
+        notes,
         prepared: None,
         recorded: None,
         failed: None,

@@ -1,6 +1,8 @@
 //! Guard throughput on a realistic note mix, single thread: notes per second,
-//! the cost ratio of similarity dedupe (on / off), and the dedupe key's
-//! one-pass fast path against its plain definition — each measured in one run.
+//! the cost ratio of similarity dedupe (on / off), the dedupe key's one-pass
+//! fast path against its plain definition, and the share of the gate that is
+//! per-note preparation (`PreparedNote`: what `advisor replay` moves to its
+//! reader thread) — each measured in one run.
 //!
 //! `cargo bench --bench guard`
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used)] // criterion macros; benches may panic
@@ -10,7 +12,7 @@ mod common;
 
 use std::hint::black_box;
 
-use advisor::guard::{normalize_note, normalize_note_spec};
+use advisor::guard::{PreparedNote, normalize_note, normalize_note_spec};
 use advisor::review::ReviewKind;
 use advisor::{EmissionGuard, Severity, gate::gate_review};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -59,6 +61,11 @@ fn bench(c: &mut Criterion) {
         spec.as_secs_f64() / fast.as_secs_f64()
     );
 
+    let prepare = common::median(9, || {
+        for n in reviews.iter().flatten() {
+            black_box(PreparedNote::of(n));
+        }
+    });
     let off = common::median(9, || {
         black_box(run(&reviews, false));
     });
@@ -70,6 +77,10 @@ fn bench(c: &mut Criterion) {
         notes as f64 / off.as_secs_f64(),
         notes as f64 / on.as_secs_f64(),
         on.as_secs_f64() / off.as_secs_f64()
+    );
+    println!(
+        "RESULT guard prepare: {notes} notes, preparing them (delivered text + key) takes {:.2} of the exact gate",
+        prepare.as_secs_f64() / off.as_secs_f64()
     );
 }
 

@@ -9,7 +9,8 @@
 #
 # The replay row generates the corpus (gen_notes.py 200000, and the variant
 # where every note is distinct), times the whole process with hyperfine when
-# present, else RUNS runs reporting min / median wall and user CPU time, and
+# present, else RUNS runs reporting min / median wall and CPU time (user +
+# system, all threads), and
 # prints notes per second. With `go` installed it times the Go reference
 # guard (benches/reference/emission.go) on the same notes in the same run.
 set -euo pipefail
@@ -21,12 +22,13 @@ benches=("$@")
 # min and median of the numbers on stdin
 stats() { sort -g | awk '{a[NR]=$1} END {printf "min %.3f s, median %.3f s", a[1], a[int((NR+1)/2)]}'; }
 
-# times "$@" with stdin $1 RUNS times: wall and user seconds, one line each
+# times "$@" with stdin $1 RUNS times: wall and CPU (user + system, all
+# threads) seconds, one line each
 time_runs() {
   local input="$1"; shift
   local i
   for i in $(seq "${RUNS:-7}"); do
-    /usr/bin/time -f "%e %U" "$@" <"$input" 2>&1 >/dev/null | tail -1
+    /usr/bin/time -f "%e %U %S" "$@" <"$input" 2>&1 >/dev/null | tail -1 | awk '{print $1, $2 + $3}'
   done
 }
 
@@ -53,10 +55,10 @@ replay_row() {
     local runs wall user
     runs=$(time_runs "$dir/$v.jsonl" target/release/advisor replay --json -)
     wall=$(echo "$runs" | awk '{print $1}' | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
-    echo "RESULT replay $v: advisor replay --json, $notes notes: wall $(echo "$runs" | awk '{print $1}' | stats); user $(echo "$runs" | awk '{print $2}' | stats); $(awk -v n=$notes -v t="$wall" 'BEGIN {printf "%.0f", n / t}') notes/s at the median"
+    echo "RESULT replay $v: advisor replay --json, $notes notes: wall $(echo "$runs" | awk '{print $1}' | stats); cpu $(echo "$runs" | awk '{print $2}' | stats); $(awk -v n=$notes -v t="$wall" 'BEGIN {printf "%.0f", n / t}') notes/s at the median"
     if [ -n "$ref" ]; then
       runs=$(time_runs "$dir/$v.tsv" "$ref")
-      echo "RESULT replay $v: Go reference, $notes notes: wall $(echo "$runs" | awk '{print $1}' | stats); user $(echo "$runs" | awk '{print $2}' | stats)"
+      echo "RESULT replay $v: Go reference, $notes notes: wall $(echo "$runs" | awk '{print $1}' | stats); cpu $(echo "$runs" | awk '{print $2}' | stats)"
     fi
   done
 }
@@ -68,7 +70,7 @@ if [ -f "$gen" ] && command -v python3 >/dev/null; then
   export ADVISOR_NOTES_TSV="$PWD/target/notes.tsv"
 fi
 
-echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(rustc --version)"
+echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(rustc --version), load average $(cut -d" " -f1-3 /proc/loadavg)"
 for b in "${benches[@]}"; do
   if [ "$b" = replay ]; then
     replay_row

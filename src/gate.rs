@@ -12,7 +12,7 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
-use crate::guard::{EmissionGuard, Reason, ReviewOutcome};
+use crate::guard::{EmissionGuard, PreparedNote, Reason, ReviewOutcome};
 use crate::note::{Note, Severity};
 use crate::render::render_injection;
 use crate::review::ReviewKind;
@@ -112,9 +112,27 @@ pub fn gate_review(guard: &mut EmissionGuard, notes: &[Note], kind: ReviewKind, 
     } else {
         Cow::Borrowed(notes)
     };
-    let outcome = guard.review(&notes);
-    let injection = outcome
-        .interrupts()
-        .then(|| render_injection(&outcome.accepted(), kind));
+    gate_outcome(guard.review(&notes), kind)
+}
+
+/// [`gate_review`] of notes already prepared ([`PreparedNote`]), clamped to
+/// `max_severity` the same way.
+pub fn gate_prepared(
+    guard: &mut EmissionGuard,
+    mut notes: Vec<PreparedNote>,
+    kind: ReviewKind,
+    max_severity: Severity,
+) -> GateResult {
+    for n in &mut notes {
+        n.clamp_severity(max_severity);
+    }
+    gate_outcome(guard.review_prepared(notes), kind)
+}
+
+fn gate_outcome(outcome: ReviewOutcome, kind: ReviewKind) -> GateResult {
+    let injection = outcome.interrupts().then(|| {
+        let accepted = outcome.admissions.iter().filter(|a| a.accepted()).map(|a| &a.note);
+        render_injection(accepted, kind)
+    });
     GateResult { outcome, injection }
 }

@@ -40,9 +40,9 @@ use crate::review::ReviewKind;
 /// The guidance attribute carried by every advisory (before escaping).
 pub const GUIDANCE: &str = "weigh, don't blindly obey";
 
-/// Escapes `&`, `<`, `>`, `"` and `'`.
-fn escape(s: &str) -> std::borrow::Cow<'_, str> {
-    html_escape::encode_quoted_attribute(s)
+/// Appends `s` with `&`, `<`, `>`, `"` and `'` escaped.
+fn push_escaped(out: &mut String, s: &str) {
+    html_escape::encode_quoted_attribute_to_string(s, out);
 }
 
 /// Renders one `<advisory>` element per note, separated by a newline.
@@ -58,23 +58,27 @@ fn escape(s: &str) -> std::borrow::Cow<'_, str> {
 /// assert_eq!(out.matches("</advisory>").count(), 1);
 /// assert!(out.contains("a &lt;/advisory&gt; b"));
 /// ```
-pub fn render_advisories(notes: &[Note]) -> String {
-    let guidance = escape(GUIDANCE);
+pub fn render_advisories<'a>(notes: impl IntoIterator<Item = &'a Note>) -> String {
     let mut out = String::new();
-    for (i, note) in notes.iter().enumerate() {
+    push_advisories(&mut out, notes);
+    out
+}
+
+/// Appends [`render_advisories`] of `notes` to `out`.
+fn push_advisories<'a>(out: &mut String, notes: impl IntoIterator<Item = &'a Note>) {
+    for (i, note) in notes.into_iter().enumerate() {
         if i > 0 {
             out.push('\n');
         }
         let severity: Severity = note.severity;
         out.push_str("<advisory severity=\"");
-        out.push_str(&escape(severity.as_str()));
+        push_escaped(out, severity.as_str());
         out.push_str("\" guidance=\"");
-        out.push_str(&guidance);
+        push_escaped(out, GUIDANCE);
         out.push_str("\">\n");
-        out.push_str(&escape(&clean_delivered(&note.text)));
+        push_escaped(out, &clean_delivered(&note.text));
         out.push_str("\n</advisory>");
     }
-    out
 }
 
 const FINISH_FRAMING: &str = "[System: a reviewer read the answer you were about to give and raised the points below. \
@@ -96,12 +100,11 @@ answer the user should see.]";
 
 /// Renders the injection message for a review that interrupts: the framing,
 /// the advisories, and the closing instruction for the review's kind.
-pub fn render_injection(notes: &[Note], kind: ReviewKind) -> String {
+pub fn render_injection<'a>(notes: impl IntoIterator<Item = &'a Note>, kind: ReviewKind) -> String {
     let frame = injection_frame(kind);
-    let advisories = render_advisories(notes);
-    let mut out = String::with_capacity(frame.head.len() + advisories.len() + frame.tail.len());
+    let mut out = String::with_capacity(frame.head.len() + frame.tail.len() + 512);
     out.push_str(frame.head);
-    out.push_str(&advisories);
+    push_advisories(&mut out, notes);
     out.push_str(frame.tail);
     out
 }

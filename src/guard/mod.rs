@@ -35,13 +35,13 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::note::{Note, Severity};
-use crate::text::clamp_chars;
 
 /// The guard's maps: keys are hashed with foldhash (fast, seeded per map).
 type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
 
 pub use normalize::{
-    CONTENT_FREE_PHRASES, clean_delivered, is_content_free, normalize_note, normalize_note_spec, strip_controls,
+    CONTENT_FREE_PHRASES, PreparedNote, clean_delivered, is_content_free, normalize_note, normalize_note_spec,
+    strip_controls,
 };
 
 /// Longest note text, in characters, that can reach the agent.
@@ -237,43 +237,57 @@ impl EmissionGuard {
     /// then every note, most severe first (stable), returning the decisions in
     /// the reviewer's order.
     pub fn review(&mut self, notes: &[Note]) -> ReviewOutcome {
+        self.review_prepared(notes.iter().map(PreparedNote::of).collect())
+    }
+
+    /// [`review`](Self::review) of notes already prepared ([`PreparedNote`]).
+    pub fn review_prepared(&mut self, notes: Vec<PreparedNote>) -> ReviewOutcome {
         self.begin_review();
-        let mut order: Vec<usize> = (0..notes.len()).collect();
-        order.sort_by_key(|&i| std::cmp::Reverse(notes[i].severity));
-        let mut admissions: Vec<Option<Admission>> = vec![None; notes.len()];
-        for i in order {
-            let mut admission = self.accept(&notes[i]);
-            admission.index = i;
-            admissions[i] = Some(admission);
+        let mut admissions: Vec<Admission> = notes
+            .into_iter()
+            .enumerate()
+            .map(|(index, p)| Admission {
+                index,
+                note: p.note,
+                key: p.key,
+                reason: Reason::Accepted,
+            })
+            .collect();
+        // most severe first; in the reviewer's order within a severity
+        for severity in [Severity::Blocker, Severity::Concern, Severity::Nit] {
+            for a in admissions.iter_mut().filter(|a| a.note.severity == severity) {
+                a.reason = self.decide(&a.key, severity);
+            }
         }
-        ReviewOutcome {
-            admissions: admissions.into_iter().flatten().collect(),
-        }
+        ReviewOutcome { admissions }
     }
 
     /// Decides on one note within the current review and records it when
     /// admitted. The returned [`Admission::index`] is 0.
     pub fn accept(&mut self, note: &Note) -> Admission {
-        let clamped = clamp_chars(note.text.trim(), MAX_NOTE_CHARS).trim();
-        let (text, key) = normalize::delivered_and_key(clamped);
-        let severity = note.severity;
-        let reason = if key.is_empty() {
+        let p = PreparedNote::of(note);
+        let reason = self.decide(&p.key, p.note.severity);
+        Admission {
+            index: 0,
+            note: p.note,
+            key: p.key,
+            reason,
+        }
+    }
+
+    /// The decision on one prepared note; records it when admitted.
+    fn decide(&mut self, key: &str, severity: Severity) -> Reason {
+        if key.is_empty() {
             Reason::Empty
-        } else if is_content_free(&key) {
+        } else if is_content_free(key) {
             Reason::ContentFree
-        } else if self.prior(&key).is_some_and(|prev| severity <= prev) {
+        } else if self.prior(key).is_some_and(|prev| severity <= prev) {
             Reason::Duplicate
         } else if self.max_per_review > 0 && self.per_review >= self.max_per_review {
             Reason::OverBudget
         } else {
-            self.record(&key, severity);
+            self.record(key, severity);
             Reason::Accepted
-        };
-        Admission {
-            index: 0,
-            note: Note { text, severity },
-            key,
-            reason,
         }
     }
 

@@ -7,9 +7,12 @@
 
 use std::borrow::Cow;
 
+use super::MAX_NOTE_CHARS;
 use super::confusable::fold_word;
 use super::fast_key::{self, Removable};
 use crate::invisible::is_invisible;
+use crate::note::{Note, Severity};
+use crate::text::clamp_chars;
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
@@ -259,18 +262,78 @@ pub fn strip_controls(text: &str) -> String {
     clean_delivered(text).into_owned()
 }
 
-/// The text the agent would read and its dedupe key, for text already
-/// trimmed and clamped: `(strip_controls(text).trim(), normalize_note(of
-/// that))`. One pass does both when there is nothing to remove (nearly
-/// always); the text is copied once.
-pub(crate) fn delivered_and_key(text: &str) -> (String, String) {
-    match fast_key::normalize_fast(text, Removable::Refuse) {
-        Some(key) => (text.to_owned(), key),
-        None => {
-            let delivered = clean_delivered(text).trim().to_owned();
-            let key = normalize_note(&delivered);
-            (delivered, key)
+/// A note made ready for the guard's decision: the text the agent would read
+/// (trimmed, clamped to [`MAX_NOTE_CHARS`](super::MAX_NOTE_CHARS) characters,
+/// cleaned by [`strip_controls`]) and its dedupe key ([`normalize_note`] of
+/// that text). This is all of a decision that does not depend on what the
+/// guard remembers, and it is a pure function of the note, so it can be
+/// computed ahead of the decision — on another thread, say
+/// ([`EmissionGuard::review_prepared`](super::EmissionGuard::review_prepared)).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PreparedNote {
+    pub(super) note: Note,
+    pub(super) key: String,
+}
+
+impl PreparedNote {
+    /// Prepares `note`, keeping its text without a copy when there is nothing
+    /// to trim, clamp or remove (nearly always).
+    pub fn new(note: Note) -> PreparedNote {
+        let (delivered, key) = delivered_and_key(&note.text);
+        PreparedNote {
+            note: Note {
+                text: delivered.unwrap_or(note.text),
+                severity: note.severity,
+            },
+            key,
         }
+    }
+
+    /// Lowers the note's severity to at most `max` (the gate's clamp).
+    pub(crate) fn clamp_severity(&mut self, max: Severity) {
+        self.note.severity = self.note.severity.min(max);
+    }
+
+    /// Prepares a copy of `note`.
+    pub fn of(note: &Note) -> PreparedNote {
+        let (delivered, key) = delivered_and_key(&note.text);
+        PreparedNote {
+            note: Note {
+                text: delivered.unwrap_or_else(|| note.text.clone()),
+                severity: note.severity,
+            },
+            key,
+        }
+    }
+}
+
+/// The text the agent would read of a note's `text` — `None` when it is
+/// `text` itself — and its dedupe key. One pass both checks and keys text
+/// that has nothing to remove (nearly always).
+fn delivered_and_key(text: &str) -> (Option<String>, String) {
+    let clamped = trim(clamp_chars(trim(text), MAX_NOTE_CHARS));
+    match fast_key::normalize_fast(clamped, Removable::Refuse) {
+        Some(key) => ((clamped.len() != text.len()).then(|| clamped.to_owned()), key),
+        None => {
+            let delivered = clean_delivered(clamped).trim().to_owned();
+            let key = normalize_note(&delivered);
+            (Some(delivered), key)
+        }
+    }
+}
+
+/// `s.trim()`, without decoding a character at an end of `s` that is
+/// printable ASCII other than space (nearly always).
+fn trim(s: &str) -> &str {
+    let s = if s.as_bytes().first().is_some_and(u8::is_ascii_graphic) {
+        s
+    } else {
+        s.trim_start()
+    };
+    if s.as_bytes().last().is_some_and(u8::is_ascii_graphic) {
+        s
+    } else {
+        s.trim_end()
     }
 }
 

@@ -18,16 +18,18 @@
 //! buffered; `--json` lines are written from typed structs, and the
 //! human-readable form escapes control and invisible characters.
 
+use std::collections::HashMap;
 use std::io::{self, Write};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
 
 use advisor::bounded_read::BoundedLines;
 
 use advisor::Severity;
-use advisor::gate::{GuardSettings, gate_review};
+use advisor::gate::{GuardSettings, gate_prepared};
 use advisor::guard::DEFAULT_MAX_NOTES_PER_REVIEW;
 use advisor::plugin::MAX_NOTES_PER_REVIEW_LIMIT;
-use std::collections::HashMap;
 
 use advisor::EmissionGuard;
 use advisor::guard::Reason;
@@ -63,8 +65,77 @@ pub(crate) struct ReplayArgs {
     check: bool,
 }
 
+/// Lines the reader thread hands over at a time.
+const BATCH_LINES: usize = 64;
+/// Batches read ahead of the guard at most.
+const BATCHES_AHEAD: usize = 8;
+
+/// One input line as the reader thread hands it over, in input order.
+enum ReadLine {
+    /// A line: its number and what it parsed to (`None`: blank).
+    Parsed(usize, Result<Option<Line>, String>),
+    /// Reading failed; nothing follows.
+    Failed(io::Error),
+}
+
+/// The reader thread: reads and parses each line and hands the lines over
+/// in batches, in input order. It also prepares the notes of a batch
+/// (per-note work, independent of the guard's state) while the guard side
+/// is busy with earlier batches; when the guard side is waiting for work,
+/// the batch goes as it is and the guard side prepares it. Either way every
+/// note is prepared once, the same way. Returns whether standard input went
+/// past its cap. Stops early when the guard side has gone away.
+fn read_ahead(
+    mut source: Source,
+    flags: GuardSettings,
+    to_guard: &mpsc::SyncSender<Vec<ReadLine>>,
+    in_flight: &AtomicUsize,
+) -> bool {
+    let mut batch = Vec::with_capacity(BATCH_LINES);
+    for line in BoundedLines::new(&mut source, MAX_LINE_BYTES) {
+        let failed = line.is_err();
+        batch.push(match line {
+            Ok(l) => ReadLine::Parsed(
+                l.number,
+                line_text(l.bytes).and_then(|text| {
+                    if text.trim().is_empty() {
+                        Ok(None)
+                    } else {
+                        parse_line(&text, flags).map(Some)
+                    }
+                }),
+            ),
+            Err(e) => ReadLine::Failed(e),
+        });
+        if batch.len() == BATCH_LINES || failed {
+            let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH_LINES));
+            if !hand_over(full, to_guard, in_flight) || failed {
+                return false;
+            }
+        }
+    }
+    if !batch.is_empty() && !hand_over(batch, to_guard, in_flight) {
+        return false;
+    }
+    source.over_cap()
+}
+
+/// Sends a batch to the guard side, prepared first when the guard side is
+/// busy; false when it has gone away.
+fn hand_over(mut batch: Vec<ReadLine>, to_guard: &mpsc::SyncSender<Vec<ReadLine>>, in_flight: &AtomicUsize) -> bool {
+    if in_flight.load(Ordering::Relaxed) > 0 {
+        for line in &mut batch {
+            if let ReadLine::Parsed(_, Ok(Some(Line::Review(r)))) = line {
+                r.prepare();
+            }
+        }
+    }
+    in_flight.fetch_add(1, Ordering::Relaxed);
+    to_guard.send(batch).is_ok()
+}
+
 pub(crate) fn run(args: &ReplayArgs) -> ExitCode {
-    let (mut source, name) = match Source::open(&args.file) {
+    let (source, name) = match Source::open(&args.file) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("advisor replay: {e}");
@@ -79,46 +150,115 @@ pub(crate) fn run(args: &ReplayArgs) -> ExitCode {
         }
     };
     let stdout = io::stdout();
-    let mut out = io::BufWriter::with_capacity(READ_BUFFER, stdout.lock());
     // the flags gate plain reviews and traces that did not record their settings
     let flags = GuardSettings {
         max_notes_per_review: usize::try_from(args.max_notes).unwrap_or(DEFAULT_MAX_NOTES_PER_REVIEW),
         similarity: args.similarity,
         max_severity: Severity::Blocker,
     };
-    let mut guards: HashMap<String, EmissionGuard> = HashMap::new();
-    let mut review_no = 0usize;
-    let mut malformed = 0usize;
-    let mut differences = 0usize;
-    for line in BoundedLines::new(&mut source, MAX_LINE_BYTES) {
-        let (line_no, parsed) = match line {
-            Ok(l) => (
-                l.number,
-                line_text(l.bytes).and_then(|text| {
-                    if text.trim().is_empty() {
-                        Ok(None)
-                    } else {
-                        parse_line(&text, flags).map(Some)
+    let mut replay = Replay {
+        args,
+        name: &name,
+        frames,
+        out: io::BufWriter::with_capacity(READ_BUFFER, stdout.lock()),
+        guards: HashMap::default(),
+        review_no: 0,
+        malformed: 0,
+        differences: 0,
+    };
+    let (to_guard, from_reader) = mpsc::sync_channel(BATCHES_AHEAD);
+    let in_flight = &AtomicUsize::new(0);
+    let (replayed, over_cap) = std::thread::scope(|scope| {
+        // the sender moves into the reader, so the guard side's loop ends with it
+        let reader = scope.spawn(move || read_ahead(source, flags, &to_guard, in_flight));
+        let replayed = replay.all(from_reader, in_flight);
+        (replayed, reader.join())
+    });
+    if let Err(code) = replayed {
+        return code;
+    }
+    if let Err(e) = replay.out.flush() {
+        return write_failed(&e);
+    }
+    let Ok(over_cap) = over_cap else {
+        eprintln!("advisor replay: {name}: the reader thread failed");
+        return ExitCode::from(2);
+    };
+    if over_cap {
+        eprintln!(
+            "advisor replay: {name}: standard input is longer than the {MAX_STDIN_BYTES}-byte cap; stopped there"
+        );
+        return ExitCode::from(1);
+    }
+    if replay.malformed > 0 {
+        eprintln!(
+            "advisor replay: {}: {} malformed line(s)",
+            escape_for_terminal(&name),
+            replay.malformed
+        );
+        return ExitCode::from(1);
+    }
+    if args.check && replay.differences > 0 {
+        eprintln!(
+            "advisor replay: {}: {} decision(s) differ from the trace",
+            escape_for_terminal(&name),
+            replay.differences
+        );
+        return ExitCode::from(1);
+    }
+    ExitCode::SUCCESS
+}
+
+/// The guard side of a replay: the guards per reviewer, the output and the
+/// counts of what went wrong.
+struct Replay<'a, W: Write> {
+    args: &'a ReplayArgs,
+    name: &'a str,
+    frames: [EscapedFrame; 2],
+    out: W,
+    /// One guard per reviewer (foldhash: the names are not secret).
+    guards: HashMap<String, EmissionGuard, foldhash::fast::RandomState>,
+    review_no: usize,
+    malformed: usize,
+    differences: usize,
+}
+
+impl<W: Write> Replay<'_, W> {
+    /// Replays every line the reader hands over; `Err` is the exit status
+    /// when reading or writing failed.
+    fn all(&mut self, from_reader: mpsc::Receiver<Vec<ReadLine>>, in_flight: &AtomicUsize) -> Result<(), ExitCode> {
+        for batch in from_reader {
+            in_flight.fetch_sub(1, Ordering::Relaxed);
+            for line in batch {
+                let result = match line {
+                    ReadLine::Parsed(line_no, parsed) => self.line(line_no, parsed),
+                    ReadLine::Failed(e) => {
+                        let _ = self.out.flush();
+                        eprintln!("advisor replay: {}: reading: {e}", self.name);
+                        return Err(ExitCode::from(2));
                     }
-                }),
-            ),
-            Err(e) => {
-                let _ = out.flush();
-                eprintln!("advisor replay: {name}: reading: {e}");
-                return ExitCode::from(2);
+                };
+                if let Err(e) = result {
+                    return Err(write_failed(&e));
+                }
             }
-        };
-        let result = match parsed {
+        }
+        Ok(())
+    }
+
+    fn line(&mut self, line_no: usize, parsed: Result<Option<Line>, String>) -> io::Result<()> {
+        let (out, json) = (&mut self.out, self.args.json);
+        match parsed {
             Ok(None) => Ok(()),
             Ok(Some(Line::Event(reviewer, event))) => {
                 // a guard not made yet is fresh: it is made at the reviewer's first review
-                if let Some(guard) = guards.get_mut(&reviewer) {
+                if let Some(guard) = self.guards.get_mut(&reviewer) {
                     guard.reset();
                 }
-                print_event(&mut out, args.json, &reviewer, &event)
+                print_event(out, json, &reviewer, &event)
             }
             Ok(Some(Line::NotRun(event, reviewer, why))) => {
-                if args.json {
+                if json {
                     writeln!(
                         out,
                         "{}",
@@ -133,68 +273,48 @@ pub(crate) fn run(args: &ReplayArgs) -> ExitCode {
                     )
                 }
             }
-            Ok(Some(Line::Review(r))) => {
-                review_no += 1;
+            Ok(Some(Line::Review(mut r))) => {
+                self.review_no += 1;
                 if let Some(why) = &r.failed {
-                    print_failed(&mut out, args.json, review_no, &r.reviewer, why)
-                } else {
-                    let guard = guards.entry(r.reviewer.clone()).or_insert_with(|| r.settings.guard());
-                    let gate = gate_review(guard, &r.notes, r.kind, r.settings.max_severity);
-                    let differs = r.recorded.as_ref().map_or(0, |rec| {
-                        gate.outcome
-                            .admissions
-                            .iter()
-                            .filter(|a| rec.get(a.index) != Some(&a.reason))
-                            .count()
-                    });
-                    if differs > 0 {
-                        differences += differs;
-                        eprintln!(
-                            "advisor replay: {}:{line_no}: {differs} decision(s) differ from the recorded ones",
-                            escape_for_terminal(&name)
-                        );
-                    }
-                    print_review(&mut out, args.json, &frames, review_no, &r, &gate)
+                    return print_failed(out, json, self.review_no, &r.reviewer, why);
                 }
+                if !self.guards.contains_key(&r.reviewer) {
+                    self.guards.insert(r.reviewer.clone(), r.settings.guard());
+                }
+                let Some(guard) = self.guards.get_mut(&r.reviewer) else {
+                    return Ok(()); // inserted just above
+                };
+                r.prepare();
+                let notes = r.prepared.take().unwrap_or_default();
+                let count = notes.len();
+                let gate = gate_prepared(guard, notes, r.kind, r.settings.max_severity);
+                let differs = r.recorded.as_ref().map_or(0, |rec| {
+                    gate.outcome
+                        .admissions
+                        .iter()
+                        .filter(|a| rec.get(a.index) != Some(&a.reason))
+                        .count()
+                });
+                if differs > 0 {
+                    self.differences += differs;
+                    eprintln!(
+                        "advisor replay: {}:{line_no}: {differs} decision(s) differ from the recorded ones",
+                        escape_for_terminal(self.name)
+                    );
+                }
+                print_review(out, json, &self.frames, self.review_no, &r, count, &gate)
             }
             Err(msg) => {
-                malformed += 1;
+                self.malformed += 1;
                 eprintln!(
                     "advisor replay: {}:{line_no}: {}",
-                    escape_for_terminal(&name),
+                    escape_for_terminal(self.name),
                     escape_for_terminal(&msg)
                 );
                 Ok(())
             }
-        };
-        if let Err(e) = result {
-            return write_failed(&e);
         }
     }
-    if let Err(e) = out.flush() {
-        return write_failed(&e);
-    }
-    if source.over_cap() {
-        eprintln!(
-            "advisor replay: {name}: standard input is longer than the {MAX_STDIN_BYTES}-byte cap; stopped there"
-        );
-        return ExitCode::from(1);
-    }
-    if malformed > 0 {
-        eprintln!(
-            "advisor replay: {}: {malformed} malformed line(s)",
-            escape_for_terminal(&name)
-        );
-        return ExitCode::from(1);
-    }
-    if args.check && differences > 0 {
-        eprintln!(
-            "advisor replay: {}: {differences} decision(s) differ from the trace",
-            escape_for_terminal(&name)
-        );
-        return ExitCode::from(1);
-    }
-    ExitCode::SUCCESS
 }
 
 /// The exit status for a failed write: success when the reader went away
@@ -363,12 +483,14 @@ fn print_event(out: &mut impl Write, json: bool, reviewer: &str, event: &EventNa
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn print_review(
     out: &mut impl Write,
     json: bool,
     frames: &[EscapedFrame; 2],
     review: usize,
     r: &Replayed,
+    count: usize,
     gate: &advisor::gate::GateResult,
 ) -> io::Result<()> {
     let recorded = |i: usize| r.recorded.as_ref().and_then(|rec| rec.get(i)).copied();
@@ -389,12 +511,7 @@ fn print_review(
     } else {
         format!(" ({})", escape_for_terminal(&r.reviewer))
     };
-    writeln!(
-        out,
-        "review {review}{who}: {} {} note(s), {verdict}",
-        r.kind,
-        r.notes.len()
-    )?;
+    writeln!(out, "review {review}{who}: {} {} note(s), {verdict}", r.kind, count)?;
     for a in &gate.outcome.admissions {
         let differs = match recorded(a.index) {
             Some(rec) if rec != a.reason => format!("  (recorded: {})", rec.as_str()),

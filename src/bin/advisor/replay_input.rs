@@ -5,16 +5,17 @@
 //! of each line into a [`Line`]: a recorded review, an event, or the lines of
 //! an advisor trace. Must not run the guard or write output; `replay` does.
 
+use std::borrow::Cow;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 
-use advisor::Note;
 use advisor::bounded_read::open_regular;
 use advisor::gate::GuardSettings;
-use advisor::guard::Reason;
+use advisor::guard::{PreparedNote, Reason};
 use advisor::plugin::PLUGIN_NAME;
 use advisor::review::ReviewKind;
 use advisor::trace::{TRACE_SCHEMA, TraceEvent, TraceEventKind};
+use advisor::{Note, Severity};
 use serde::Deserialize;
 
 /// Longest input line `replay` accepts, in bytes; a longer one is reported
@@ -26,20 +27,31 @@ pub(crate) const MAX_STDIN_BYTES: u64 = 256 << 20;
 /// Read buffer for the input stream.
 pub(crate) const READ_BUFFER: usize = 1 << 16;
 
-/// A recorded model answer: its severities are read as the model-answer
-/// parser reads them ([`advisor::note::lenient_severity`]).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct ReviewLine {
-    notes: Vec<RecordedNote>,
+pub(crate) struct ReviewLine<N> {
+    notes: Vec<N>,
 }
 
+/// A recorded model answer's note, on the general path: its severity is read
+/// as the model-answer parser reads it ([`advisor::note::lenient_severity`]).
 #[derive(Debug, Deserialize)]
 struct RecordedNote {
     #[serde(default)]
     text: String,
     #[serde(default, deserialize_with = "advisor::note::lenient_severity")]
-    severity: advisor::Severity,
+    severity: Severity,
+}
+
+/// A note as the fast path reads it: its severity borrowed from the line when
+/// it has no escape, and read by the same [`Severity::parse`]; a `null` or
+/// non-string severity fails here and takes the general path.
+#[derive(Debug, Deserialize)]
+struct BorrowedNote<'a> {
+    #[serde(default)]
+    text: String,
+    #[serde(default, borrow)]
+    severity: Cow<'a, str>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -60,6 +72,9 @@ pub(crate) struct Replayed {
     pub(crate) reviewer: String,
     pub(crate) kind: ReviewKind,
     pub(crate) notes: Vec<Note>,
+    /// The notes, taken from `notes` and prepared for the guard
+    /// ([`Replayed::prepare`]), on whichever thread has time.
+    pub(crate) prepared: Option<Vec<PreparedNote>>,
     /// The settings to gate with: the ones a trace recorded, else the flags.
     pub(crate) settings: GuardSettings,
     /// The decisions a trace recorded, by note index.
@@ -68,16 +83,25 @@ pub(crate) struct Replayed {
     pub(crate) failed: Option<String>,
 }
 
+impl Replayed {
+    /// Prepares the notes for the guard, unless that is done already.
+    pub(crate) fn prepare(&mut self) {
+        if self.prepared.is_none() {
+            let notes = std::mem::take(&mut self.notes);
+            self.prepared = Some(notes.into_iter().map(PreparedNote::new).collect());
+        }
+    }
+}
+
 pub(crate) enum Line {
     Review(Replayed),
     Event(String, EventName),
+    /// A traced review that did not run (its token budget was spent).
     /// A traced event without a review: its name, the reviewer and why
     /// (a spent token budget, a rejected saved state).
     NotRun(&'static str, String, String),
 }
 
-/// Parses a trace line; a review recorded without its guard settings (a
-/// trace before 0.2.0) is gated with `flags`.
 pub(crate) fn parse_trace(value: serde_json::Value, flags: GuardSettings) -> Result<Line, String> {
     let schema = value
         .get("schema")
@@ -113,6 +137,7 @@ pub(crate) fn parse_trace(value: serde_json::Value, flags: GuardSettings) -> Res
                 reviewer: e.reviewer,
                 kind: e.kind.unwrap_or_default(),
                 notes: e.notes,
+                prepared: None,
                 settings,
                 recorded: (!e.decisions.is_empty()).then_some(recorded),
                 failed: e.error.map(|err| format!("{:?}: {}", err.kind, err.message)),
@@ -125,8 +150,12 @@ pub(crate) fn parse_line(text: &str, flags: GuardSettings) -> Result<Line, Strin
     // The common line — a review — parsed straight into its type. Anything
     // else (traces, events, errors, duplicate keys) takes the general path
     // below, which decides exactly as before.
-    if let Ok(r) = serde_json::from_str::<ReviewLine>(text) {
-        return Ok(review_line(r, flags));
+    if let Ok(r) = serde_json::from_str::<ReviewLine<BorrowedNote<'_>>>(text) {
+        let notes = r.notes.into_iter().map(|n| Note {
+            text: n.text,
+            severity: Severity::parse(&n.severity),
+        });
+        return Ok(review_line(notes.collect(), flags));
     }
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
     if value.get("schema").is_some() {
@@ -137,16 +166,20 @@ pub(crate) fn parse_line(text: &str, flags: GuardSettings) -> Result<Line, Strin
             .map_err(|e| format!("not an event (expected {{\"event\":\"rebase\"|\"fresh_request\"}}): {e}"))?;
         return Ok(Line::Event(PLUGIN_NAME.to_owned(), e.event));
     }
-    let r: ReviewLine = serde_json::from_value(value)
+    let r: ReviewLine<RecordedNote> = serde_json::from_value(value)
         .map_err(|e| format!("not a review (expected {{\"notes\":[{{\"text\",\"severity\"}}]}}): {e}"))?;
-    Ok(review_line(r, flags))
+    Ok(review_line(
+        r.notes.into_iter().map(|n| Note::new(n.text, n.severity)).collect(),
+        flags,
+    ))
 }
 
-pub(crate) fn review_line(r: ReviewLine, settings: GuardSettings) -> Line {
+pub(crate) fn review_line(notes: Vec<Note>, settings: GuardSettings) -> Line {
     Line::Review(Replayed {
         reviewer: PLUGIN_NAME.to_owned(),
         kind: ReviewKind::Finish,
-        notes: r.notes.into_iter().map(|n| Note::new(n.text, n.severity)).collect(),
+        notes,
+        prepared: None,
         settings,
         recorded: None,
         failed: None,
@@ -157,13 +190,13 @@ pub(crate) fn review_line(r: ReviewLine, settings: GuardSettings) -> Line {
 /// [`MAX_STDIN_BYTES`].
 pub(crate) enum Source {
     File(BufReader<std::fs::File>),
-    Stdin(BufReader<io::Take<io::StdinLock<'static>>>),
+    Stdin(BufReader<io::Take<io::Stdin>>),
 }
 
 impl Source {
     pub(crate) fn open(path: &str) -> Result<(Source, String), String> {
         if path == "-" {
-            let stdin = io::stdin().lock().take(MAX_STDIN_BYTES + 1);
+            let stdin = io::stdin().take(MAX_STDIN_BYTES + 1);
             return Ok((
                 Source::Stdin(BufReader::with_capacity(READ_BUFFER, stdin)),
                 "<stdin>".to_owned(),

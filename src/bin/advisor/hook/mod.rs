@@ -187,32 +187,15 @@ async fn review(
         HookEvent::Stop => None,
     };
     // state problems: the cap then rests on the host's own loop flag
-    let mut state_problem: Option<String> = None;
-    let path = match state_path(&dir, &input.session_id, agent) {
-        Ok(p) => Some(p),
-        Err(e) => {
-            state_problem = Some(e);
-            None
-        }
+    let locking = |e: std::io::Error| format!("cannot lock the session state in {}: {e}", dir.display());
+    let path = state_path(&dir, &input.session_id, agent);
+    let mut lock = path.clone().and_then(|p| SessionLock::open(&p).map_err(locking));
+    let held = match lock.as_mut() {
+        Ok(l) => l.hold().map_err(locking),
+        Err(e) => Err(e.clone()),
     };
-    let mut lock = match &path {
-        Some(p) => match SessionLock::open(p) {
-            Ok(l) => Some(l),
-            Err(e) => {
-                state_problem = Some(format!("cannot lock the session state in {}: {e}", dir.display()));
-                None
-            }
-        },
-        None => None,
-    };
-    let _held = match lock.as_mut().map(SessionLock::hold) {
-        Some(Ok(guard)) => Some(guard),
-        Some(Err(e)) => {
-            state_problem = Some(format!("cannot lock the session state in {}: {e}", dir.display()));
-            None
-        }
-        None => None,
-    };
+    let mut state_problem = held.as_ref().err().cloned();
+    let path = path.ok();
     let prior = match path.as_deref().map(|p| (p, load(p))) {
         Some((_, Ok(s))) => s.map(SessionState::into_prior),
         // a saved state that is there but cannot be trusted: sit the request out

@@ -74,14 +74,7 @@ fn count_before(line: &str, word: &str) -> Option<u64> {
     let mut found = None;
     for (i, _) in lower.match_indices(word) {
         let head = lower[..i].trim_end_matches([' ', '\t', ':']);
-        let digits: String = head
-            .chars()
-            .rev()
-            .take_while(char::is_ascii_digit)
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect();
+        let digits = &head[head.trim_end_matches(|c: char| c.is_ascii_digit()).len()..];
         if let Ok(n) = digits.parse::<u64>() {
             found = Some(found.unwrap_or(0) + n);
         }
@@ -146,7 +139,7 @@ impl Format {
             Format::Nextest => {
                 if l.starts_with("Summary [") {
                     let bad = count_before(l, "failed").unwrap_or(0) + count_before(l, "timed out").unwrap_or(0);
-                    return Some(if bad > 0 { Says::Fail } else { Says::Pass });
+                    return fail_if(Some(bad));
                 }
                 l.starts_with("error: test run failed").then_some(Says::Fail)
             }
@@ -178,7 +171,7 @@ impl Format {
                 let mut it = l.split_whitespace();
                 let n: u64 = it.next()?.parse().ok()?;
                 match it.next()? {
-                    "failing" => Some(if n > 0 { Says::Fail } else { Says::Pass }),
+                    "failing" => fail_if(Some(n)),
                     "passing" => Some(Says::Pass),
                     _ => None,
                 }
@@ -304,17 +297,8 @@ impl Format {
                     return Some(Says::Fail);
                 }
                 if l.starts_with("INFO: Build completed") {
-                    return Some(
-                        if count_before(l, "test FAILED")
-                            .or(count_before(l, "tests FAILED"))
-                            .unwrap_or(0)
-                            > 0
-                        {
-                            Says::Fail
-                        } else {
-                            Says::Pass
-                        },
-                    );
+                    let failed = count_before(l, "test FAILED").or(count_before(l, "tests FAILED"));
+                    return fail_if(Some(failed.unwrap_or(0)));
                 }
                 (l.starts_with("Executed ") && l.contains(" tests pass")).then_some(Says::Pass)
             }
@@ -357,7 +341,7 @@ impl Format {
                 let mut it = l.split_whitespace();
                 let n: u64 = it.next()?.parse().ok()?;
                 match (it.next()?, it.next()) {
-                    ("fail", None) => Some(if n > 0 { Says::Fail } else { Says::Pass }),
+                    ("fail", None) => fail_if(Some(n)),
                     ("pass", None) => Some(Says::Pass),
                     _ => None,
                 }

@@ -247,19 +247,14 @@ impl Default for WorkspaceConfig {
 /// line, never a value.
 pub(crate) fn parse_toml<T: serde::de::DeserializeOwned>(name: &str, text: &str) -> Result<T, Error> {
     toml::from_str(text).map_err(|e| {
-        let line = e.span().map(|s| {
-            text.as_bytes()[..s.start.min(text.len())]
-                .iter()
-                .filter(|b| **b == b'\n')
-                .count()
-                + 1
-        });
-        let what = e.message().trim().to_owned();
-        let at = match line {
-            Some(l) => format!("{name}:{l}"),
+        let at = match e.span() {
+            Some(s) => format!(
+                "{name}:{}",
+                1 + text.bytes().take(s.start).filter(|b| *b == b'\n').count()
+            ),
             None => name.to_owned(),
         };
-        Error::new(ErrorKind::Config, format!("{at}: {what}"))
+        Error::new(ErrorKind::Config, format!("{at}: {}", e.message().trim()))
     })
 }
 

@@ -399,19 +399,15 @@ pub(crate) async fn run(args: &EvalArgs) -> ExitCode {
     let mut groups: Vec<(&str, &Counts)> = vec![("overall", &overall)];
     groups.extend(splits.iter().map(|(k, v)| (k.as_str(), v)));
     for (name, c) in &groups {
-        if let (Some(min), Some(r)) = (args.min_recall, c.recall()) {
-            if r < min {
-                failures.push(format!("{name}: recall {} is below {}", pct(Some(r)), pct(Some(min))));
-            }
+        if let Some((min, r)) = args.min_recall.zip(c.recall()).filter(|(min, r)| r < min) {
+            failures.push(format!("{name}: recall {} is below {}", pct(Some(r)), pct(Some(min))));
         }
-        if let (Some(max), Some(f)) = (args.max_false_block, c.false_block_rate()) {
-            if f > max {
-                failures.push(format!(
-                    "{name}: false-block rate {} is above {}",
-                    pct(Some(f)),
-                    pct(Some(max))
-                ));
-            }
+        if let Some((max, f)) = args.max_false_block.zip(c.false_block_rate()).filter(|(m, f)| f > m) {
+            failures.push(format!(
+                "{name}: false-block rate {} is above {}",
+                pct(Some(f)),
+                pct(Some(max))
+            ));
         }
     }
 

@@ -15,7 +15,7 @@ use std::process::ExitCode;
 use advisor::config::{CONFIG_PATH, STARTER_CONFIG};
 use clap::Args;
 
-use crate::terminal::{fail, line};
+use crate::terminal::{fail, show};
 
 /// Arguments of `advisor init`.
 #[derive(Debug, Args)]
@@ -27,10 +27,6 @@ pub(crate) struct InitArgs {
     /// target left alone).
     #[arg(long)]
     force: bool,
-}
-
-fn show(p: &Path) -> String {
-    line(&p.display().to_string()).into_owned()
 }
 
 /// Creates `path` with `bytes` only if nothing — not even a dangling link —

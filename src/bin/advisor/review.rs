@@ -122,9 +122,7 @@ pub(crate) async fn run(args: &ReviewArgs) -> ExitCode {
     .await;
     if let Some(p) = progress {
         p.abort();
-        if args.model.model.is_some() {
-            eprint!("\r\x1b[K");
-        }
+        eprint!("\r\x1b[K");
     }
     let finish = match finish {
         Ok(f) => f,

@@ -10,6 +10,7 @@
 
 use std::borrow::Cow;
 use std::fmt::Write;
+use std::path::Path;
 use std::process::ExitCode;
 
 use advisor::invisible::is_invisible;
@@ -42,6 +43,11 @@ pub(crate) fn line(s: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
+}
+
+/// A path for one line of output, escaped as [`line`].
+pub(crate) fn show(p: &Path) -> String {
+    line(&p.display().to_string()).into_owned()
 }
 
 /// Says `advisor <command>: <msg>` on stderr, escaped as one [`line`], and

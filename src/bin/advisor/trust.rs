@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use advisor::config::{ReviewerSettings, UserConfig, WorkspaceConfig, trust::fingerprint};
 use clap::Args;
 
-use crate::terminal::{fail, line};
+use crate::terminal::{fail, line, show};
 
 /// Arguments of `advisor trust`.
 #[derive(Debug, Args)]
@@ -66,10 +66,7 @@ pub(crate) fn run(args: &TrustArgs) -> ExitCode {
     let workspace = std::fs::canonicalize(&args.path).unwrap_or_else(|_| args.path.clone());
     if args.revoke {
         if !user.revoke(&workspace) {
-            println!(
-                "{}: was not trusted; nothing to revoke",
-                line(&workspace.display().to_string())
-            );
+            println!("{}: was not trusted; nothing to revoke", show(&workspace));
             return ExitCode::SUCCESS;
         }
         if let Err(e) = user.save_to(&path) {
@@ -77,8 +74,8 @@ pub(crate) fn run(args: &TrustArgs) -> ExitCode {
         }
         println!(
             "revoked: {} may no longer choose where reviews are sent (recorded in {})",
-            line(&workspace.display().to_string()),
-            line(&path.display().to_string())
+            show(&workspace),
+            show(&path)
         );
         return ExitCode::SUCCESS;
     }
@@ -100,7 +97,7 @@ pub(crate) fn run(args: &TrustArgs) -> ExitCode {
     let Some(reviewer) = file.reviewer.filter(ReviewerSettings::sends_data) else {
         println!(
             "{}: its config sends nothing anywhere (the reviewer is not a model); nothing to trust",
-            line(&workspace.display().to_string())
+            show(&workspace)
         );
         return ExitCode::SUCCESS;
     };
@@ -110,16 +107,16 @@ pub(crate) fn run(args: &TrustArgs) -> ExitCode {
     }
     println!(
         "trusted {}: {}\nrecorded {} in {}\nany change to its [reviewer] table needs `advisor trust` again",
-        line(&workspace.display().to_string()),
+        show(&workspace),
         describe(&reviewer),
         fp,
-        line(&path.display().to_string())
+        show(&path)
     );
     ExitCode::SUCCESS
 }
 
 fn list(user: &UserConfig, path: &Path) -> ExitCode {
-    println!("user config: {}", line(&path.display().to_string()));
+    println!("user config: {}", show(path));
     if let Some(r) = user.reviewer.as_ref().filter(|r| r.sends_data()) {
         println!("your reviewer: {}", describe(r));
     }

@@ -93,6 +93,15 @@ fn count_after(line: &str, label: &str) -> Option<u64> {
     digits.parse().ok()
 }
 
+/// `Pass` when `pass` holds, else `Fail` when `fail` holds, else nothing.
+fn says(pass: bool, fail: bool) -> Option<Says> {
+    if pass {
+        Some(Says::Pass)
+    } else {
+        fail.then_some(Says::Fail)
+    }
+}
+
 fn fail_if(n: Option<u64>) -> Option<Says> {
     n.map(|n| if n > 0 { Says::Fail } else { Says::Pass })
 }
@@ -144,15 +153,10 @@ impl Format {
                 l.starts_with("error: test run failed").then_some(Says::Fail)
             }
             Format::Pytest => pytest_counts(l),
-            Format::GoTest => {
-                if l.starts_with("--- FAIL") || l == "FAIL" || l.starts_with("FAIL\t") || l.starts_with("FAIL ") {
-                    Some(Says::Fail)
-                } else if l.starts_with("ok  \t") || l.starts_with("ok \t") || l.starts_with("ok\t") || l == "PASS" {
-                    Some(Says::Pass)
-                } else {
-                    None
-                }
-            }
+            Format::GoTest => says(
+                l.starts_with("ok  \t") || l.starts_with("ok \t") || l.starts_with("ok\t") || l == "PASS",
+                l.starts_with("--- FAIL") || l == "FAIL" || l.starts_with("FAIL\t") || l.starts_with("FAIL "),
+            ),
             Format::Vitest => {
                 let rest = l.strip_prefix("Tests ").or_else(|| l.strip_prefix("Test Files "))?;
                 if !rest.trim_end().ends_with(')') {
@@ -206,11 +210,11 @@ impl Format {
                 fail_if(Some(bad))
             }
             Format::PhpUnit => {
-                if l.starts_with("OK (") && l.contains("test") {
-                    return Some(Says::Pass);
-                }
-                if l == "FAILURES!" || l == "ERRORS!" {
-                    return Some(Says::Fail);
+                if let Some(s) = says(
+                    l.starts_with("OK (") && l.contains("test"),
+                    l == "FAILURES!" || l == "ERRORS!",
+                ) {
+                    return Some(s);
                 }
                 if l.starts_with("Tests: ") && l.contains("Assertions:") {
                     let bad = count_after(l, "Failures:").unwrap_or(0) + count_after(l, "Errors:").unwrap_or(0);
@@ -219,36 +223,23 @@ impl Format {
                 None
             }
             Format::Maven => {
-                if l.contains("BUILD SUCCESS") {
-                    return Some(Says::Pass);
-                }
-                if l.contains("BUILD FAILURE") {
-                    return Some(Says::Fail);
+                if let Some(s) = says(l.contains("BUILD SUCCESS"), l.contains("BUILD FAILURE")) {
+                    return Some(s);
                 }
                 let i = l.find("Tests run:")?;
                 let s = &l[i..];
                 let bad = count_after(s, "Failures:").unwrap_or(0) + count_after(s, "Errors:").unwrap_or(0);
                 fail_if(Some(bad))
             }
-            Format::Gradle => {
-                if l.starts_with("BUILD SUCCESSFUL") {
-                    Some(Says::Pass)
-                } else if l.starts_with("BUILD FAILED") || (l.contains(" tests completed, ") && l.contains(" failed")) {
-                    Some(Says::Fail)
-                } else {
-                    None
-                }
-            }
+            Format::Gradle => says(
+                l.starts_with("BUILD SUCCESSFUL"),
+                l.starts_with("BUILD FAILED") || (l.contains(" tests completed, ") && l.contains(" failed")),
+            ),
             Format::Dotnet => {
-                if l.starts_with("Passed!") || l == "Test Run Successful." || l == "Build succeeded." {
-                    return Some(Says::Pass);
-                }
-                if l.starts_with("Failed!")
-                    || l == "Test Run Failed."
-                    || l == "Build FAILED."
-                    || l.contains(": error CS")
-                {
-                    return Some(Says::Fail);
+                let pass = l.starts_with("Passed!") || l == "Test Run Successful." || l == "Build succeeded.";
+                let fail = l.starts_with("Failed!") || l == "Test Run Failed." || l == "Build FAILED.";
+                if let Some(s) = says(pass, fail || l.contains(": error CS")) {
+                    return Some(s);
                 }
                 let i = l.find("Test summary: total:")?;
                 fail_if(count_after(&l[i..], "failed:"))
@@ -267,28 +258,16 @@ impl Format {
                     .then_some(Says::Fail)
             }
             Format::Tox => {
-                if l.starts_with("congratulations :)") {
-                    Some(Says::Pass)
-                } else if l.starts_with("evaluation failed :(")
-                    || l.contains(": commands failed")
-                    || l.contains(": FAIL code")
-                {
-                    Some(Says::Fail)
-                } else if l.contains(": OK (") {
-                    Some(Says::Pass)
-                } else {
-                    None
-                }
+                let fail = l.starts_with("evaluation failed :(") || l.contains(": commands failed");
+                says(l.starts_with("congratulations :)"), fail || l.contains(": FAIL code"))
+                    .or_else(|| l.contains(": OK (").then_some(Says::Pass))
             }
             Format::Nox => {
                 let rest = l.strip_prefix("nox > Session ")?;
-                if rest.ends_with(" was successful.") {
-                    Some(Says::Pass)
-                } else if rest.contains(" failed") || rest.contains(" aborted") {
-                    Some(Says::Fail)
-                } else {
-                    None
-                }
+                says(
+                    rest.ends_with(" was successful."),
+                    rest.contains(" failed") || rest.contains(" aborted"),
+                )
             }
             Format::Bazel => {
                 if l.starts_with("FAILED: Build did NOT complete successfully")
@@ -306,15 +285,13 @@ impl Format {
                 if l.starts_with("Executed ") && l.contains(" test") && l.contains(" with ") {
                     return fail_if(count_before(l, "failure"));
                 }
-                if l.starts_with("Test Suite 'All tests' failed")
-                    || (l.starts_with("✘ Test run with") && l.contains("failed"))
-                {
-                    return Some(Says::Fail);
-                }
-                if l.starts_with("Test Suite 'All tests' passed")
-                    || (l.starts_with("✔ Test run with") && l.contains("passed"))
-                {
-                    return Some(Says::Pass);
+                // the passing and failing lines exclude each other
+                let pass = l.starts_with("Test Suite 'All tests' passed")
+                    || (l.starts_with("✔ Test run with") && l.contains("passed"));
+                let fail = l.starts_with("Test Suite 'All tests' failed")
+                    || (l.starts_with("✘ Test run with") && l.contains("failed"));
+                if let Some(s) = says(pass, fail) {
+                    return Some(s);
                 }
                 if l.starts_with("error: ") || l.contains(": error: ") {
                     return Some(Says::Fail);
@@ -328,15 +305,7 @@ impl Format {
                 let rest = l.strip_prefix("Found ")?;
                 fail_if(count_before(rest, "error"))
             }
-            Format::Deno => {
-                if l.starts_with("ok |") && l.contains("passed") {
-                    Some(Says::Pass)
-                } else if l.starts_with("FAILED |") {
-                    Some(Says::Fail)
-                } else {
-                    None
-                }
-            }
+            Format::Deno => says(l.starts_with("ok |") && l.contains("passed"), l.starts_with("FAILED |")),
             Format::Bun => {
                 let mut it = l.split_whitespace();
                 let n: u64 = it.next()?.parse().ok()?;

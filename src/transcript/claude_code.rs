@@ -280,48 +280,40 @@ fn is_rejection(line: &Value, block: &Value, output: &str) -> bool {
 }
 
 fn user(t: &mut Transcript, raw: &RawLine, line: &Value, content: &Value) {
-    if line.get("isCompactSummary").and_then(Value::as_bool) == Some(true) {
-        let text = text_of(content);
-        if !text.trim().is_empty() {
-            t.aside(text);
-        }
-        return;
-    }
-    if let Value::Array(blocks) = content {
-        let mut text = Vec::new();
-        for b in blocks {
-            match b.get("type").and_then(Value::as_str) {
-                Some("tool_result") => {
-                    let id = b.get("tool_use_id").and_then(Value::as_str).unwrap_or_default();
-                    let output = text_of(b.get("content").unwrap_or(&Value::Null));
-                    if is_rejection(line, b, &output) {
-                        t.reject(id, output);
-                    } else {
-                        // Claude Code states the outcome (`is_error`, set for a
-                        // non-zero exit too): no guessing from the output's words
-                        let failed = b.get("is_error").and_then(Value::as_bool) == Some(true);
-                        t.tool_outcome(id, output, Outcome::Failed(failed));
+    // a compaction summary, and text beside tool results, are no prompt
+    let mut aside = line.get("isCompactSummary").and_then(Value::as_bool) == Some(true);
+    let text = match content {
+        Value::Array(blocks) if !aside => {
+            let mut text = Vec::new();
+            for b in blocks {
+                match b.get("type").and_then(Value::as_str) {
+                    Some("tool_result") => {
+                        aside = true;
+                        let id = b.get("tool_use_id").and_then(Value::as_str).unwrap_or_default();
+                        let output = text_of(b.get("content").unwrap_or(&Value::Null));
+                        if is_rejection(line, b, &output) {
+                            t.reject(id, output);
+                        } else {
+                            // Claude Code states the outcome (`is_error`, set for a
+                            // non-zero exit too): no guessing from the output's words
+                            let failed = b.get("is_error").and_then(Value::as_bool) == Some(true);
+                            t.tool_outcome(id, output, Outcome::Failed(failed));
+                        }
                     }
+                    Some("text") => text.extend(b.get("text").and_then(Value::as_str).map(str::to_owned)),
+                    _ => {}
                 }
-                Some("text") => text.extend(b.get("text").and_then(Value::as_str).map(str::to_owned)),
-                _ => {}
             }
+            text.join("\n")
         }
-        let has_results = blocks
-            .iter()
-            .any(|b| b.get("type").and_then(Value::as_str) == Some("tool_result"));
-        let text = text.join("\n");
-        if !text.trim().is_empty() {
-            if has_results {
-                t.aside(text);
-            } else {
-                user_text_line(t, raw, line, text);
-            }
-        }
+        _ => text_of(content),
+    };
+    if text.trim().is_empty() {
         return;
     }
-    let text = text_of(content);
-    if !text.trim().is_empty() {
+    if aside {
+        t.aside(text);
+    } else {
         user_text_line(t, raw, line, text);
     }
 }

@@ -393,19 +393,18 @@ pub fn is_injected(text: &str) -> bool {
 /// an error line, a traceback or a panic. `0 failed` is not a failure.
 pub fn looks_failed(output: &str) -> bool {
     let lower = output.to_lowercase();
-    for marker in [
-        "exit code",
-        "exit status",
-        "exited with code",
-        "exit_code\":",
-        "exit code:",
-    ] {
-        for (i, _) in lower.match_indices(marker) {
-            let rest = lower[i + marker.len()..].trim_start_matches([' ', ':', '"']);
-            if rest.chars().next().is_some_and(|c| c.is_ascii_digit() && c != '0') {
-                return true;
-            }
-        }
+    // a non-zero digit after the marker (`exit code:` is read by `exit code`)
+    let code_follows = |m: &str| {
+        lower.match_indices(m).any(|(i, _)| {
+            let rest = lower[i + m.len()..].trim_start_matches([' ', ':', '"']);
+            rest.starts_with(|c: char| c.is_ascii_digit() && c != '0')
+        })
+    };
+    if ["exit code", "exit status", "exited with code", "exit_code\":"]
+        .into_iter()
+        .any(code_follows)
+    {
+        return true;
     }
     if lower.contains("traceback (most recent call last)") || lower.contains("panicked at") || output.contains("FAILED")
     {

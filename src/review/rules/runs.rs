@@ -163,18 +163,16 @@ fn command_line(t: &ToolTrace) -> Option<String> {
 
 /// The background session a call's output says continues elsewhere.
 fn session_started(output: &str) -> Option<String> {
-    for marker in ["Process running with session ID ", "running in background with ID: "] {
-        if let Some(i) = output.find(marker) {
+    ["Process running with session ID ", "running in background with ID: "]
+        .iter()
+        .find_map(|marker| {
+            let i = output.find(marker)?;
             let id: String = output[i + marker.len()..]
                 .chars()
                 .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
                 .collect();
-            if !id.is_empty() {
-                return Some(id);
-            }
-        }
-    }
-    None
+            (!id.is_empty()).then_some(id)
+        })
 }
 
 /// The session a polling call reads from (`write_stdin` `session_id`, `TaskOutput` `task_id`, `BashOutput` `bash_id`).

@@ -122,27 +122,25 @@ pub enum Verdict {
 /// The `[reviewer]` table: the network settings. In a workspace file it is
 /// honoured only when the user trusted it (see the module docs).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct ReviewerSettings {
     /// Rules or model.
-    #[serde(default)]
     pub kind: ReviewerKind,
     /// Model name (kind = "model").
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// Base URL of the OpenAI-compatible API (kind = "model"); no query,
     /// fragment or credentials.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub base_url: Option<String>,
     /// Environment variable holding the API key. Unset means no key is sent
     /// (local servers need none); no variable is read by default.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub api_key_env: Option<String>,
     /// Extra HTTP headers sent with every request.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub headers: BTreeMap<String, String>,
     /// Structured output mode.
-    #[serde(default)]
     pub structured_output: StructuredOutput,
 }
 
@@ -154,68 +152,44 @@ impl ReviewerSettings {
     }
 }
 
-fn default_true() -> bool {
-    true
-}
-fn default_rounds() -> u32 {
-    crate::plugin::DEFAULT_MAX_ROUNDS
-}
-fn default_notes() -> usize {
-    crate::guard::DEFAULT_MAX_NOTES_PER_REVIEW
-}
-fn default_timeout() -> u64 {
-    30
-}
-fn default_max_severity() -> Severity {
-    Severity::Blocker
-}
-
 /// A workspace's advisor settings (`.advisor/config.toml`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct WorkspaceConfig {
     /// Whether the advisor runs (default true: the file is the opt-in).
-    #[serde(default = "default_true")]
     pub enabled: bool,
     /// Finish reviews per user request.
-    #[serde(default = "default_rounds")]
     pub max_rounds: u32,
     /// Notes that may reach the agent per review.
-    #[serde(default = "default_notes")]
     pub max_notes_per_review: usize,
     /// Periodic review every N completed turns (0: finish only).
-    #[serde(default)]
     pub interval_turns: u32,
     /// Highest severity the reviewer may raise (default blocker).
-    #[serde(default = "default_max_severity")]
     pub max_severity: Severity,
     /// Review and record, never inject.
-    #[serde(default)]
     pub shadow: bool,
     /// What the hook shows the user (`quiet` or `summary`).
-    #[serde(default)]
     pub verdict: Verdict,
     /// Seconds a review may take (1 to [`MAX_TIMEOUT_SECS`]).
-    #[serde(default = "default_timeout")]
     pub timeout_secs: u64,
     /// Tokens the reviewers may spend per user request (absent: no limit;
     /// see `docs/budget.md`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_review_tokens: Option<u64>,
     /// Tokens the reviewers may spend per session (absent: no limit).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_session_review_tokens: Option<u64>,
     /// The largest prompt a model reviewer sends, in estimated tokens
     /// (absent: from the model's context, else the documented default).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_prompt_tokens: Option<u64>,
     /// The reviewer; `None` when the file has no `[reviewer]` table (the
     /// user's reviewer, else the rules, is used).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub reviewer: Option<ReviewerSettings>,
     /// The offline rules reviewer's settings (`[rules]`); they send nothing
     /// anywhere, so a workspace file may set them.
-    #[serde(default, skip_serializing_if = "RulesSettings::is_empty")]
+    #[serde(skip_serializing_if = "RulesSettings::is_empty")]
     pub rules: RulesSettings,
 }
 
@@ -223,13 +197,13 @@ pub struct WorkspaceConfig {
 /// (a host's own `run_tests` tool), by name. Shell commands are recognised
 /// by the command that ran and need no entry.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct RulesSettings {
     /// Tool names whose calls are test runs.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub test_tools: Vec<String>,
     /// Tool names whose calls are builds, type checks or lints.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub build_tools: Vec<String>,
 }
 
@@ -253,13 +227,13 @@ impl Default for WorkspaceConfig {
     fn default() -> Self {
         WorkspaceConfig {
             enabled: true,
-            max_rounds: default_rounds(),
-            max_notes_per_review: default_notes(),
+            max_rounds: crate::plugin::DEFAULT_MAX_ROUNDS,
+            max_notes_per_review: crate::guard::DEFAULT_MAX_NOTES_PER_REVIEW,
             interval_turns: 0,
             max_severity: Severity::Blocker,
             shadow: false,
             verdict: Verdict::Quiet,
-            timeout_secs: default_timeout(),
+            timeout_secs: 30,
             max_review_tokens: None,
             max_session_review_tokens: None,
             max_prompt_tokens: None,
@@ -273,19 +247,14 @@ impl Default for WorkspaceConfig {
 /// line, never a value.
 pub(crate) fn parse_toml<T: serde::de::DeserializeOwned>(name: &str, text: &str) -> Result<T, Error> {
     toml::from_str(text).map_err(|e| {
-        let line = e.span().map(|s| {
-            text.as_bytes()[..s.start.min(text.len())]
-                .iter()
-                .filter(|b| **b == b'\n')
-                .count()
-                + 1
-        });
-        let what = e.message().trim().to_owned();
-        let at = match line {
-            Some(l) => format!("{name}:{l}"),
+        let at = match e.span() {
+            Some(s) => format!(
+                "{name}:{}",
+                1 + text.bytes().take(s.start).filter(|b| *b == b'\n').count()
+            ),
             None => name.to_owned(),
         };
-        Error::new(ErrorKind::Config, format!("{at}: {what}"))
+        Error::new(ErrorKind::Config, format!("{at}: {}", e.message().trim()))
     })
 }
 
@@ -395,25 +364,18 @@ impl WorkspaceConfig {
 
     /// The reviewer these settings describe.
     pub fn build_reviewer(&self) -> Result<Arc<dyn Reviewer>, Error> {
-        match &self.reviewer {
-            Some(r) if r.sends_data() => self.model_reviewer(r),
-            _ => Ok(Arc::new(self.rules.reviewer())),
+        #[cfg(feature = "http")]
+        if let Some(model) = self.model_client()? {
+            return Ok(Arc::new(crate::review::ModelReviewer::new(model)));
         }
-    }
-
-    #[cfg(feature = "http")]
-    fn model_reviewer(&self, r: &ReviewerSettings) -> Result<Arc<dyn Reviewer>, Error> {
-        self.validate()?;
-        let model = build_model(r, Duration::from_secs(self.timeout_secs))?;
-        Ok(Arc::new(crate::review::ModelReviewer::new(model)))
-    }
-
-    #[cfg(not(feature = "http"))]
-    fn model_reviewer(&self, _r: &ReviewerSettings) -> Result<Arc<dyn Reviewer>, Error> {
-        Err(Error::config(
-            "reviewer.kind",
-            "\"model\" needs the crate's `http` feature; use \"rules\" or rebuild with it",
-        ))
+        #[cfg(not(feature = "http"))]
+        if self.reviewer.as_ref().is_some_and(ReviewerSettings::sends_data) {
+            return Err(Error::config(
+                "reviewer.kind",
+                "\"model\" needs the crate's `http` feature; use \"rules\" or rebuild with it",
+            ));
+        }
+        Ok(Arc::new(self.rules.reviewer()))
     }
 }
 

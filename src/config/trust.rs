@@ -54,12 +54,8 @@ pub fn canonical(r: &ReviewerSettings) -> String {
 /// ```
 pub fn fingerprint(r: &ReviewerSettings) -> String {
     let digest = Sha256::digest(canonical(r).as_bytes());
-    let mut out = String::with_capacity(FINGERPRINT_PREFIX.len() + 64);
-    out.push_str(FINGERPRINT_PREFIX);
-    for b in digest {
-        out.push_str(&format!("{b:02x}"));
-    }
-    out
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    format!("{FINGERPRINT_PREFIX}{hex}")
 }
 
 #[cfg(test)]

@@ -22,27 +22,27 @@ pub const USER_CONFIG_RELATIVE: &str = "advisor/config.toml";
 
 /// What the user granted one workspace.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct WorkspaceGrant {
     /// Opt the workspace in even without its own `.advisor/config.toml`.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub opt_in: bool,
     /// The fingerprint ([`trust::fingerprint`]) of the workspace file's
     /// `[reviewer]` table the user trusted with `advisor trust`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub trusted_reviewer: Option<String>,
 }
 
 /// The user's own advisor config.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct UserConfig {
     /// The reviewer every opted-in workspace uses unless its own file has a
     /// `[reviewer]` table.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub reviewer: Option<ReviewerSettings>,
     /// Grants by canonical workspace path.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub workspaces: BTreeMap<String, WorkspaceGrant>,
     /// Where this config was read from (not serialised).
     #[serde(skip)]

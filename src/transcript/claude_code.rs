@@ -17,8 +17,8 @@
 
 use serde_json::Value;
 
-use super::{Boundary, Outcome, RawLine, Transcript, is_injected, text_of};
-use crate::host::{Message, Role, ToolCall};
+use super::{Boundary, Outcome, RawLine, Transcript, call_of, is_injected, text_of};
+use crate::host::{Message, Role};
 
 /// Built-in slash commands that run locally: typing one is not a request to the agent.
 const LOCAL_COMMANDS: &[&str] = &[
@@ -191,23 +191,12 @@ pub(super) fn read(lines: &[RawLine]) -> Result<Transcript, (usize, String)> {
         .unwrap_or(false);
     let mut last_assistant_id: Option<String> = None;
     for (i, raw) in lines.iter().enumerate() {
-        let line = match &raw.value {
-            Ok(v) => v,
-            Err(len) => {
-                t.elide(*len);
-                continue;
-            }
-        };
+        let Some(line) = t.parsed(raw) else { continue };
         let ty = line.get("type").and_then(Value::as_str).unwrap_or("");
         if ty == "system" {
             let sub = line.get("subtype").and_then(Value::as_str).unwrap_or("");
             if sub == "compact_boundary" {
-                let id = line
-                    .get("uuid")
-                    .and_then(Value::as_str)
-                    .map(|u| format!("uuid:{u}"))
-                    .unwrap_or_else(|| raw.identity(""));
-                t.compact(id);
+                t.compact(identity(raw, line, ""));
             } else {
                 t.skip(&format!("system:{}", if sub.is_empty() { "untyped" } else { sub }));
             }
@@ -257,11 +246,7 @@ fn assistant(t: &mut Transcript, content: &Value, same_turn: bool) {
             for b in blocks {
                 match b.get("type").and_then(Value::as_str) {
                     Some("text") => text.extend(b.get("text").and_then(Value::as_str).map(str::to_owned)),
-                    Some("tool_use") => calls.push(ToolCall {
-                        id: b.get("id").and_then(Value::as_str).unwrap_or_default().to_owned(),
-                        name: b.get("name").and_then(Value::as_str).unwrap_or("tool").to_owned(),
-                        arguments: b.get("input").map(Value::to_string).unwrap_or_default(),
-                    }),
+                    Some("tool_use") => calls.push(call_of(b, "input")),
                     _ => {}
                 }
             }
@@ -295,48 +280,40 @@ fn is_rejection(line: &Value, block: &Value, output: &str) -> bool {
 }
 
 fn user(t: &mut Transcript, raw: &RawLine, line: &Value, content: &Value) {
-    if line.get("isCompactSummary").and_then(Value::as_bool) == Some(true) {
-        let text = text_of(content);
-        if !text.trim().is_empty() {
-            t.aside(text);
-        }
-        return;
-    }
-    if let Value::Array(blocks) = content {
-        let mut text = Vec::new();
-        for b in blocks {
-            match b.get("type").and_then(Value::as_str) {
-                Some("tool_result") => {
-                    let id = b.get("tool_use_id").and_then(Value::as_str).unwrap_or_default();
-                    let output = text_of(b.get("content").unwrap_or(&Value::Null));
-                    if is_rejection(line, b, &output) {
-                        t.reject(id, output);
-                    } else {
-                        // Claude Code states the outcome (`is_error`, set for a
-                        // non-zero exit too): no guessing from the output's words
-                        let failed = b.get("is_error").and_then(Value::as_bool) == Some(true);
-                        t.tool_outcome(id, output, Outcome::Failed(failed));
+    // a compaction summary, and text beside tool results, are no prompt
+    let mut aside = line.get("isCompactSummary").and_then(Value::as_bool) == Some(true);
+    let text = match content {
+        Value::Array(blocks) if !aside => {
+            let mut text = Vec::new();
+            for b in blocks {
+                match b.get("type").and_then(Value::as_str) {
+                    Some("tool_result") => {
+                        aside = true;
+                        let id = b.get("tool_use_id").and_then(Value::as_str).unwrap_or_default();
+                        let output = text_of(b.get("content").unwrap_or(&Value::Null));
+                        if is_rejection(line, b, &output) {
+                            t.reject(id, output);
+                        } else {
+                            // Claude Code states the outcome (`is_error`, set for a
+                            // non-zero exit too): no guessing from the output's words
+                            let failed = b.get("is_error").and_then(Value::as_bool) == Some(true);
+                            t.tool_outcome(id, output, Outcome::Failed(failed));
+                        }
                     }
+                    Some("text") => text.extend(b.get("text").and_then(Value::as_str).map(str::to_owned)),
+                    _ => {}
                 }
-                Some("text") => text.extend(b.get("text").and_then(Value::as_str).map(str::to_owned)),
-                _ => {}
             }
+            text.join("\n")
         }
-        let has_results = blocks
-            .iter()
-            .any(|b| b.get("type").and_then(Value::as_str) == Some("tool_result"));
-        let text = text.join("\n");
-        if !text.trim().is_empty() {
-            if has_results {
-                t.aside(text);
-            } else {
-                user_text_line(t, raw, line, text);
-            }
-        }
+        _ => text_of(content),
+    };
+    if text.trim().is_empty() {
         return;
     }
-    let text = text_of(content);
-    if !text.trim().is_empty() {
+    if aside {
+        t.aside(text);
+    } else {
         user_text_line(t, raw, line, text);
     }
 }

@@ -24,7 +24,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::{Boundary, Outcome, RawLine, Transcript, is_injected, text_of};
+use super::{Boundary, Outcome, RawLine, Transcript, arguments, is_injected, text_of};
 use crate::host::{Message, Role, ToolCall};
 
 /// Longest output kept for a command continued by `write_stdin`, in bytes (the tail is kept).
@@ -87,10 +87,7 @@ fn output_of(raw: &Value) -> (String, Outcome) {
             .and_then(Value::as_str)
             .map(str::to_owned)
             .unwrap_or(text.clone());
-        return match code {
-            Some(code) => (inner, Outcome::Exit(code)),
-            None => (inner, Outcome::Failed(false)),
-        };
+        return (inner, code.map_or(Outcome::Failed(false), Outcome::Exit));
     }
     // unified exec: "Chunk ID: …\nWall time: …\nProcess exited with code N\n…Output:\n<text>"
     let header = text.split("\nOutput:\n").next().unwrap_or("");
@@ -145,13 +142,7 @@ pub(super) fn read(lines: &[RawLine]) -> Result<Transcript, (usize, String)> {
     let mut t = Transcript::default();
     let mut s = State::default();
     for (i, raw) in lines.iter().enumerate() {
-        let line = match &raw.value {
-            Ok(v) => v,
-            Err(len) => {
-                t.elide(*len);
-                continue;
-            }
-        };
+        let Some(line) = t.parsed(raw) else { continue };
         let ty = line.get("type").and_then(Value::as_str).unwrap_or("");
         let payload = line.get("payload").unwrap_or(&Value::Null);
         if let Some(text) = prompt_text(line) {
@@ -217,46 +208,26 @@ fn event(t: &mut Transcript, s: &mut State, p: &Value) {
             let reason = p.get("reason").and_then(Value::as_str).unwrap_or("interrupted");
             t.interrupt(format!("[turn aborted: {reason}]"));
         }
-        // repeats of response items, or no outcome
-        "agent_message"
-        | "agent_reasoning"
-        | "agent_reasoning_raw_content"
-        | "token_count"
-        | "task_started"
-        | "user_message"
-        | "exec_command_begin"
-        | "exec_command_output_delta"
-        | "patch_apply_begin"
-        | "patch_apply_end"
-        | "web_search_begin"
-        | "web_search_end"
-        | "mcp_tool_call_begin"
-        | "mcp_tool_call_end"
-        | "context_compacted"
-        | "entered_review_mode"
-        | "exited_review_mode"
-        | "turn_diff"
-        | "plan_update" => {}
+        // known ends that repeat a response item's outcome; every other event
+        // repeats the conversation or has no outcome
+        "patch_apply_end" | "web_search_end" | "mcp_tool_call_end" => {}
         other if other.ends_with("_end") => t.skip(&format!("event_msg:{other}")),
         _ => {}
     }
 }
 
-fn push_call(t: &mut Transcript, s: &mut State, call: ToolCall) {
+fn push_call(t: &mut Transcript, s: &mut State, id: String, name: &str, arguments: String) {
+    let call = ToolCall {
+        id,
+        name: name.to_owned(),
+        arguments,
+    };
     s.open_prompt = None;
     match t.messages.last_mut() {
         Some(last) if last.role == Role::Assistant && last.content.is_empty() => last.tool_calls.push(call),
         _ => t
             .messages
             .push(Message::assistant_with_tools(String::new(), vec![call])),
-    }
-}
-
-fn arguments(v: Option<&Value>) -> String {
-    match v {
-        Some(Value::String(s)) => s.clone(),
-        Some(other) => other.to_string(),
-        None => String::new(),
     }
 }
 
@@ -282,7 +253,7 @@ fn response_item(t: &mut Transcript, s: &mut State, p: &Value) -> Result<(), Str
             }
         }
         "function_call" | "custom_tool_call" => {
-            let name = p.get("name").and_then(Value::as_str).unwrap_or("tool").to_owned();
+            let name = p.get("name").and_then(Value::as_str).unwrap_or("tool");
             let args = arguments(p.get("arguments").or_else(|| p.get("input")));
             if name == "write_stdin" {
                 let session = serde_json::from_str::<Value>(&args)
@@ -292,15 +263,7 @@ fn response_item(t: &mut Transcript, s: &mut State, p: &Value) -> Result<(), Str
                     s.stdin_calls.insert(call_id(), session);
                 }
             }
-            push_call(
-                t,
-                s,
-                ToolCall {
-                    id: call_id(),
-                    name,
-                    arguments: args,
-                },
-            );
+            push_call(t, s, call_id(), name, args);
         }
         "local_shell_call" => {
             let args = p
@@ -308,15 +271,7 @@ fn response_item(t: &mut Transcript, s: &mut State, p: &Value) -> Result<(), Str
                 .and_then(|a| a.get("command"))
                 .map(Value::to_string)
                 .unwrap_or_default();
-            push_call(
-                t,
-                s,
-                ToolCall {
-                    id: call_id(),
-                    name: "shell".into(),
-                    arguments: args,
-                },
-            );
+            push_call(t, s, call_id(), "shell", args);
         }
         "function_call_output" | "custom_tool_call_output" => {
             let id = call_id();
@@ -371,15 +326,7 @@ fn response_item(t: &mut Transcript, s: &mut State, p: &Value) -> Result<(), Str
                 .and_then(Value::as_str)
                 .map(str::to_owned)
                 .unwrap_or_else(|| format!("web_search:{}", t.tools.len()));
-            push_call(
-                t,
-                s,
-                ToolCall {
-                    id: id.clone(),
-                    name: "web_search".into(),
-                    arguments: query,
-                },
-            );
+            push_call(t, s, id.clone(), "web_search", query);
             let failed = !matches!(status, "completed" | "in_progress" | "searching");
             t.tool_outcome(&id, format!("web search {status}"), Outcome::Failed(failed));
         }

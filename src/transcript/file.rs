@@ -138,11 +138,15 @@ pub fn read_transcript_with(
                     Ok(v) => Ok(v),
                     Err(_) if last && !line.terminated && options.allow_partial_last_line => continue,
                     Err(e) => {
+                        let number = line_number_at(path, line.offset);
                         let msg = format!("not JSON ({e})");
-                        return Err(match line_number_at(path, line.offset) {
-                            Some(n) => TranscriptError::new(TranscriptErrorKind::NotJson, &name, Some(n), msg),
-                            None => TranscriptError::at_offset(TranscriptErrorKind::NotJson, &name, line.offset, msg),
-                        });
+                        return Err(TranscriptError::at(
+                            TranscriptErrorKind::NotJson,
+                            &name,
+                            number,
+                            line.offset,
+                            msg,
+                        ));
                     }
                 }
             }
@@ -190,7 +194,7 @@ pub fn read_transcript_with(
         // count from the offsets)
         number_lines(path, &mut raw);
     }
-    let (mut t, format) = read_lines(&name, &raw, format, options.format.is_some())?;
+    let (mut t, format) = read_lines(&name, &raw, format)?;
     t.truncated = truncated;
     Ok((t, format))
 }

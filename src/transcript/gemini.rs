@@ -41,8 +41,9 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use super::{Transcript, TranscriptError, TranscriptErrorKind};
-use crate::host::{Message, ToolCall};
+use super::{Transcript, TranscriptError, TranscriptErrorKind, call_of};
+use crate::bounded_read::BoundedLine;
+use crate::host::Message;
 
 /// Tool-call statuses that mean the call did not succeed (Gemini CLI's
 /// `CoreToolCallStatus`, `packages/core/src/scheduler/types.ts`).
@@ -89,23 +90,17 @@ pub(super) fn sniff(path: &std::path::Path, max_line: usize) -> bool {
         return false;
     };
     let mut lines = crate::bounded_read::BoundedLines::new(std::io::BufReader::new(file), max_line);
-    let first = lines.find(|l| {
-        l.as_ref().map_or(true, |l| {
-            l.bytes
-                .as_ref()
-                .map_or(true, |b| !b.iter().all(u8::is_ascii_whitespace))
-        })
-    });
-    let Some(Ok(line)) = first else {
-        return false;
-    };
-    let Ok(bytes) = line.bytes else {
+    // the first line that is not blank (or cannot be read, or is over the cap)
+    let first =
+        lines.find(|l| !matches!(l, Ok(BoundedLine { bytes: Ok(b), .. }) if b.iter().all(u8::is_ascii_whitespace)));
+    let Some(Ok(BoundedLine { bytes: Ok(bytes), .. })) = first else {
         return false;
     };
     let text = String::from_utf8_lossy(&bytes);
-    match serde_json::from_str::<Value>(text.trim_start_matches('\u{feff}')) {
+    let text = text.trim_start_matches('\u{feff}');
+    match serde_json::from_str::<Value>(text) {
         Ok(v) => is_metadata(&v) || is_edit(&v),
-        Err(_) => text.trim_start_matches('\u{feff}').trim_start().starts_with('{'),
+        Err(_) => text.trim_start().starts_with('{'),
     }
 }
 
@@ -254,7 +249,7 @@ fn message(t: &mut Transcript, msg: &Value, answered: &mut HashSet<String>) {
     match ty {
         "user" => user(t, &parts, answered),
         "gemini" => gemini(t, msg, &parts, answered),
-        "info" | "error" | "warning" => t.skip(&format!("message:{ty}")),
+        // `info`, `error` and `warning` records are not conversation
         "" => t.skip("message:untyped"),
         other => t.skip(&format!("message:{other}")),
     }
@@ -296,11 +291,7 @@ fn gemini(t: &mut Transcript, msg: &Value, parts: &[Value], answered: &mut HashS
     let mut results = Vec::new();
     if let Some(Value::Array(records)) = msg.get("toolCalls") {
         for tc in records {
-            let call = ToolCall {
-                id: tc.get("id").and_then(Value::as_str).unwrap_or_default().to_owned(),
-                name: tc.get("name").and_then(Value::as_str).unwrap_or("tool").to_owned(),
-                arguments: tc.get("args").map(Value::to_string).unwrap_or_default(),
-            };
+            let call = call_of(tc, "args");
             let status = tc.get("status").and_then(Value::as_str).unwrap_or("");
             let status_failed = FAILED_STATUSES.contains(&status);
             match tc.get("result") {
@@ -316,14 +307,9 @@ fn gemini(t: &mut Transcript, msg: &Value, parts: &[Value], answered: &mut HashS
     }
     // Checkpointed history keeps calls as `functionCall` parts of the content.
     for p in parts {
-        if let Some(fc) = p.get("functionCall") {
-            let id = fc.get("id").and_then(Value::as_str).unwrap_or_default();
-            if !calls.iter().any(|c| c.id == id) {
-                calls.push(ToolCall {
-                    id: id.to_owned(),
-                    name: fc.get("name").and_then(Value::as_str).unwrap_or("tool").to_owned(),
-                    arguments: fc.get("args").map(Value::to_string).unwrap_or_default(),
-                });
+        if let Some(call) = p.get("functionCall").map(|fc| call_of(fc, "args")) {
+            if !calls.iter().any(|c| c.id == call.id) {
+                calls.push(call);
             }
         }
     }

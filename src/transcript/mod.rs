@@ -130,8 +130,12 @@ impl TranscriptError {
         }
     }
 
-    fn at_offset(kind: TranscriptErrorKind, path: &str, offset: u64, message: impl Into<String>) -> Self {
-        TranscriptError::new(kind, &format!("{path} (byte {offset})"), None, message)
+    /// At the line `number`, or at the byte `offset` when the number is unknown.
+    fn at(kind: TranscriptErrorKind, path: &str, number: Option<usize>, offset: u64, message: String) -> Self {
+        match number {
+            Some(n) => TranscriptError::new(kind, path, Some(n), message),
+            None => TranscriptError::new(kind, &format!("{path} (byte {offset})"), None, message),
+        }
     }
 
     /// What kind of failure this is.
@@ -256,12 +260,18 @@ impl Transcript {
         self.messages.push(Message::user(text));
     }
 
-    /// Records a line over the line cap.
-    fn elide(&mut self, bytes: u64) {
+    /// The parsed line, or `None` once a line over the line cap is recorded
+    /// as elided.
+    fn parsed<'a>(&mut self, raw: &'a RawLine) -> Option<&'a Value> {
+        let bytes = match &raw.value {
+            Ok(v) => return Some(v),
+            Err(bytes) => *bytes,
+        };
         self.elided += 1;
         self.messages.push(Message::system(format!(
             "[a transcript line of {bytes} bytes was over the line cap and is elided]"
         )));
+        None
     }
 
     /// Records a call the user declined.
@@ -383,19 +393,18 @@ pub fn is_injected(text: &str) -> bool {
 /// an error line, a traceback or a panic. `0 failed` is not a failure.
 pub fn looks_failed(output: &str) -> bool {
     let lower = output.to_lowercase();
-    for marker in [
-        "exit code",
-        "exit status",
-        "exited with code",
-        "exit_code\":",
-        "exit code:",
-    ] {
-        for (i, _) in lower.match_indices(marker) {
-            let rest = lower[i + marker.len()..].trim_start_matches([' ', ':', '"']);
-            if rest.chars().next().is_some_and(|c| c.is_ascii_digit() && c != '0') {
-                return true;
-            }
-        }
+    // a non-zero digit after the marker (`exit code:` is read by `exit code`)
+    let code_follows = |m: &str| {
+        lower.match_indices(m).any(|(i, _)| {
+            let rest = lower[i + m.len()..].trim_start_matches([' ', ':', '"']);
+            rest.starts_with(|c: char| c.is_ascii_digit() && c != '0')
+        })
+    };
+    if ["exit code", "exit status", "exited with code", "exit_code\":"]
+        .into_iter()
+        .any(code_follows)
+    {
+        return true;
     }
     if lower.contains("traceback (most recent call last)") || lower.contains("panicked at") || output.contains("FAILED")
     {
@@ -412,12 +421,7 @@ pub fn looks_failed(output: &str) -> bool {
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .collect();
-    words
-        .windows(2)
-        .any(|w| w[1] == "failed" && w[0].parse::<u64>().is_ok_and(|n| n > 0))
-        || words
-            .windows(3)
-            .any(|w| w[2] == "failed" && w[0].parse::<u64>().is_ok_and(|n| n > 0))
+    (2..=3).any(|n| (words.windows(n)).any(|w| w[n - 1] == "failed" && w[0].parse::<u64>().is_ok_and(|k| k > 0)))
 }
 
 fn first_line_with_failure(output: &str) -> String {
@@ -430,6 +434,26 @@ fn first_line_with_failure(output: &str) -> String {
         .or_else(|| output.lines().find(|l| !l.trim().is_empty()))
         .unwrap_or("failed");
     crate::text::clamp_chars(line.trim(), 300).to_owned()
+}
+
+/// A call recorded as a JSON object with `id`, `name` and its arguments under
+/// `args_key` (Claude Code `tool_use` blocks, Gemini CLI calls).
+fn call_of(v: &Value, args_key: &str) -> ToolCall {
+    ToolCall {
+        id: v.get("id").and_then(Value::as_str).unwrap_or_default().to_owned(),
+        name: v.get("name").and_then(Value::as_str).unwrap_or("tool").to_owned(),
+        arguments: v.get(args_key).map(Value::to_string).unwrap_or_default(),
+    }
+}
+
+/// Call arguments that are a JSON string (taken as written) or any other
+/// value (as JSON text).
+fn arguments(v: Option<&Value>) -> String {
+    match v {
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
+        None => String::new(),
+    }
 }
 
 /// Text of a content value that is a string or a list of text blocks.
@@ -511,7 +535,7 @@ pub fn parse_transcript(
             value,
         });
     }
-    read_lines(name, &raw, format, format.is_some())
+    read_lines(name, &raw, format)
 }
 
 /// Detects the format (unless given) and runs its reader over `raw`.
@@ -519,7 +543,6 @@ fn read_lines(
     name: &str,
     raw: &[RawLine],
     format: Option<TranscriptFormat>,
-    _given: bool,
 ) -> Result<(Transcript, TranscriptFormat), TranscriptError> {
     if raw.is_empty() {
         return Err(TranscriptError::new(
@@ -543,10 +566,6 @@ fn read_lines(
                 )
             })?,
     };
-    let malformed = |line: &RawLine, msg: String| match line.number {
-        Some(n) => TranscriptError::new(TranscriptErrorKind::Malformed, name, Some(n), msg),
-        None => TranscriptError::at_offset(TranscriptErrorKind::Malformed, name, line.offset, msg),
-    };
     let mut transcript = match format {
         TranscriptFormat::ClaudeCode => claude_code::read(raw),
         TranscriptFormat::OpenAi => openai::read(raw),
@@ -555,7 +574,7 @@ fn read_lines(
         // (the legacy format is one JSON value over many lines).
         TranscriptFormat::Gemini => Err((0, "not a Gemini CLI session".to_owned())),
     }
-    .map_err(|(i, m)| malformed(&raw[i], m))?;
+    .map_err(|(i, m)| TranscriptError::at(TranscriptErrorKind::Malformed, name, raw[i].number, raw[i].offset, m))?;
     transcript.finish();
     Ok((transcript, format))
 }

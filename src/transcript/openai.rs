@@ -7,7 +7,7 @@
 
 use serde_json::Value;
 
-use super::{Boundary, RawLine, Transcript, is_injected, text_of};
+use super::{Boundary, RawLine, Transcript, arguments, is_injected, text_of};
 use crate::host::{Message, ToolCall};
 
 /// Where `line` stands in the turn structure: a user message that is not an
@@ -25,13 +25,7 @@ pub(super) fn boundary(line: &Value) -> Boundary {
 pub(super) fn read(lines: &[RawLine]) -> Result<Transcript, (usize, String)> {
     let mut t = Transcript::default();
     for (n, raw) in lines.iter().enumerate() {
-        let line = match &raw.value {
-            Ok(v) => v,
-            Err(len) => {
-                t.elide(*len);
-                continue;
-            }
-        };
+        let Some(line) = t.parsed(raw) else { continue };
         let Some(role) = line.get("role").and_then(Value::as_str) else {
             return Err((n, "a line has no `role`".into()));
         };
@@ -44,27 +38,16 @@ pub(super) fn read(lines: &[RawLine]) -> Result<Transcript, (usize, String)> {
                 t.prompt(content, id);
             }
             "assistant" => {
-                let calls = line
-                    .get("tool_calls")
-                    .and_then(Value::as_array)
-                    .map(|calls| {
-                        calls
-                            .iter()
-                            .map(|c| {
-                                let f = c.get("function").unwrap_or(&Value::Null);
-                                ToolCall {
-                                    id: c.get("id").and_then(Value::as_str).unwrap_or_default().to_owned(),
-                                    name: f.get("name").and_then(Value::as_str).unwrap_or("tool").to_owned(),
-                                    arguments: match f.get("arguments") {
-                                        Some(Value::String(s)) => s.clone(),
-                                        Some(other) => other.to_string(),
-                                        None => String::new(),
-                                    },
-                                }
-                            })
-                            .collect()
+                let calls = (line.get("tool_calls").and_then(Value::as_array).into_iter().flatten())
+                    .map(|c| {
+                        let f = c.get("function").unwrap_or(&Value::Null);
+                        ToolCall {
+                            id: c.get("id").and_then(Value::as_str).unwrap_or_default().to_owned(),
+                            name: f.get("name").and_then(Value::as_str).unwrap_or("tool").to_owned(),
+                            arguments: arguments(f.get("arguments")),
+                        }
                     })
-                    .unwrap_or_default();
+                    .collect();
                 t.messages.push(Message::assistant_with_tools(content, calls));
             }
             "tool" | "function" => {

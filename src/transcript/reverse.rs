@@ -103,10 +103,7 @@ impl ReverseLines {
             self.carry = Vec::new();
             return;
         }
-        let mut joined = Vec::with_capacity(self.carry.len() + chunk.len());
-        joined.extend_from_slice(chunk);
-        joined.extend_from_slice(&self.carry);
-        self.carry = joined;
+        self.carry.splice(0..0, chunk.iter().copied());
     }
 
     fn take_line(&mut self, offset: u64) -> ReverseLine {
@@ -161,17 +158,10 @@ impl Iterator for ReverseLines {
         if self.done {
             return None;
         }
-        match self.step() {
-            Ok(Some(line)) => Some(Ok(line)),
-            Ok(None) => {
-                self.done = true;
-                None
-            }
-            Err(e) => {
-                self.done = true;
-                Some(Err(e))
-            }
-        }
+        let item = self.step().transpose();
+        // the end, or an error, ends the iteration
+        self.done |= !matches!(item, Some(Ok(_)));
+        item
     }
 }
 

@@ -10,14 +10,12 @@
 
 use std::process::ExitCode;
 
-use advisor::consult::{
-    AdvisorRequest, ConsultLedger, ConsultSession, Consultant, Consultation, Decision, SessionError, validate_response,
-};
+use advisor::consult::{AdvisorRequest, ConsultLedger, ConsultSession, Consultant, Decision, validate_response};
 use clap::{Args, Subcommand};
 
 use crate::input::read_all as read;
 use crate::model_args::ModelArgs;
-use crate::terminal::{json as safe_json, line};
+use crate::terminal::{fail, json as safe_json, line};
 
 fn pretty(r: &advisor::consult::AdvisorResponse) -> String {
     safe_json(&serde_json::to_string_pretty(r).unwrap_or_default()).into_owned()
@@ -62,10 +60,7 @@ pub(crate) async fn run(cmd: &ConsultCommand) -> ExitCode {
 fn check(args: &CheckArgs) -> ExitCode {
     let text = match read(&args.file) {
         Ok(t) => t,
-        Err(e) => {
-            eprintln!("advisor consult check: {}", line(&e));
-            return ExitCode::from(2);
-        }
+        Err(e) => return fail("consult check", 2, e),
     };
     match validate_response(&text) {
         Ok(r) => {
@@ -81,46 +76,25 @@ fn check(args: &CheckArgs) -> ExitCode {
     }
 }
 
-async fn ask(args: &AskArgs) -> ExitCode {
-    let text = match read(&args.request) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("advisor consult ask: {}", line(&e));
-            return ExitCode::from(2);
-        }
-    };
-    let request = match AdvisorRequest::parse(&text) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("advisor consult ask: {}: {}", line(&args.request), line(&e.to_string()));
-            return ExitCode::from(2);
-        }
-    };
-    let model = match args.model.client() {
-        Ok(Some(m)) => m,
-        Ok(None) => {
-            eprintln!("advisor consult ask: needs --model NAME --base-url URL");
-            return ExitCode::from(2);
-        }
-        Err(e) => {
-            eprintln!("advisor consult ask: {}", line(&e));
-            return ExitCode::from(2);
-        }
-    };
-    let consultant = match Consultant::new(model).max_attempts(args.max_attempts) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("advisor consult ask: {}", line(&e.to_string()));
-            return ExitCode::from(2);
-        }
-    };
-    let mut session = ConsultSession::new(consultant, ConsultLedger::default());
-    print_consultation(session.ask(&request).await)
+/// The request and a session to ask it in; the error is a usage problem.
+fn prepare(args: &AskArgs) -> Result<(AdvisorRequest, ConsultSession), String> {
+    let text = read(&args.request)?;
+    let request = AdvisorRequest::parse(&text).map_err(|e| format!("{}: {e}", args.request))?;
+    let model = (args.model.client()?).ok_or("needs --model NAME --base-url URL")?;
+    let consultant = Consultant::new(model)
+        .max_attempts(args.max_attempts)
+        .map_err(|e| e.to_string())?;
+    Ok((request, ConsultSession::new(consultant, ConsultLedger::default())))
 }
 
-/// Prints a consultation's response (exit 0, or 3 for STOP) or its error (exit 1).
-fn print_consultation(result: Result<Consultation, SessionError>) -> ExitCode {
-    match result {
+/// Prints the consultation's response (exit 0, or 3 for STOP) or its error
+/// (exit 1; 2 for an unusable request or model).
+async fn ask(args: &AskArgs) -> ExitCode {
+    let (request, mut session) = match prepare(args) {
+        Ok(p) => p,
+        Err(e) => return fail("consult ask", 2, e),
+    };
+    match session.ask(&request).await {
         Ok(c) => {
             println!("{}", pretty(&c.response));
             if c.response.decision == Decision::Stop {
@@ -129,9 +103,6 @@ fn print_consultation(result: Result<Consultation, SessionError>) -> ExitCode {
                 ExitCode::SUCCESS
             }
         }
-        Err(e) => {
-            eprintln!("advisor consult ask: {}", line(&e.to_string()));
-            ExitCode::from(1)
-        }
+        Err(e) => fail("consult ask", 1, e),
     }
 }

@@ -29,6 +29,7 @@ use serde_json::json;
 
 use crate::finish::review_transcript;
 use crate::model_args::ModelArgs;
+use crate::terminal::fail;
 
 /// The largest label file read.
 const MAX_LABELS_BYTES: u64 = 4 * 1024 * 1024;
@@ -70,16 +71,12 @@ struct Label {
     #[serde(default)]
     session: String,
     transcript: PathBuf,
-    #[serde(default)]
     line: Option<usize>,
-    #[serde(default)]
     append: Option<PathBuf>,
     expected: Verdict,
-    #[serde(default)]
     rule: Option<String>,
     #[serde(default)]
     why: String,
-    #[serde(default)]
     split: Option<String>,
     #[serde(default)]
     derived: bool,
@@ -109,6 +106,18 @@ struct Outcome {
     notes: Vec<String>,
     /// The case could not be reviewed (unreadable transcript, reviewer failure): the stop goes through.
     error: Option<String>,
+}
+
+impl Outcome {
+    /// A stop that goes through unreviewed, with why when it is an error.
+    fn pass(error: Option<String>) -> Outcome {
+        Outcome {
+            verdict: Verdict::Pass,
+            rules: Vec::new(),
+            notes: Vec::new(),
+            error,
+        }
+    }
 }
 
 /// A confusion matrix.
@@ -160,11 +169,6 @@ struct RuleCounts {
     missed: usize,
 }
 
-fn fail(msg: impl std::fmt::Display) -> ExitCode {
-    eprintln!("advisor eval: {msg}");
-    ExitCode::from(2)
-}
-
 fn parse_labels(path: &Path) -> Result<Vec<Label>, String> {
     let text = read_file_to_string(path, MAX_LABELS_BYTES).map_err(|e| e.to_string())?;
     let mut labels = Vec::new();
@@ -191,23 +195,17 @@ fn stop_text(base: &Path, label: &Label) -> Result<String, String> {
     let path = base.join(&label.transcript);
     let bytes = read_file(&path, MAX_TRANSCRIPT_BYTES).map_err(|e| e.to_string())?;
     let text = String::from_utf8_lossy(&bytes);
-    let mut out = String::with_capacity(text.len());
-    match label.line {
-        Some(n) => {
-            let mut count = 0;
-            for l in text.split_inclusive('\n') {
-                if count == n {
-                    break;
-                }
-                out.push_str(l);
-                count += 1;
-            }
-            if count < n {
-                return Err(format!("{}: has {count} lines, the label stops at {n}", path.display()));
-            }
-        }
-        None => out.push_str(&text),
+    let kept: Vec<&str> = (text.split_inclusive('\n'))
+        .take(label.line.unwrap_or(usize::MAX))
+        .collect();
+    if let Some(n) = label.line.filter(|n| kept.len() < *n) {
+        return Err(format!(
+            "{}: has {} lines, the label stops at {n}",
+            path.display(),
+            kept.len()
+        ));
     }
+    let mut out = kept.concat();
     if let Some(extra) = &label.append {
         let path = base.join(extra);
         let extra = read_file_to_string(&path, MAX_TRANSCRIPT_BYTES).map_err(|e| e.to_string())?;
@@ -249,12 +247,7 @@ struct Judge {
 
 impl Judge {
     async fn judge(&self, base: &Path, label: &Label) -> Outcome {
-        let errored = |e: String| Outcome {
-            verdict: Verdict::Pass,
-            rules: Vec::new(),
-            notes: Vec::new(),
-            error: Some(e),
-        };
+        let errored = |e: String| Outcome::pass(Some(e));
         let text = match stop_text(base, label) {
             Ok(t) => t,
             Err(e) => return errored(e),
@@ -264,12 +257,7 @@ impl Judge {
             Err(e) => return errored(e.to_string()),
         };
         let Some(answer) = transcript.last_answer().map(str::to_owned) else {
-            return Outcome {
-                verdict: Verdict::Pass,
-                rules: Vec::new(),
-                notes: Vec::new(),
-                error: None,
-            };
+            return Outcome::pass(None);
         };
         let recorder = self.rules.clone().map(|rules| {
             Arc::new(RecordingRules {
@@ -341,12 +329,12 @@ fn pct(x: Option<f64>) -> String {
 pub(crate) async fn run(args: &EvalArgs) -> ExitCode {
     let mut labels = match parse_labels(&args.labels) {
         Ok(l) => l,
-        Err(e) => return fail(e),
+        Err(e) => return fail("eval", 2, e),
     };
     if let Some(split) = &args.split {
         labels.retain(|l| l.split.as_deref() == Some(split.as_str()));
         if labels.is_empty() {
-            return fail(format!("no labels in split {split:?}"));
+            return fail("eval", 2, format!("no labels in split {split:?}"));
         }
     }
     for (name, v) in [
@@ -354,25 +342,23 @@ pub(crate) async fn run(args: &EvalArgs) -> ExitCode {
         ("--max-false-block", args.max_false_block),
     ] {
         if v.is_some_and(|v| !(0.0..=1.0).contains(&v)) {
-            return fail(format!("{name} is a fraction between 0 and 1"));
+            return fail("eval", 2, format!("{name} is a fraction between 0 and 1"));
         }
     }
-    let judge = match args.model.client() {
-        Err(e) => return fail(e),
-        Ok(None) => Judge {
-            reviewer: None,
-            rules: Some(RulesReviewer::new()),
-            label: "rules".to_owned(),
-            max_notes: args.max_notes,
-            timeout: Duration::from_secs(args.model.timeout_secs),
-        },
-        Ok(Some(client)) => Judge {
-            label: format!("model {}", client.model()),
-            reviewer: Some(Arc::new(ModelReviewer::new(client))),
-            rules: None,
-            max_notes: args.max_notes,
-            timeout: Duration::from_secs(args.model.timeout_secs),
-        },
+    let (reviewer, rules, label): (Option<Arc<dyn Reviewer>>, _, _) = match args.model.client() {
+        Err(e) => return fail("eval", 2, e),
+        Ok(None) => (None, Some(RulesReviewer::new()), "rules".to_owned()),
+        Ok(Some(client)) => {
+            let label = format!("model {}", client.model());
+            (Some(Arc::new(ModelReviewer::new(client))), None, label)
+        }
+    };
+    let judge = Judge {
+        reviewer,
+        rules,
+        label,
+        max_notes: args.max_notes,
+        timeout: Duration::from_secs(args.model.timeout_secs),
     };
     let base = args.labels.parent().map(Path::to_path_buf).unwrap_or_default();
     let bar = ProgressBar::with_draw_target(Some(labels.len() as u64), ProgressDrawTarget::stderr());
@@ -413,19 +399,15 @@ pub(crate) async fn run(args: &EvalArgs) -> ExitCode {
     let mut groups: Vec<(&str, &Counts)> = vec![("overall", &overall)];
     groups.extend(splits.iter().map(|(k, v)| (k.as_str(), v)));
     for (name, c) in &groups {
-        if let (Some(min), Some(r)) = (args.min_recall, c.recall()) {
-            if r < min {
-                failures.push(format!("{name}: recall {} is below {}", pct(Some(r)), pct(Some(min))));
-            }
+        if let Some((min, r)) = args.min_recall.zip(c.recall()).filter(|(min, r)| r < min) {
+            failures.push(format!("{name}: recall {} is below {}", pct(Some(r)), pct(Some(min))));
         }
-        if let (Some(max), Some(f)) = (args.max_false_block, c.false_block_rate()) {
-            if f > max {
-                failures.push(format!(
-                    "{name}: false-block rate {} is above {}",
-                    pct(Some(f)),
-                    pct(Some(max))
-                ));
-            }
+        if let Some((max, f)) = args.max_false_block.zip(c.false_block_rate()).filter(|(m, f)| f > m) {
+            failures.push(format!(
+                "{name}: false-block rate {} is above {}",
+                pct(Some(f)),
+                pct(Some(max))
+            ));
         }
     }
 

@@ -39,6 +39,7 @@ impl Finish {
 }
 
 /// Where the transcript stood at the last review.
+#[derive(Default)]
 pub(crate) struct Prior {
     /// The advisor's saved state.
     pub(crate) checkpoint: Option<serde_json::Value>,

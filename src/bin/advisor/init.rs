@@ -15,7 +15,7 @@ use std::process::ExitCode;
 use advisor::config::{CONFIG_PATH, STARTER_CONFIG};
 use clap::Args;
 
-use crate::terminal::line;
+use crate::terminal::{fail, show};
 
 /// Arguments of `advisor init`.
 #[derive(Debug, Args)]
@@ -27,10 +27,6 @@ pub(crate) struct InitArgs {
     /// target left alone).
     #[arg(long)]
     force: bool,
-}
-
-fn show(p: &Path) -> String {
-    line(&p.display().to_string()).into_owned()
 }
 
 /// Creates `path` with `bytes` only if nothing — not even a dangling link —
@@ -63,40 +59,31 @@ fn advisor_dir(root: &Path) -> Result<PathBuf, String> {
 
 pub(crate) fn run(args: &InitArgs) -> ExitCode {
     let path = args.dir.join(CONFIG_PATH);
-    let exists = std::fs::symlink_metadata(&path).is_ok();
-    if exists && !args.force {
-        eprintln!(
-            "advisor init: {} already exists; pass --force to overwrite it",
-            show(&path)
-        );
-        return ExitCode::from(1);
+    let exists = || {
+        fail(
+            "init",
+            1,
+            format!("{} already exists; pass --force to overwrite it", show(&path)),
+        )
+    };
+    if std::fs::symlink_metadata(&path).is_ok() && !args.force {
+        return exists();
     }
     let dir = match advisor_dir(&args.dir) {
         Ok(d) => d,
-        Err(e) => {
-            eprintln!("advisor init: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return fail("init", 2, e),
     };
     let written = if args.force {
         // rename(2) over the path replaces whatever is there, a link included
         crate::atomic_file::write_atomic(&path, STARTER_CONFIG.as_bytes())
     } else {
         match create_new(&path, STARTER_CONFIG.as_bytes()) {
-            Ok(true) => Ok(()),
-            Ok(false) => {
-                eprintln!(
-                    "advisor init: {} already exists; pass --force to overwrite it",
-                    show(&path)
-                );
-                return ExitCode::from(1);
-            }
-            Err(e) => Err(e),
+            Ok(false) => return exists(),
+            created => created.map(|_| ()),
         }
     };
     if let Err(e) = written {
-        eprintln!("advisor init: cannot write {}: {e}", show(&path));
-        return ExitCode::from(2);
+        return fail("init", 2, format!("cannot write {}: {e}", show(&path)));
     }
     let ignore = dir.join(".gitignore");
     match create_new(&ignore, b"state/\n") {

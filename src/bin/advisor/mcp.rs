@@ -24,7 +24,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use advisor::config::WorkspaceConfig;
-use advisor::consult::{AdvisorRequest, ConsultLedger, ConsultSession, ConsultStore, Consultant, SessionError};
+use advisor::consult::{AdvisorRequest, ConsultLedger, ConsultSession, ConsultStore, Consultant};
 use advisor::transcript::{Transcript, TranscriptFormat, read_transcript};
 use clap::Args;
 use rmcp::model::{
@@ -39,6 +39,7 @@ use tokio::sync::Mutex;
 
 use crate::finish::{Prior, review_transcript};
 use crate::review::notes_json;
+use crate::terminal::fail;
 
 /// Name of the consultation tool.
 pub(crate) const CONSULT_TOOL: &str = "advisor_consult";
@@ -80,9 +81,7 @@ pub(crate) struct McpArgs {
 #[serde(deny_unknown_fields)]
 struct ReviewToolArgs {
     answer: String,
-    #[serde(default)]
     transcript: Option<String>,
-    #[serde(default)]
     format: Option<String>,
 }
 
@@ -201,34 +200,20 @@ impl AdvisorMcp {
             .with_store(ConsultStore::new(self.workspace.join(CONSULTATIONS_DIR))))
     }
 
-    async fn consult(&self, arguments: JsonObject) -> CallToolResponse {
-        let text = Value::Object(arguments).to_string();
-        let request = match AdvisorRequest::parse(&text) {
-            Ok(r) => r,
-            Err(e) => return tool_error(e.to_string()),
-        };
+    async fn consult(&self, arguments: JsonObject) -> Result<CallToolResponse, String> {
+        let request = AdvisorRequest::parse(&Value::Object(arguments).to_string()).map_err(|e| e.to_string())?;
         let mut guard = self.consult.lock().await;
-        if guard.is_none() {
-            match self.session() {
-                Ok(s) => *guard = Some(s),
-                Err(e) => return tool_error(e),
-            }
-        }
-        let Some(session) = guard.as_mut() else {
-            return tool_error("the consultation session could not be started");
+        let session = match guard.take() {
+            Some(s) => s,
+            None => self.session()?,
         };
-        match session.ask(&request).await {
-            Ok(c) => match serde_json::to_value(&c.response) {
-                Ok(v) => tool_ok(
-                    v,
-                    "This is advice from another model that saw only your request; it may be wrong. Check it \
-                     against the evidence before acting, and ask the user when it says STOP.",
-                ),
-                Err(e) => tool_error(format!("the response could not be encoded: {e}")),
-            },
-            Err(SessionError::Consult(e)) => tool_error(e.to_string()),
-            Err(e) => tool_error(e.to_string()),
-        }
+        let c = guard.insert(session).ask(&request).await.map_err(|e| e.to_string())?;
+        let v = serde_json::to_value(&c.response).map_err(|e| format!("the response could not be encoded: {e}"))?;
+        Ok(tool_ok(
+            v,
+            "This is advice from another model that saw only your request; it may be wrong. Check it against the \
+             evidence before acting, and ask the user when it says STOP.",
+        ))
     }
 
     /// `path` resolved against the workspace and canonicalised; refused when
@@ -247,37 +232,21 @@ impl AdvisorMcp {
         Ok(canonical)
     }
 
-    async fn review(&self, arguments: JsonObject) -> CallToolResponse {
-        let args: ReviewToolArgs = match serde_json::from_value(Value::Object(arguments)) {
-            Ok(a) => a,
-            Err(e) => return tool_error(format!("invalid advisor_review arguments: {e}")),
-        };
+    async fn review(&self, arguments: JsonObject) -> Result<CallToolResponse, String> {
+        let args: ReviewToolArgs = serde_json::from_value(Value::Object(arguments))
+            .map_err(|e| format!("invalid advisor_review arguments: {e}"))?;
         if args.answer.trim().is_empty() {
-            return tool_error("answer must not be empty: send the answer you are about to give");
+            return Err("answer must not be empty: send the answer you are about to give".to_owned());
         }
-        let config = match self.config() {
-            Ok(c) => c,
-            Err(e) => return tool_error(e),
-        };
-        let format = match args.format.as_deref().map(|f| (f, TranscriptFormat::parse(f))) {
-            None => None,
-            Some((_, Some(f))) => Some(f),
-            Some((name, None)) => {
-                return tool_error(format!("format {name:?}: use claude-code, openai, codex or gemini"));
-            }
-        };
+        let config = self.config()?;
+        let format = (args.format.as_deref())
+            .map(|f| {
+                TranscriptFormat::parse(f).ok_or(format!("format {f:?}: use claude-code, openai, codex or gemini"))
+            })
+            .transpose()?;
         let mut state = self.review.lock().await;
         let transcript = match &args.transcript {
-            Some(path) => {
-                let path = match self.transcript_path(path) {
-                    Ok(p) => p,
-                    Err(e) => return tool_error(e),
-                };
-                match read_transcript(&path, format) {
-                    Ok(t) => t,
-                    Err(e) => return tool_error(e.to_string()),
-                }
-            }
+            Some(path) => read_transcript(&self.transcript_path(path)?, format).map_err(|e| e.to_string())?,
             None => Transcript::default(),
         };
         // The request the answer is for: the transcript's last prompt; without
@@ -289,12 +258,9 @@ impl AdvisorMcp {
                 self.calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
             )),
         };
-        let builder = match config.plugin_builder() {
-            Ok(b) => b,
-            Err(e) => return tool_error(e.to_string()),
-        };
+        let builder = config.plugin_builder().map_err(|e| e.to_string())?;
         let mut warnings = Vec::new();
-        let finish = match review_transcript(
+        let finish = review_transcript(
             builder,
             &transcript,
             &args.answer,
@@ -304,10 +270,7 @@ impl AdvisorMcp {
             &mut |w| warnings.push(w),
         )
         .await
-        {
-            Ok(f) => f,
-            Err(e) => return tool_error(e.to_string()),
-        };
+        .map_err(|e| e.to_string())?;
         let last_prompt = request.or_else(|| state.as_ref().and_then(|p| p.last_prompt.clone()));
         *state = Some(Prior {
             checkpoint: Some(finish.checkpoint.clone()),
@@ -322,13 +285,13 @@ impl AdvisorMcp {
                 || "the review cap for this request is spent; no review ran".to_owned(),
                 |stop| stop.to_string(),
             );
-            return tool_ok(
+            return Ok(tool_ok(
                 json!({"status": "not_reviewed", "notes": [], "interrupt": false, "reason": why}),
                 "No review ran; the answer was not checked.",
-            );
+            ));
         };
         if let Some(error) = &record.error {
-            return tool_error(format!(
+            return Err(format!(
                 "the reviewer failed ({}); the answer was not checked",
                 error.message
             ));
@@ -340,7 +303,7 @@ impl AdvisorMcp {
             .map(|n| json!({"text": n["text"], "severity": n["severity"]}))
             .collect();
 
-        tool_ok(
+        Ok(tool_ok(
             json!({
                 "status": "reviewed",
                 "notes": passed,
@@ -352,7 +315,7 @@ impl AdvisorMcp {
             }),
             "These notes come from a reviewer that did not do the work and may be wrong: verify each against the \
              transcript before acting.",
-        )
+        ))
     }
 }
 
@@ -385,8 +348,8 @@ impl ServerHandler for AdvisorMcp {
     ) -> Result<CallToolResponse, ErrorData> {
         let arguments = request.arguments.unwrap_or_default();
         Ok(match request.name.as_ref() {
-            CONSULT_TOOL => self.consult(arguments).await,
-            REVIEW_TOOL => self.review(arguments).await,
+            CONSULT_TOOL => self.consult(arguments).await.unwrap_or_else(tool_error),
+            REVIEW_TOOL => self.review(arguments).await.unwrap_or_else(tool_error),
             other => tool_error(format!(
                 "unknown tool {other:?}; this server offers {CONSULT_TOOL} and {REVIEW_TOOL}"
             )),
@@ -407,24 +370,15 @@ fn workspace(args: &McpArgs) -> Result<PathBuf, String> {
 pub(crate) async fn run(args: &McpArgs) -> ExitCode {
     let workspace = match workspace(args) {
         Ok(w) => w,
-        Err(e) => {
-            eprintln!("advisor mcp: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return fail("mcp", 2, e),
     };
     let server = AdvisorMcp::new(workspace);
     let service = match server.serve(rmcp::transport::stdio()).await {
         Ok(s) => s,
-        Err(e) => {
-            eprintln!("advisor mcp: the client did not initialise the session: {e}");
-            return ExitCode::from(1);
-        }
+        Err(e) => return fail("mcp", 1, format!("the client did not initialise the session: {e}")),
     };
     match service.waiting().await {
         Ok(_) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("advisor mcp: {e}");
-            ExitCode::from(1)
-        }
+        Err(e) => fail("mcp", 1, e),
     }
 }

@@ -24,7 +24,7 @@ use serde_json::json;
 
 use crate::finish::review_transcript;
 use crate::model_args::ModelArgs;
-use crate::terminal::{json as safe_json, line};
+use crate::terminal::{fail, json as safe_json, line};
 
 /// Arguments of `advisor review`.
 #[derive(Debug, Args)]
@@ -43,11 +43,6 @@ pub(crate) struct ReviewArgs {
     /// One JSON object instead of text.
     #[arg(long)]
     json: bool,
-}
-
-fn fail(msg: impl std::fmt::Display) -> ExitCode {
-    eprintln!("advisor review: {}", line(&msg.to_string()));
-    ExitCode::from(2)
 }
 
 fn reviewer(args: &ReviewArgs) -> Result<(Arc<dyn Reviewer>, String), String> {
@@ -82,7 +77,7 @@ pub(crate) fn notes_json(record: &TraceEvent) -> Vec<serde_json::Value> {
 pub(crate) async fn run(args: &ReviewArgs) -> ExitCode {
     let transcript = match read_transcript(&args.transcript, args.format) {
         Ok(t) => t,
-        Err(e) => return fail(e),
+        Err(e) => return fail("review", 2, e),
     };
     let name = args.transcript.display().to_string();
     let Some(answer) = transcript.last_answer().map(str::to_owned) else {
@@ -99,7 +94,7 @@ pub(crate) async fn run(args: &ReviewArgs) -> ExitCode {
     };
     let (reviewer, label) = match reviewer(args) {
         Ok(r) => r,
-        Err(e) => return fail(e),
+        Err(e) => return fail("review", 2, e),
     };
     let builder = AdvisorPlugin::builder()
         .shared_reviewer(reviewer)
@@ -127,13 +122,11 @@ pub(crate) async fn run(args: &ReviewArgs) -> ExitCode {
     .await;
     if let Some(p) = progress {
         p.abort();
-        if args.model.model.is_some() {
-            eprint!("\r\x1b[K");
-        }
+        eprint!("\r\x1b[K");
     }
     let finish = match finish {
         Ok(f) => f,
-        Err(e) => return fail(e),
+        Err(e) => return fail("review", 2, e),
     };
     let injection = finish.injection();
     let error = finish.record().and_then(|r| r.error.as_ref());

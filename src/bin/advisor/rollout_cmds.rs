@@ -15,7 +15,7 @@ use advisor::rollout::{Arm, parse_decision, summarize_paths};
 use clap::{Args, Subcommand};
 
 use crate::input::read_all;
-use crate::terminal::{json as safe_json, line};
+use crate::terminal::{fail, json as safe_json, line};
 
 /// Arguments of `advisor summarize`.
 #[derive(Debug, Args)]
@@ -45,10 +45,7 @@ fn pct(r: Option<f64>) -> String {
 pub(crate) fn run_summarize(args: &SummarizeArgs) -> ExitCode {
     let summary = match summarize_paths(&args.paths) {
         Ok(s) => s,
-        Err(e) => {
-            eprintln!("advisor summarize: {}", line(&e.to_string()));
-            return ExitCode::from(2);
-        }
+        Err(e) => return fail("summarize", 2, e),
     };
     for m in &summary.malformed {
         eprintln!("advisor summarize: {}", line(m));
@@ -117,10 +114,7 @@ pub(crate) fn run_decision(cmd: &DecisionCommand) -> ExitCode {
     let DecisionCommand::Check { file } = cmd;
     let text = match read_all(file) {
         Ok(t) => t,
-        Err(e) => {
-            eprintln!("advisor decision check: {}", line(&e));
-            return ExitCode::from(2);
-        }
+        Err(e) => return fail("decision check", 2, e),
     };
     match parse_decision(&text) {
         Ok(d) => {

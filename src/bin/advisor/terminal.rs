@@ -10,6 +10,8 @@
 
 use std::borrow::Cow;
 use std::fmt::Write;
+use std::path::Path;
+use std::process::ExitCode;
 
 use advisor::invisible::is_invisible;
 
@@ -41,6 +43,18 @@ pub(crate) fn line(s: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
+}
+
+/// A path for one line of output, escaped as [`line`].
+pub(crate) fn show(p: &Path) -> String {
+    line(&p.display().to_string()).into_owned()
+}
+
+/// Says `advisor <command>: <msg>` on stderr, escaped as one [`line`], and
+/// gives the exit status `code`.
+pub(crate) fn fail(command: &str, code: u8, msg: impl std::fmt::Display) -> ExitCode {
+    eprintln!("advisor {command}: {}", line(&msg.to_string()));
+    ExitCode::from(code)
 }
 
 /// A JSON text for a terminal: raw characters [`line`] would escape (C1

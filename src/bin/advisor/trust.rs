@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use advisor::config::{ReviewerSettings, UserConfig, WorkspaceConfig, trust::fingerprint};
 use clap::Args;
 
-use crate::terminal::line;
+use crate::terminal::{fail, line, show};
 
 /// Arguments of `advisor trust`.
 #[derive(Debug, Args)]
@@ -28,11 +28,6 @@ pub(crate) struct TrustArgs {
     /// List the workspaces of the user config and what they were granted.
     #[arg(long)]
     list: bool,
-}
-
-fn fail(msg: impl std::fmt::Display) -> ExitCode {
-    eprintln!("advisor trust: {}", line(&msg.to_string()));
-    ExitCode::from(2)
 }
 
 /// What a `[reviewer]` table would do, for a person to judge.
@@ -53,19 +48,17 @@ fn describe(r: &ReviewerSettings) -> String {
     line(&out).into_owned()
 }
 
-fn user_path() -> Result<PathBuf, String> {
-    UserConfig::default_path()
-        .ok_or_else(|| "neither XDG_CONFIG_HOME nor HOME is set: no user config to write".to_owned())
-}
-
 pub(crate) fn run(args: &TrustArgs) -> ExitCode {
-    let path = match user_path() {
-        Ok(p) => p,
-        Err(e) => return fail(e),
+    let Some(path) = UserConfig::default_path() else {
+        return fail(
+            "trust",
+            2,
+            "neither XDG_CONFIG_HOME nor HOME is set: no user config to write",
+        );
     };
     let mut user = match UserConfig::load_from(&path) {
         Ok(u) => u,
-        Err(e) => return fail(e),
+        Err(e) => return fail("trust", 2, e),
     };
     if args.list {
         return list(&user, &path);
@@ -73,56 +66,57 @@ pub(crate) fn run(args: &TrustArgs) -> ExitCode {
     let workspace = std::fs::canonicalize(&args.path).unwrap_or_else(|_| args.path.clone());
     if args.revoke {
         if !user.revoke(&workspace) {
-            println!(
-                "{}: was not trusted; nothing to revoke",
-                line(&workspace.display().to_string())
-            );
+            println!("{}: was not trusted; nothing to revoke", show(&workspace));
             return ExitCode::SUCCESS;
         }
         if let Err(e) = user.save_to(&path) {
-            return fail(e);
+            return fail("trust", 2, e);
         }
         println!(
             "revoked: {} may no longer choose where reviews are sent (recorded in {})",
-            line(&workspace.display().to_string()),
-            line(&path.display().to_string())
+            show(&workspace),
+            show(&path)
         );
         return ExitCode::SUCCESS;
     }
     let file = match WorkspaceConfig::read_file(&workspace) {
         Ok(Some(c)) => c,
         Ok(None) => {
-            return fail(format!(
-                "{} has no {}; nothing to trust",
-                workspace.display(),
-                advisor::config::CONFIG_PATH
-            ));
+            return fail(
+                "trust",
+                2,
+                format!(
+                    "{} has no {}; nothing to trust",
+                    workspace.display(),
+                    advisor::config::CONFIG_PATH
+                ),
+            );
         }
-        Err(e) => return fail(e),
+        Err(e) => return fail("trust", 2, e),
     };
     let Some(reviewer) = file.reviewer.filter(ReviewerSettings::sends_data) else {
         println!(
             "{}: its config sends nothing anywhere (the reviewer is not a model); nothing to trust",
-            line(&workspace.display().to_string())
+            show(&workspace)
         );
         return ExitCode::SUCCESS;
     };
     let fp = user.trust(&workspace, &reviewer);
     if let Err(e) = user.save_to(&path) {
-        return fail(e);
+        return fail("trust", 2, e);
     }
     println!(
         "trusted {}: {}\nrecorded {} in {}\nany change to its [reviewer] table needs `advisor trust` again",
-        line(&workspace.display().to_string()),
+        show(&workspace),
         describe(&reviewer),
         fp,
-        line(&path.display().to_string())
+        show(&path)
     );
     ExitCode::SUCCESS
 }
 
 fn list(user: &UserConfig, path: &Path) -> ExitCode {
-    println!("user config: {}", line(&path.display().to_string()));
+    println!("user config: {}", show(path));
     if let Some(r) = user.reviewer.as_ref().filter(|r| r.sends_data()) {
         println!("your reviewer: {}", describe(r));
     }

@@ -25,20 +25,7 @@ pub(crate) fn normalise(answer: &str) -> String {
         })
         .flat_map(char::to_lowercase)
         .collect();
-    let mut out = String::with_capacity(folded.len());
-    let mut space = false;
-    for c in folded.chars() {
-        if c.is_whitespace() {
-            space = true;
-        } else {
-            if space && !out.is_empty() {
-                out.push(' ');
-            }
-            space = false;
-            out.push(c);
-        }
-    }
-    out
+    folded.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Phrases that claim the work is done or verified (normalised form).
@@ -134,11 +121,7 @@ const ZERO_FAILURES: &[&str] = &[
 ];
 
 fn without_zero_counts(a: &str) -> String {
-    let mut s = a.to_owned();
-    for z in ZERO_FAILURES {
-        s = s.replace(z, " ");
-    }
-    s
+    ZERO_FAILURES.iter().fold(a.to_owned(), |s, z| s.replace(z, " "))
 }
 
 /// Whether `n` (normalised) admits the work is not done or not verified.
@@ -152,12 +135,13 @@ pub(crate) fn admits_failure(n: &str) -> bool {
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .collect();
-    words
-        .windows(2)
-        .any(|w| w[0].parse::<u64>().is_ok_and(|k| k > 0) && (w[1].starts_with("fail") || w[1].starts_with("error")))
-        || words.windows(3).any(|w| {
-            w[0].parse::<u64>().is_ok_and(|k| k > 0) && (w[2].starts_with("fail") || w[2].starts_with("error"))
-        })
+    count_then(&words, |w| w.starts_with("fail") || w.starts_with("error"))
+}
+
+/// Whether a positive count stands one or two words before a word that
+/// `is_what` accepts (`3 failures`, `1 test fails`).
+fn count_then(words: &[&str], is_what: impl Fn(&str) -> bool) -> bool {
+    (2..=3).any(|n| (words.windows(n)).any(|w| w[0].parse::<u64>().is_ok_and(|k| k > 0) && is_what(w[n - 1])))
 }
 
 /// Whether `n` (normalised) claims success without admitting a failure.

@@ -148,25 +148,23 @@ impl RulesReviewer {
         let runs = runs_of(&review.tools, &self.runner_tools);
         let failures = outstanding_failures(&runs);
 
-        if let Some(last) = failures.last() {
-            if !answer.is_empty() && claims::claims_success(&normalised) {
+        if let Some(last) = failures.last().filter(|_| !answer.is_empty()) {
+            let (evidence, what) = (evidence(last), if last.is_test() { "tests" } else { "build" });
+            if claims::claims_success(&normalised) {
                 notes.push(RuleNote::new(
                     Rule::UnverifiedCompletion,
                     Note::blocker(format!(
-                        "The answer claims success, but {} and no later run of the same {} passed. Re-run it and fix \
-the failure, or say plainly that it still fails.",
-                        evidence(last),
-                        if last.is_test() { "tests" } else { "build" }
+                        "The answer claims success, but {evidence} and no later run of the same {what} passed. Re-run \
+it and fix the failure, or say plainly that it still fails."
                     )),
                 ));
-            } else if !answer.is_empty() && !claims::mentions_failure(&normalised) {
+            } else if !claims::mentions_failure(&normalised) {
                 notes.push(RuleNote::new(
                     Rule::UnreportedFailure,
                     Note::concern(format!(
-                        "{} and no later run of the same {} passed, but the answer does not say so; say whether it \
+                        "{} and no later run of the same {what} passed, but the answer does not say so; say whether it \
 still fails.",
-                        capitalise(&evidence(last)),
-                        if last.is_test() { "tests" } else { "build" }
+                        capitalise(&evidence)
                     )),
                 ));
             }

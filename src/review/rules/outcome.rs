@@ -74,14 +74,7 @@ fn count_before(line: &str, word: &str) -> Option<u64> {
     let mut found = None;
     for (i, _) in lower.match_indices(word) {
         let head = lower[..i].trim_end_matches([' ', '\t', ':']);
-        let digits: String = head
-            .chars()
-            .rev()
-            .take_while(char::is_ascii_digit)
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect();
+        let digits = &head[head.trim_end_matches(|c: char| c.is_ascii_digit()).len()..];
         if let Ok(n) = digits.parse::<u64>() {
             found = Some(found.unwrap_or(0) + n);
         }
@@ -98,6 +91,15 @@ fn count_after(line: &str, label: &str) -> Option<u64> {
         .take_while(char::is_ascii_digit)
         .collect();
     digits.parse().ok()
+}
+
+/// `Pass` when `pass` holds, else `Fail` when `fail` holds, else nothing.
+fn says(pass: bool, fail: bool) -> Option<Says> {
+    if pass {
+        Some(Says::Pass)
+    } else {
+        fail.then_some(Says::Fail)
+    }
 }
 
 fn fail_if(n: Option<u64>) -> Option<Says> {
@@ -146,20 +148,15 @@ impl Format {
             Format::Nextest => {
                 if l.starts_with("Summary [") {
                     let bad = count_before(l, "failed").unwrap_or(0) + count_before(l, "timed out").unwrap_or(0);
-                    return Some(if bad > 0 { Says::Fail } else { Says::Pass });
+                    return fail_if(Some(bad));
                 }
                 l.starts_with("error: test run failed").then_some(Says::Fail)
             }
             Format::Pytest => pytest_counts(l),
-            Format::GoTest => {
-                if l.starts_with("--- FAIL") || l == "FAIL" || l.starts_with("FAIL\t") || l.starts_with("FAIL ") {
-                    Some(Says::Fail)
-                } else if l.starts_with("ok  \t") || l.starts_with("ok \t") || l.starts_with("ok\t") || l == "PASS" {
-                    Some(Says::Pass)
-                } else {
-                    None
-                }
-            }
+            Format::GoTest => says(
+                l.starts_with("ok  \t") || l.starts_with("ok \t") || l.starts_with("ok\t") || l == "PASS",
+                l.starts_with("--- FAIL") || l == "FAIL" || l.starts_with("FAIL\t") || l.starts_with("FAIL "),
+            ),
             Format::Vitest => {
                 let rest = l.strip_prefix("Tests ").or_else(|| l.strip_prefix("Test Files "))?;
                 if !rest.trim_end().ends_with(')') {
@@ -178,7 +175,7 @@ impl Format {
                 let mut it = l.split_whitespace();
                 let n: u64 = it.next()?.parse().ok()?;
                 match it.next()? {
-                    "failing" => Some(if n > 0 { Says::Fail } else { Says::Pass }),
+                    "failing" => fail_if(Some(n)),
                     "passing" => Some(Says::Pass),
                     _ => None,
                 }
@@ -213,11 +210,11 @@ impl Format {
                 fail_if(Some(bad))
             }
             Format::PhpUnit => {
-                if l.starts_with("OK (") && l.contains("test") {
-                    return Some(Says::Pass);
-                }
-                if l == "FAILURES!" || l == "ERRORS!" {
-                    return Some(Says::Fail);
+                if let Some(s) = says(
+                    l.starts_with("OK (") && l.contains("test"),
+                    l == "FAILURES!" || l == "ERRORS!",
+                ) {
+                    return Some(s);
                 }
                 if l.starts_with("Tests: ") && l.contains("Assertions:") {
                     let bad = count_after(l, "Failures:").unwrap_or(0) + count_after(l, "Errors:").unwrap_or(0);
@@ -226,36 +223,23 @@ impl Format {
                 None
             }
             Format::Maven => {
-                if l.contains("BUILD SUCCESS") {
-                    return Some(Says::Pass);
-                }
-                if l.contains("BUILD FAILURE") {
-                    return Some(Says::Fail);
+                if let Some(s) = says(l.contains("BUILD SUCCESS"), l.contains("BUILD FAILURE")) {
+                    return Some(s);
                 }
                 let i = l.find("Tests run:")?;
                 let s = &l[i..];
                 let bad = count_after(s, "Failures:").unwrap_or(0) + count_after(s, "Errors:").unwrap_or(0);
                 fail_if(Some(bad))
             }
-            Format::Gradle => {
-                if l.starts_with("BUILD SUCCESSFUL") {
-                    Some(Says::Pass)
-                } else if l.starts_with("BUILD FAILED") || (l.contains(" tests completed, ") && l.contains(" failed")) {
-                    Some(Says::Fail)
-                } else {
-                    None
-                }
-            }
+            Format::Gradle => says(
+                l.starts_with("BUILD SUCCESSFUL"),
+                l.starts_with("BUILD FAILED") || (l.contains(" tests completed, ") && l.contains(" failed")),
+            ),
             Format::Dotnet => {
-                if l.starts_with("Passed!") || l == "Test Run Successful." || l == "Build succeeded." {
-                    return Some(Says::Pass);
-                }
-                if l.starts_with("Failed!")
-                    || l == "Test Run Failed."
-                    || l == "Build FAILED."
-                    || l.contains(": error CS")
-                {
-                    return Some(Says::Fail);
+                let pass = l.starts_with("Passed!") || l == "Test Run Successful." || l == "Build succeeded.";
+                let fail = l.starts_with("Failed!") || l == "Test Run Failed." || l == "Build FAILED.";
+                if let Some(s) = says(pass, fail || l.contains(": error CS")) {
+                    return Some(s);
                 }
                 let i = l.find("Test summary: total:")?;
                 fail_if(count_after(&l[i..], "failed:"))
@@ -274,28 +258,16 @@ impl Format {
                     .then_some(Says::Fail)
             }
             Format::Tox => {
-                if l.starts_with("congratulations :)") {
-                    Some(Says::Pass)
-                } else if l.starts_with("evaluation failed :(")
-                    || l.contains(": commands failed")
-                    || l.contains(": FAIL code")
-                {
-                    Some(Says::Fail)
-                } else if l.contains(": OK (") {
-                    Some(Says::Pass)
-                } else {
-                    None
-                }
+                let fail = l.starts_with("evaluation failed :(") || l.contains(": commands failed");
+                says(l.starts_with("congratulations :)"), fail || l.contains(": FAIL code"))
+                    .or_else(|| l.contains(": OK (").then_some(Says::Pass))
             }
             Format::Nox => {
                 let rest = l.strip_prefix("nox > Session ")?;
-                if rest.ends_with(" was successful.") {
-                    Some(Says::Pass)
-                } else if rest.contains(" failed") || rest.contains(" aborted") {
-                    Some(Says::Fail)
-                } else {
-                    None
-                }
+                says(
+                    rest.ends_with(" was successful."),
+                    rest.contains(" failed") || rest.contains(" aborted"),
+                )
             }
             Format::Bazel => {
                 if l.starts_with("FAILED: Build did NOT complete successfully")
@@ -304,17 +276,8 @@ impl Format {
                     return Some(Says::Fail);
                 }
                 if l.starts_with("INFO: Build completed") {
-                    return Some(
-                        if count_before(l, "test FAILED")
-                            .or(count_before(l, "tests FAILED"))
-                            .unwrap_or(0)
-                            > 0
-                        {
-                            Says::Fail
-                        } else {
-                            Says::Pass
-                        },
-                    );
+                    let failed = count_before(l, "test FAILED").or(count_before(l, "tests FAILED"));
+                    return fail_if(Some(failed.unwrap_or(0)));
                 }
                 (l.starts_with("Executed ") && l.contains(" tests pass")).then_some(Says::Pass)
             }
@@ -322,15 +285,13 @@ impl Format {
                 if l.starts_with("Executed ") && l.contains(" test") && l.contains(" with ") {
                     return fail_if(count_before(l, "failure"));
                 }
-                if l.starts_with("Test Suite 'All tests' failed")
-                    || (l.starts_with("✘ Test run with") && l.contains("failed"))
-                {
-                    return Some(Says::Fail);
-                }
-                if l.starts_with("Test Suite 'All tests' passed")
-                    || (l.starts_with("✔ Test run with") && l.contains("passed"))
-                {
-                    return Some(Says::Pass);
+                // the passing and failing lines exclude each other
+                let pass = l.starts_with("Test Suite 'All tests' passed")
+                    || (l.starts_with("✔ Test run with") && l.contains("passed"));
+                let fail = l.starts_with("Test Suite 'All tests' failed")
+                    || (l.starts_with("✘ Test run with") && l.contains("failed"));
+                if let Some(s) = says(pass, fail) {
+                    return Some(s);
                 }
                 if l.starts_with("error: ") || l.contains(": error: ") {
                     return Some(Says::Fail);
@@ -344,20 +305,12 @@ impl Format {
                 let rest = l.strip_prefix("Found ")?;
                 fail_if(count_before(rest, "error"))
             }
-            Format::Deno => {
-                if l.starts_with("ok |") && l.contains("passed") {
-                    Some(Says::Pass)
-                } else if l.starts_with("FAILED |") {
-                    Some(Says::Fail)
-                } else {
-                    None
-                }
-            }
+            Format::Deno => says(l.starts_with("ok |") && l.contains("passed"), l.starts_with("FAILED |")),
             Format::Bun => {
                 let mut it = l.split_whitespace();
                 let n: u64 = it.next()?.parse().ok()?;
                 match (it.next()?, it.next()) {
-                    ("fail", None) => Some(if n > 0 { Says::Fail } else { Says::Pass }),
+                    ("fail", None) => fail_if(Some(n)),
                     ("pass", None) => Some(Says::Pass),
                     _ => None,
                 }

@@ -227,12 +227,8 @@ pub(crate) fn recognise(cmd: &SimpleCommand) -> Option<Invocation> {
     let program = program.strip_suffix(".exe").unwrap_or(&program).to_owned();
     let mut i = 1;
     // the subcommand: the first argument that is not an option (`cargo +nightly test`, `mvn -q test`)
-    while let Some(w) = words.get(i) {
-        if w.starts_with('-') || w.starts_with('+') {
-            i += 1 + usize::from(option_takes_value(&program, w));
-        } else {
-            break;
-        }
+    while let Some(w) = words.get(i).filter(|w| w.starts_with('-') || w.starts_with('+')) {
+        i += 1 + usize::from(option_takes_value(&program, w));
     }
     let sub = words.get(i).map(String::as_str);
     for (row, r) in RUNNERS.iter().enumerate() {

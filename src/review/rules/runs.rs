@@ -163,18 +163,16 @@ fn command_line(t: &ToolTrace) -> Option<String> {
 
 /// The background session a call's output says continues elsewhere.
 fn session_started(output: &str) -> Option<String> {
-    for marker in ["Process running with session ID ", "running in background with ID: "] {
-        if let Some(i) = output.find(marker) {
+    ["Process running with session ID ", "running in background with ID: "]
+        .iter()
+        .find_map(|marker| {
+            let i = output.find(marker)?;
             let id: String = output[i + marker.len()..]
                 .chars()
                 .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
                 .collect();
-            if !id.is_empty() {
-                return Some(id);
-            }
-        }
-    }
-    None
+            (!id.is_empty()).then_some(id)
+        })
 }
 
 /// The session a polling call reads from (`write_stdin` `session_id`, `TaskOutput` `task_id`, `BashOutput` `bash_id`).
@@ -217,19 +215,9 @@ pub(crate) fn runs_of(tools: &[ToolTrace], runner_tools: &[(String, RunKind)]) -
             }
         }
         let configured = runner_tools.iter().find(|(n, _)| n.eq_ignore_ascii_case(&t.name));
-        let mut run = if let Some((name, kind)) = configured {
-            Run {
-                index,
-                invocations: Vec::new(),
-                tool: Some((name.clone(), normalise_args(&t.args), *kind)),
-                display: name.clone(),
-                output: String::new(),
-                host_error: None,
-                session: None,
-                finished: true,
-                piped: false,
-                ending: Ending::Unknown,
-            }
+        let (invocations, tool, display, piped) = if let Some((name, kind)) = configured {
+            let tool = (name.clone(), normalise_args(&t.args), *kind);
+            (Vec::new(), Some(tool), name.clone(), false)
         } else {
             let Some(line) = command_line(t) else { continue };
             let cmds = simple_commands(&line);
@@ -246,18 +234,19 @@ pub(crate) fn runs_of(tools: &[ToolTrace], runner_tools: &[(String, RunKind)]) -
                 .map(|i| i.display.as_str())
                 .collect::<Vec<_>>()
                 .join(" && ");
-            Run {
-                index,
-                invocations,
-                tool: None,
-                display,
-                output: String::new(),
-                host_error: None,
-                session: None,
-                finished: true,
-                piped,
-                ending: Ending::Unknown,
-            }
+            (invocations, None, display, piped)
+        };
+        let mut run = Run {
+            index,
+            invocations,
+            tool,
+            display,
+            output: String::new(),
+            host_error: t.error.clone(),
+            session: None,
+            finished: true,
+            piped,
+            ending: Ending::Unknown,
         };
         append_bounded(&mut run.output, &t.output);
         if let Some(e) = &t.error {
@@ -265,7 +254,6 @@ pub(crate) fn runs_of(tools: &[ToolTrace], runner_tools: &[(String, RunKind)]) -
                 append_bounded(&mut run.output, e);
             }
         }
-        run.host_error = t.error.clone();
         if let Some(id) = session_started(&t.output) {
             run.session = Some(id);
             run.finished = false;

@@ -55,9 +55,14 @@ fn one_line(why: impl std::fmt::Display) -> String {
         .collect()
 }
 
+/// Says `why` on one line of stderr.
+fn say(why: impl std::fmt::Display) {
+    eprintln!("advisor hook: {}", one_line(why));
+}
+
 /// Lets the stop through, saying why on one line of stderr.
 fn let_through(why: impl std::fmt::Display) -> ExitCode {
-    eprintln!("advisor hook: {}; the stop goes through", one_line(why));
+    say(format!("{why}; the stop goes through"));
     ExitCode::SUCCESS
 }
 
@@ -65,7 +70,7 @@ fn let_through(why: impl std::fmt::Display) -> ExitCode {
 /// it, to the user (`systemMessage`): for problems the user must fix.
 fn let_through_visibly(host: Host, why: impl std::fmt::Display) -> ExitCode {
     let why = one_line(why);
-    eprintln!("advisor hook: {why}; the stop goes through");
+    say(format!("{why}; the stop goes through"));
     let reply = Reply {
         block: None,
         message: Some(format!("advisor: {why}; the stop went through without a review")),
@@ -127,12 +132,8 @@ fn summary(finish: &Finish, blocked: bool) -> Option<String> {
 }
 
 pub(crate) async fn run(args: &HookArgs) -> ExitCode {
-    let host_arg = match args.host.as_deref() {
-        None => None,
-        Some(name) => match Host::parse(name) {
-            Some(h) => Some(h),
-            None => return let_through("--host takes claude, codex, gemini or cursor"),
-        },
+    let Ok(host_arg) = args.host.as_deref().map(|h| Host::parse(h).ok_or(())).transpose() else {
+        return let_through("--host takes claude, codex, gemini or cursor");
     };
     let raw = match advisor::bounded_read::read_stream(
         std::io::stdin().lock(),
@@ -187,56 +188,35 @@ async fn review(
         HookEvent::Stop => None,
     };
     // state problems: the cap then rests on the host's own loop flag
-    let mut state_problem: Option<String> = None;
-    let path = match state_path(&dir, &input.session_id, agent) {
-        Ok(p) => Some(p),
-        Err(e) => {
-            state_problem = Some(e);
-            None
-        }
+    let locking = |e: std::io::Error| format!("cannot lock the session state in {}: {e}", dir.display());
+    let path = state_path(&dir, &input.session_id, agent);
+    let mut lock = path.clone().and_then(|p| SessionLock::open(&p).map_err(locking));
+    let held = match lock.as_mut() {
+        Ok(l) => l.hold().map_err(locking),
+        Err(e) => Err(e.clone()),
     };
-    let mut lock = match &path {
-        Some(p) => match SessionLock::open(p) {
-            Ok(l) => Some(l),
-            Err(e) => {
-                state_problem = Some(format!("cannot lock the session state in {}: {e}", dir.display()));
-                None
-            }
-        },
-        None => None,
-    };
-    let _held = match lock.as_mut().map(SessionLock::hold) {
-        Some(Ok(guard)) => Some(guard),
-        Some(Err(e)) => {
-            state_problem = Some(format!("cannot lock the session state in {}: {e}", dir.display()));
-            None
-        }
-        None => None,
-    };
+    let mut state_problem = held.as_ref().err().cloned();
+    let path = path.ok();
     let prior = match path.as_deref().map(|p| (p, load(p))) {
         Some((_, Ok(s))) => s.map(SessionState::into_prior),
         // a saved state that is there but cannot be trusted: sit the request out
         Some((p, Err(why))) if p.is_file() => {
-            eprintln!("advisor hook: {}; the advisor sits out this request", one_line(&why));
+            say(format!("{why}; the advisor sits out this request"));
             state_problem = Some(why.clone());
             Some(Prior {
-                checkpoint: None,
-                last_prompt: None,
-                last_compaction: None,
                 rejected: Some(why),
+                ..Prior::default()
             })
         }
         Some((_, Err(why))) => {
-            eprintln!("advisor hook: {}; treating the session as fresh", one_line(&why));
+            say(format!("{why}; treating the session as fresh"));
             state_problem = Some(why);
             None
         }
         None => None,
     };
-    if let Some(why) = &state_problem {
-        if input.continuing() {
-            return let_through(format!("{why}, and a stop hook already sent the agent back"));
-        }
+    if let Some(why) = state_problem.as_ref().filter(|_| input.continuing()) {
+        return let_through(format!("{why}, and a stop hook already sent the agent back"));
     }
     let options = ReadOptions {
         allow_partial_last_line: input.last_assistant_message.is_some(),
@@ -247,21 +227,16 @@ async fn review(
     let (transcript, note) = match &input.transcript_path {
         Some(p) => match advisor::transcript::read_transcript_with(p, &options) {
             Ok((t, _)) if t.truncated => {
-                return let_through_visibly(
-                    host,
-                    format!(
-                        "the last turn of {} is longer than the {}-byte read cap",
-                        p.display(),
-                        options.max_bytes
-                    ),
+                let cap = options.max_bytes;
+                let why = format!(
+                    "the last turn of {} is longer than the {cap}-byte read cap",
+                    p.display()
                 );
+                return let_through_visibly(host, why);
             }
             Ok((t, _)) => (t, None),
             Err(e) if input.last_assistant_message.is_some() => {
-                eprintln!(
-                    "advisor hook: {}; reviewing the answer alone, without tool evidence",
-                    one_line(e)
-                );
+                say(format!("{e}; reviewing the answer alone, without tool evidence"));
                 (Transcript::default(), Some(NO_EVIDENCE))
             }
             Err(e) => return let_through(e),
@@ -286,7 +261,6 @@ async fn review(
                 .as_ref()
                 .map(|p| format!("prompt:{}", advisor::transcript::fingerprint(p)))
         });
-    let mut warn = |w: String| eprintln!("advisor hook: {}", one_line(w));
     let finish = match review_transcript(
         builder,
         &transcript,
@@ -294,7 +268,7 @@ async fn review(
         request.as_deref(),
         prior.as_ref(),
         note,
-        &mut warn,
+        &mut |w| say(w),
     )
     .await
     {
@@ -327,7 +301,7 @@ async fn review(
             if input.continuing() {
                 return let_through(format!("{why}, and a stop hook already sent the agent back"));
             }
-            eprintln!("advisor hook: {}", one_line(why));
+            say(why);
         }
     }
     let reply = Reply {

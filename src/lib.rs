@@ -61,6 +61,19 @@
 //! The minimum supported Rust version is 1.85 (edition 2024). Raising it is a
 //! minor-version change.
 
+/// Builder setters that store their argument and return the builder: each
+/// `/// doc` `name(arg: Type) => field = value;` becomes
+/// `pub fn name(mut self, arg: Type) -> Self { self.field = value; self }`
+/// (`field` may be a path such as `config.fail_open`).
+macro_rules! setters {
+    ($($(#[$doc:meta])* $name:ident($arg:ident: $ty:ty) => $($field:ident).+ = $value:expr;)+) => {
+        $($(#[$doc])* pub fn $name(mut self, $arg: $ty) -> Self {
+            self.$($field).+ = $value;
+            self
+        })+
+    };
+}
+
 pub mod adapters;
 pub mod agent;
 pub mod bounded_read;

@@ -254,16 +254,12 @@ impl ModelError {
         }
     }
 
-    /// Records the HTTP status the server answered with.
-    pub fn with_status(mut self, status: u16) -> ModelError {
-        self.status = Some(status);
-        self
-    }
+    setters! {
+        /// Records the HTTP status the server answered with.
+        with_status(status: u16) => status = Some(status);
 
-    /// Records tokens spent by the failed call (and any failed attempts before it).
-    pub fn with_usage(mut self, usage: Usage) -> ModelError {
-        self.usage = usage;
-        self
+        /// Records tokens spent by the failed call (and any failed attempts before it).
+        with_usage(usage: Usage) => usage = usage;
     }
 
     /// What kind of failure this is.

@@ -151,17 +151,13 @@ impl OpenAiCompatible {
 }
 
 impl OpenAiCompatibleBuilder {
-    /// The API key (sent as a bearer token). Never logged.
-    pub fn api_key(mut self, key: impl Into<String>) -> Self {
-        self.key = ApiKey(Some(key.into()));
-        self
-    }
+    setters! {
+        /// The API key (sent as a bearer token). Never logged.
+        api_key(key: impl Into<String>) => key = ApiKey(Some(key.into()));
 
-    /// Reads the API key from this environment variable at `build()`; a
-    /// missing variable is an error. An explicit [`api_key`](Self::api_key) wins.
-    pub fn api_key_from_env(mut self, var: impl Into<String>) -> Self {
-        self.key_env = Some(var.into());
-        self
+        /// Reads the API key from this environment variable at `build()`; a
+        /// missing variable is an error. An explicit [`api_key`](Self::api_key) wins.
+        api_key_from_env(var: impl Into<String>) => key_env = Some(var.into());
     }
 
     /// An extra header sent with every request (its value is treated like a
@@ -171,50 +167,31 @@ impl OpenAiCompatibleBuilder {
         self
     }
 
-    /// How to ask for JSON answers (default [`StructuredOutput::JsonSchema`]).
-    pub fn structured_output(mut self, mode: StructuredOutput) -> Self {
-        self.mode = mode;
-        self
-    }
+    setters! {
+        /// How to ask for JSON answers (default [`StructuredOutput::JsonSchema`]).
+        structured_output(mode: StructuredOutput) => mode = mode;
 
-    /// Time allowed for one call, from connecting to the end of the body,
-    /// retries and their waits included (default 60 s, at most
-    /// [`MAX_TIMEOUT`]): a `Retry-After` longer than what remains ends the
-    /// call with the server's error instead of waiting. A request that times
-    /// out is not retried.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = timeout;
-        self
-    }
+        /// Time allowed for one call, from connecting to the end of the body,
+        /// retries and their waits included (default 60 s, at most
+        /// [`MAX_TIMEOUT`]): a `Retry-After` longer than what remains ends the
+        /// call with the server's error instead of waiting. A request that times
+        /// out is not retried.
+        timeout(timeout: Duration) => timeout = timeout;
 
-    /// Retries after a 429, a 5xx or a connection error (default 3).
-    pub fn max_retries(mut self, n: u32) -> Self {
-        self.max_retries = n;
-        self
-    }
+        /// Retries after a 429, a 5xx or a connection error (default 3).
+        max_retries(n: u32) => max_retries = n;
 
-    /// Spacing of retries (default 500 ms doubling, at most 20 s).
-    pub fn backoff(mut self, backoff: Backoff) -> Self {
-        self.backoff = backoff;
-        self
-    }
+        /// Spacing of retries (default 500 ms doubling, at most 20 s).
+        backoff(backoff: Backoff) => backoff = backoff;
 
-    /// Requests in flight at once across all clones (default 16).
-    pub fn max_concurrency(mut self, n: usize) -> Self {
-        self.max_concurrency = n;
-        self
-    }
+        /// Requests in flight at once across all clones (default 16).
+        max_concurrency(n: usize) => max_concurrency = n;
 
-    /// `max_tokens` sent with each request (default 1024; `None` to omit).
-    pub fn max_tokens(mut self, n: Option<u32>) -> Self {
-        self.max_tokens = n;
-        self
-    }
+        /// `max_tokens` sent with each request (default 1024; `None` to omit).
+        max_tokens(n: Option<u32>) => max_tokens = n;
 
-    /// `temperature` sent with each request (default 0; `None` to omit).
-    pub fn temperature(mut self, t: Option<f32>) -> Self {
-        self.temperature = t;
-        self
+        /// `temperature` sent with each request (default 0; `None` to omit).
+        temperature(t: Option<f32>) => temperature = t;
     }
 
     /// Validates the settings and builds the client.

@@ -166,71 +166,40 @@ impl AdvisorConfig {
 }
 
 impl AdvisorConfigBuilder {
-    /// B, interventions per attempt (0 turns the advisor into an observer that never reviews).
-    pub fn max_interventions(mut self, n: u32) -> Self {
-        self.config.max_interventions = n;
-        self
-    }
+    setters! {
+        /// B, interventions per attempt (0 turns the advisor into an observer that never reviews).
+        max_interventions(n: u32) => config.max_interventions = n;
 
-    /// k, the periodic review interval (`None`: finishes only; `Some(0)` is
-    /// rejected by [`build`](Self::build)).
-    pub fn periodic_review_interval(mut self, k: Option<u32>) -> Self {
-        self.periodic_review_interval = k;
-        self
-    }
+        /// k, the periodic review interval (`None`: finishes only; `Some(0)` is
+        /// rejected by [`build`](Self::build)).
+        periodic_review_interval(k: Option<u32>) => periodic_review_interval = k;
 
-    /// Advisor calls per review (at least 1).
-    pub fn max_advisor_attempts(mut self, n: u32) -> Self {
-        self.max_advisor_attempts = n;
-        self
-    }
+        /// Advisor calls per review (at least 1).
+        max_advisor_attempts(n: u32) => max_advisor_attempts = n;
 
-    /// Revision attempts per intervention (at least 1).
-    pub fn max_revision_attempts(mut self, n: u32) -> Self {
-        self.max_revision_attempts = n;
-        self
-    }
+        /// Revision attempts per intervention (at least 1).
+        max_revision_attempts(n: u32) => max_revision_attempts = n;
 
-    /// Keep the draft on failures (default true).
-    pub fn fail_open(mut self, on: bool) -> Self {
-        self.config.fail_open = on;
-        self
-    }
+        /// Keep the draft on failures (default true).
+        fail_open(on: bool) => config.fail_open = on;
 
-    /// Screen hints for privileged material (default false).
-    pub fn screen_hints(mut self, on: bool) -> Self {
-        self.config.screen_hints = on;
-        self
-    }
+        /// Screen hints for privileged material (default false).
+        screen_hints(on: bool) => config.screen_hints = on;
 
-    /// Show the advisor its reason-code streak (default false; needs `screen_hints`).
-    pub fn repeat_streak_escalation(mut self, on: bool) -> Self {
-        self.config.repeat_streak_escalation = on;
-        self
-    }
+        /// Show the advisor its reason-code streak (default false; needs `screen_hints`).
+        repeat_streak_escalation(on: bool) => config.repeat_streak_escalation = on;
 
-    /// The cue path (default self-check).
-    pub fn cue_path(mut self, path: CuePath) -> Self {
-        self.config.cue_path = path;
-        self
-    }
+        /// The cue path (default self-check).
+        cue_path(path: CuePath) => config.cue_path = path;
 
-    /// Bounds of the history the advisor reads.
-    pub fn history(mut self, bounds: EvidenceBounds) -> Self {
-        self.config.history = bounds;
-        self
-    }
+        /// Bounds of the history the advisor reads.
+        history(bounds: EvidenceBounds) => config.history = bounds;
 
-    /// The finish tool's name (default `submit`).
-    pub fn finish_tool(mut self, name: impl Into<String>) -> Self {
-        self.config.finish_tool = name.into();
-        self
-    }
+        /// The finish tool's name (default `submit`).
+        finish_tool(name: impl Into<String>) => config.finish_tool = name.into();
 
-    /// Tokens the advisor model may spend per attempt (default: no limit).
-    pub fn max_review_tokens(mut self, tokens: Option<u64>) -> Self {
-        self.config.max_review_tokens = tokens;
-        self
+        /// Tokens the advisor model may spend per attempt (default: no limit).
+        max_review_tokens(tokens: Option<u64>) => config.max_review_tokens = tokens;
     }
 
     /// Validates and builds; each error names the field and what it accepts.

@@ -106,6 +106,15 @@ pub(crate) fn check_no_duplicate_keys(text: &str) -> Result<(), serde_json::Erro
 #[derive(Clone, Copy)]
 struct NoDuplicates;
 
+/// `Visitor` methods that accept a scalar of the given type and do nothing.
+macro_rules! accept_scalars {
+    ($($visit:ident($ty:ty)),+) => {
+        $(fn $visit<E>(self, _: $ty) -> Result<(), E> {
+            Ok(())
+        })+
+    };
+}
+
 impl<'de> DeserializeSeed<'de> for NoDuplicates {
     type Value = ();
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
@@ -119,21 +128,14 @@ impl<'de> Visitor<'de> for NoDuplicates {
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("any JSON value")
     }
-    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_str<E>(self, _: &str) -> Result<(), E> {
-        Ok(())
-    }
+    // a scalar holds no key: every kind is accepted as is
+    accept_scalars!(
+        visit_bool(bool),
+        visit_i64(i64),
+        visit_u64(u64),
+        visit_f64(f64),
+        visit_str(&str)
+    );
     fn visit_unit<E>(self) -> Result<(), E> {
         Ok(())
     }

@@ -19,26 +19,17 @@ pub(crate) fn clamp_chars(s: &str, max_chars: usize) -> &str {
 
 /// The largest index `<= idx` that is a char boundary of `s`.
 fn floor_boundary(s: &str, idx: usize) -> usize {
-    if idx >= s.len() {
-        return s.len();
-    }
-    let mut i = idx;
-    while !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
+    (0..=idx.min(s.len()))
+        .rev()
+        .find(|&i| s.is_char_boundary(i))
+        .unwrap_or(0)
 }
 
 /// The smallest index `>= idx` that is a char boundary of `s`.
 fn ceil_boundary(s: &str, idx: usize) -> usize {
-    if idx >= s.len() {
-        return s.len();
-    }
-    let mut i = idx;
-    while !s.is_char_boundary(i) {
-        i += 1;
-    }
-    i
+    (idx.min(s.len())..=s.len())
+        .find(|&i| s.is_char_boundary(i))
+        .unwrap_or(s.len())
 }
 
 /// Marker appended by [`truncate_bytes`].
@@ -54,11 +45,7 @@ pub(crate) fn truncate_bytes(s: &str, max_bytes: usize) -> String {
     if budget == 0 {
         return s[..floor_boundary(s, max_bytes)].to_owned();
     }
-    let head = &s[..floor_boundary(s, budget)];
-    let mut out = String::with_capacity(head.len() + TRUNCATED_MARKER.len());
-    out.push_str(head);
-    out.push_str(TRUNCATED_MARKER);
-    out
+    format!("{}{TRUNCATED_MARKER}", &s[..floor_boundary(s, budget)])
 }
 
 /// Bytes reserved for the marker of [`truncate_middle`].

@@ -290,14 +290,27 @@ enum Attempt {
 impl Inner {
     fn excerpt(&self, body: &[u8]) -> String {
         let text = String::from_utf8_lossy(&body[..body.len().min(MAX_ERROR_EXCERPT * 4)]);
-        let text: String = self
-            .key
-            .redact(&text)
-            .chars()
+        let text = self.key.redact(&text);
+        text.chars()
             .filter(|c| !c.is_control())
             .take(MAX_ERROR_EXCERPT)
-            .collect();
-        text
+            .collect()
+    }
+
+    fn timed_out(&self) -> ModelError {
+        ModelError::new(
+            ModelErrorKind::Timeout,
+            format!("the model server did not answer within {:?}", self.timeout),
+        )
+    }
+
+    /// A transport failure: final when the call timed out, else worth a retry.
+    fn transport_failure(&self, e: &reqwest::Error) -> Attempt {
+        if e.is_timeout() {
+            Attempt::Fail(self.transport_error(e))
+        } else {
+            Attempt::Retry(self.transport_error(e), None)
+        }
     }
 
     async fn read_body(&self, mut resp: reqwest::Response) -> Result<Vec<u8>, reqwest::Error> {
@@ -313,10 +326,7 @@ impl Inner {
 
     fn transport_error(&self, e: &reqwest::Error) -> ModelError {
         if e.is_timeout() {
-            return ModelError::new(
-                ModelErrorKind::Timeout,
-                format!("the model server did not answer within {:?}", self.timeout),
-            );
+            return self.timed_out();
         }
         let what = if e.is_connect() {
             "could not connect to the model server"
@@ -343,8 +353,7 @@ impl Inner {
         };
         let resp = match builder.send().await {
             Ok(r) => r,
-            Err(e) if e.is_timeout() => return Attempt::Fail(self.transport_error(&e)),
-            Err(e) => return Attempt::Retry(self.transport_error(&e), None),
+            Err(e) => return self.transport_failure(&e),
         };
         let status = resp.status();
         let retry_after = resp
@@ -354,8 +363,7 @@ impl Inner {
             .and_then(parse_retry_after);
         let body = match self.read_body(resp).await {
             Ok(b) => b,
-            Err(e) if e.is_timeout() => return Attempt::Fail(self.transport_error(&e)),
-            Err(e) => return Attempt::Retry(self.transport_error(&e), None),
+            Err(e) => return self.transport_failure(&e),
         };
         if status.is_success() {
             if body.len() > MAX_BODY_BYTES {
@@ -407,10 +415,7 @@ impl ChatModel for OpenAiCompatible {
             let mode = StructuredOutput::from_u8(inner.mode.load(Ordering::Relaxed));
             let remaining = deadline.saturating_duration_since(tokio::time::Instant::now());
             if remaining.is_zero() {
-                return Err(ModelError::new(
-                    ModelErrorKind::Timeout,
-                    format!("the model server did not answer within {:?}", inner.timeout),
-                ));
+                return Err(inner.timed_out());
             }
             match inner.attempt(&request, mode, remaining).await {
                 Attempt::Done(r) => return Ok(r),

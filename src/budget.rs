@@ -16,37 +16,19 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::Usage;
 
-/// What a token budget is counted over.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum BudgetScope {
-    /// One user request (the plugin and the hook; reset by a fresh request).
-    Request,
-    /// A session: the plugin's checkpointed lifetime, or one host session for
-    /// the hook.
-    Session,
-    /// One rollout attempt (the rollout advisor).
-    Attempt,
-    /// One run of a consultant (every consultation it answers).
-    Run,
-}
-
-impl BudgetScope {
-    /// The scope's name as written in traces and reports.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            BudgetScope::Request => "request",
-            BudgetScope::Session => "session",
-            BudgetScope::Attempt => "attempt",
-            BudgetScope::Run => "run",
-        }
-    }
-}
-
-impl fmt::Display for BudgetScope {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+wire_enum! {
+    /// What a token budget is counted over.
+    #[non_exhaustive]
+    BudgetScope {
+        /// One user request (the plugin and the hook; reset by a fresh request).
+        Request => "request",
+        /// A session: the plugin's checkpointed lifetime, or one host session for
+        /// the hook.
+        Session => "session",
+        /// One rollout attempt (the rollout advisor).
+        Attempt => "attempt",
+        /// One run of a consultant (every consultation it answers).
+        Run => "run",
     }
 }
 

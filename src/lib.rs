@@ -74,6 +74,37 @@ macro_rules! setters {
     };
 }
 
+/// A fieldless enum whose every value has one wire name: serde reads and
+/// writes exactly those names, `as_str` returns them, `Display` prints them
+/// and `ALL` lists every value in declaration order. Write each variant as
+/// `/// doc` `Variant => "wire_name",`; attributes before the name (docs, extra
+/// derives, `#[non_exhaustive]`) are kept.
+macro_rules! wire_enum {
+    ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident => $wire:literal),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ::serde::Serialize, ::serde::Deserialize)]
+        pub enum $name {
+            $($(#[$vmeta])* #[serde(rename = $wire)] $variant),+
+        }
+
+        impl $name {
+            /// Every value, in declaration order.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            /// The value as written on the wire.
+            pub fn as_str(self) -> &'static str {
+                match self { $($name::$variant => $wire),+ }
+            }
+        }
+
+        impl ::std::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
 pub mod adapters;
 pub mod agent;
 pub mod bounded_read;

@@ -14,7 +14,7 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::json::{extract_object, has_line_break, is_blank, parse_strict_value, top_level_literal, unit_interval};
@@ -24,26 +24,15 @@ pub const RESPONSE_SCHEMA: &str = "advisor-response.v1";
 /// Most executor instructions a response may carry.
 pub const MAX_INSTRUCTIONS: usize = 4;
 
-/// What the advisor decided.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum Decision {
-    /// Reorder implementation, isolation or verification steps.
-    Plan,
-    /// Keep the approach; change a local fix.
-    Correction,
-    /// The executor cannot continue alone.
-    Stop,
-}
-
-impl Decision {
-    /// `PLAN`, `CORRECTION` or `STOP`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Decision::Plan => "PLAN",
-            Decision::Correction => "CORRECTION",
-            Decision::Stop => "STOP",
-        }
+wire_enum! {
+    /// What the advisor decided.
+    Decision {
+        /// Reorder implementation, isolation or verification steps.
+        Plan => "PLAN",
+        /// Keep the approach; change a local fix.
+        Correction => "CORRECTION",
+        /// The executor cannot continue alone.
+        Stop => "STOP",
     }
 }
 

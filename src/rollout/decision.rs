@@ -20,36 +20,6 @@ use serde_json::{Map, Value};
 
 use crate::json::{extract_object, is_blank, parse_strict_value, top_level_literal, unit_interval};
 
-macro_rules! wire_enum {
-    ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident => $wire:literal),+ $(,)? }) => {
-        $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-        pub enum $name {
-            $($(#[$vmeta])* #[serde(rename = $wire)] $variant),+
-        }
-
-        impl $name {
-            /// Every value, in declaration order.
-            pub const ALL: &'static [$name] = &[$($name::$variant),+];
-
-            /// The value as written on the wire.
-            pub fn as_str(self) -> &'static str {
-                match self { $($name::$variant => $wire),+ }
-            }
-
-            fn parse(s: &str) -> Option<$name> {
-                match s { $($wire => Some($name::$variant),)+ _ => None }
-            }
-        }
-
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-    };
-}
-
 wire_enum! {
     /// Why the advisor decided what it did.
     ReasonCode {
@@ -182,21 +152,12 @@ impl Collect {
         None
     }
 
-    fn enumeration<T>(
-        &mut self,
-        obj: &Map<String, Value>,
-        field: &str,
-        all: &[T],
-        parse: fn(&str) -> Option<T>,
-    ) -> Option<T>
-    where
-        T: Copy + fmt::Display,
-    {
+    fn enumeration<T: Copy + fmt::Display>(&mut self, obj: &Map<String, Value>, field: &str, all: &[T]) -> Option<T> {
         let allowed = all.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
         match obj.get(field) {
             None => self.add(field, "field required"),
-            Some(Value::String(s)) => match parse(s) {
-                Some(v) => return Some(v),
+            Some(Value::String(s)) => match all.iter().find(|v| v.to_string() == *s) {
+                Some(v) => return Some(*v),
                 None => self.add(field, format!("input should be one of {allowed}")),
             },
             Some(Value::Array(_)) => self.add(
@@ -261,8 +222,8 @@ pub fn parse_decision(answer: &str) -> Result<AdvisorDecision, AdvisorDecisionEr
             None
         }
     };
-    let reason_code = c.enumeration(obj, "reason_code", ReasonCode::ALL, ReasonCode::parse);
-    let action = c.enumeration(obj, "action", Action::ALL, Action::parse);
+    let reason_code = c.enumeration(obj, "reason_code", ReasonCode::ALL);
+    let action = c.enumeration(obj, "action", Action::ALL);
     let plan = c.string(obj, "plan");
     let hint = c.string(obj, "hint");
     let private_diagnosis = c.string(obj, "private_diagnosis");

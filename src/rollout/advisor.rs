@@ -323,19 +323,13 @@ impl Advisor {
     }
 
     fn fail(&self, stage: &str, error: RolloutError, draft: Draft) -> Result<Draft, RolloutError> {
+        let (stage, message) = (stage.to_owned(), error.to_string());
         if self.config.fail_open {
-            self.record(EventKind::FailOpen {
-                stage: stage.into(),
-                error: error.to_string(),
-            });
-            Ok(draft)
-        } else {
-            self.record(EventKind::Failed {
-                stage: stage.into(),
-                error: error.to_string(),
-            });
-            Err(error)
+            self.record(EventKind::FailOpen { stage, error: message });
+            return Ok(draft);
         }
+        self.record(EventKind::Failed { stage, error: message });
+        Err(error)
     }
 
     /// Reviews one solver turn: returns the response to commit (the draft, or

@@ -64,22 +64,16 @@ impl Extensions {
         let mut exts = Vec::new();
         for factory in factories {
             let name = factory.name().to_owned();
-            match contain(|| factory.begin_run()) {
-                Some(Ok(Some(ext))) => exts.push(ext),
-                Some(Ok(None)) => {}
-                Some(Err(e)) => {
-                    return Err(Error::new(
-                        ErrorKind::Extension,
-                        format!("{name}: could not begin the run: {e}"),
-                    ));
+            let why = match contain(|| factory.begin_run()) {
+                Some(Ok(Some(ext))) => {
+                    exts.push(ext);
+                    continue;
                 }
-                None => {
-                    return Err(Error::new(
-                        ErrorKind::Extension,
-                        format!("{name}: panicked while beginning the run"),
-                    ));
-                }
-            }
+                Some(Ok(None)) => continue,
+                Some(Err(e)) => format!("could not begin the run: {e}"),
+                None => "panicked while beginning the run".to_owned(),
+            };
+            return Err(Error::new(ErrorKind::Extension, format!("{name}: {why}")));
         }
         Extensions::from_extensions(exts)
     }

@@ -152,6 +152,15 @@ impl Collect {
         None
     }
 
+    fn boolean(&mut self, obj: &Map<String, Value>, field: &str) -> Option<bool> {
+        match obj.get(field) {
+            None => self.add(field, "field required"),
+            Some(Value::Bool(b)) => return Some(*b),
+            Some(_) => self.add(field, "input should be a valid boolean"),
+        }
+        None
+    }
+
     fn enumeration<T: Copy + fmt::Display>(&mut self, obj: &Map<String, Value>, field: &str, all: &[T]) -> Option<T> {
         let allowed = all.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
         match obj.get(field) {
@@ -191,17 +200,7 @@ pub fn parse_decision(answer: &str) -> Result<AdvisorDecision, AdvisorDecisionEr
             c.add("<unknown field>", "extra inputs are not permitted");
         }
     }
-    let intervene = match obj.get("intervene") {
-        None => {
-            c.add("intervene", "field required");
-            None
-        }
-        Some(Value::Bool(b)) => Some(*b),
-        Some(_) => {
-            c.add("intervene", "input should be a valid boolean");
-            None
-        }
-    };
+    let intervene = c.boolean(obj, "intervene");
     let confidence = match obj.get("confidence") {
         None => {
             c.add("confidence", "field required");
@@ -226,7 +225,7 @@ pub fn parse_decision(answer: &str) -> Result<AdvisorDecision, AdvisorDecisionEr
     let action = c.enumeration(obj, "action", Action::ALL);
     let plan = c.string(obj, "plan");
     let hint = c.string(obj, "hint");
-    let private_diagnosis = c.string(obj, "private_diagnosis");
+    let pd = c.string(obj, "private_diagnosis");
     if let (Some(intervene), Some(action)) = (intervene, action) {
         if action == Action::Continue && intervene {
             c.add("intervene", "must be false when the action is CONTINUE");
@@ -238,15 +237,7 @@ pub fn parse_decision(answer: &str) -> Result<AdvisorDecision, AdvisorDecisionEr
             c.add("hint", "must be empty when not intervening");
         }
     }
-    match (
-        intervene,
-        confidence,
-        reason_code,
-        action,
-        plan,
-        hint,
-        private_diagnosis,
-    ) {
+    match (intervene, confidence, reason_code, action, plan, hint, pd) {
         (Some(intervene), Some(confidence), Some(reason_code), Some(action), Some(plan), Some(hint), Some(pd))
             if c.0.is_empty() =>
         {

@@ -202,25 +202,13 @@ pub fn parse_decision(answer: &str) -> Result<AdvisorDecision, AdvisorDecisionEr
     }
     let intervene = c.boolean(obj, "intervene");
     let confidence = match obj.get("confidence") {
-        None => {
-            c.add("confidence", "field required");
-            None
-        }
-        Some(Value::Number(_)) => match top_level_literal(text, "confidence").and_then(unit_interval) {
-            Some(x) => Some(x),
-            None => {
-                c.add(
-                    "confidence",
-                    "input should be a plain decimal between 0.0 and 1.0 (no sign, no exponent)",
-                );
-                None
-            }
-        },
-        Some(_) => {
-            c.add("confidence", "input should be a valid number");
-            None
-        }
+        None => Err("field required"),
+        Some(Value::Number(_)) => top_level_literal(text, "confidence")
+            .and_then(unit_interval)
+            .ok_or("input should be a plain decimal between 0.0 and 1.0 (no sign, no exponent)"),
+        Some(_) => Err("input should be a valid number"),
     };
+    let confidence = confidence.map_err(|why| c.add("confidence", why)).ok();
     let reason_code = c.enumeration(obj, "reason_code", ReasonCode::ALL);
     let action = c.enumeration(obj, "action", Action::ALL);
     let plan = c.string(obj, "plan");

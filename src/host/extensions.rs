@@ -207,10 +207,7 @@ impl Extensions {
                 let result = contain(|| cp.restore(state.clone()))
                     .unwrap_or_else(|| Err(Error::checkpoint(name.clone(), "panicked while restoring")));
                 if let Err(e) = result {
-                    let field = match e.field() {
-                        Some(f) => format!("{name}.{f}"),
-                        None => name.clone(),
-                    };
+                    let field = e.field().map_or_else(|| name.clone(), |f| format!("{name}.{f}"));
                     let e = Error::checkpoint(field, e.message().to_owned());
                     tracing::warn!(extension = %name, error = %e, "a checkpoint was rejected; the run goes on");
                     rejected.push(e);

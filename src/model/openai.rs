@@ -242,7 +242,6 @@ impl OpenAiCompatibleBuilder {
             return Err(Error::config("max_concurrency", "must be at least 1"));
         }
         let key = match (self.key.0, self.key_env) {
-            (Some(k), _) => ApiKey(Some(k)),
             (None, Some(var)) => match std::env::var(&var) {
                 Ok(k) if !k.is_empty() => ApiKey(Some(k)),
                 _ => {
@@ -252,7 +251,7 @@ impl OpenAiCompatibleBuilder {
                     ));
                 }
             },
-            (None, None) => ApiKey(None),
+            (key, _) => ApiKey(key),
         };
         let http = reqwest::Client::builder()
             .user_agent(concat!("advisor/", env!("CARGO_PKG_VERSION")))

@@ -77,19 +77,17 @@ impl TokenBudget {
         self.spent = self.spent.saturating_add(usage.total());
     }
 
-    /// Tokens charged so far.
-    pub fn spent(&self) -> u64 {
-        self.spent
+    getters! {
+        /// Tokens charged so far.
+        spent: u64;
+
+        /// The limit, if any.
+        limit: Option<u64>;
     }
 
     /// Sets the tokens charged (a restored checkpoint).
     pub fn set_spent(&mut self, spent: u64) {
         self.spent = spent;
-    }
-
-    /// The limit, if any.
-    pub fn limit(&self) -> Option<u64> {
-        self.limit
     }
 
     /// Starts counting again from zero.

@@ -74,6 +74,16 @@ macro_rules! setters {
     };
 }
 
+/// Getters that return a `Copy` field by value: each `/// doc` `name: Type;`
+/// becomes `pub fn name(&self) -> Type { self.name }`.
+macro_rules! getters {
+    ($($(#[$doc:meta])* $name:ident: $ty:ty;)+) => {
+        $($(#[$doc])* pub fn $name(&self) -> $ty {
+            self.$name
+        })+
+    };
+}
+
 /// A fieldless enum whose every value has one wire name: serde reads and
 /// writes exactly those names, `as_str` returns them, `Display` prints them
 /// and `ALL` lists every value in declaration order. Write each variant as

@@ -262,19 +262,15 @@ impl ModelError {
         with_usage(usage: Usage) => usage = usage;
     }
 
-    /// What kind of failure this is.
-    pub fn kind(&self) -> ModelErrorKind {
-        self.kind
-    }
+    getters! {
+        /// What kind of failure this is.
+        kind: ModelErrorKind;
 
-    /// The HTTP status, for [`ModelErrorKind::Status`] errors.
-    pub fn status(&self) -> Option<u16> {
-        self.status
-    }
+        /// The HTTP status, for [`ModelErrorKind::Status`] errors.
+        status: Option<u16>;
 
-    /// Tokens the failed call still cost.
-    pub fn usage(&self) -> Usage {
-        self.usage
+        /// Tokens the failed call still cost.
+        usage: Usage;
     }
 
     /// Whether the server refused the request because the prompt does not fit

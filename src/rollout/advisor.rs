@@ -231,14 +231,12 @@ impl Advisor {
         self
     }
 
-    /// Solver calls seen so far (drafts and revisions): t.
-    pub fn solver_calls(&self) -> u32 {
-        self.solver_calls
-    }
+    getters! {
+        /// Solver calls seen so far (drafts and revisions): t.
+        solver_calls: u32;
 
-    /// Interventions delivered: n_t.
-    pub fn interventions(&self) -> u32 {
-        self.interventions
+        /// Interventions delivered: n_t.
+        interventions: u32;
     }
 
     /// The plan carried from the last decision (private).

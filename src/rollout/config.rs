@@ -105,11 +105,6 @@ impl AdvisorConfig {
         }
     }
 
-    /// B: interventions per attempt.
-    pub fn max_interventions(&self) -> u32 {
-        self.max_interventions
-    }
-
     /// k: also review every k-th solver turn; `None` reviews proposed finishes only.
     pub fn periodic_review_interval(&self) -> Option<u32> {
         self.periodic_review_interval.map(NonZeroU32::get)
@@ -125,43 +120,36 @@ impl AdvisorConfig {
         self.max_revision_attempts.get()
     }
 
-    /// On advisor or revision failure keep the draft (true) or return the error.
-    pub fn fail_open(&self) -> bool {
-        self.fail_open
-    }
+    getters! {
+        /// B: interventions per attempt.
+        max_interventions: u32;
 
-    /// Whether a hint that leaks privileged material is replaced by the fixed self-check sentence.
-    pub fn screen_hints(&self) -> bool {
-        self.screen_hints
-    }
+        /// On advisor or revision failure keep the draft (true) or return the error.
+        fail_open: bool;
 
-    /// Whether the advisor is shown its streak of the same reason code.
-    pub fn repeat_streak_escalation(&self) -> bool {
-        self.repeat_streak_escalation
-    }
+        /// Whether a hint that leaks privileged material is replaced by the fixed self-check sentence.
+        screen_hints: bool;
 
-    /// Self-check or reasoning-prefill cues.
-    pub fn cue_path(&self) -> CuePath {
-        self.cue_path
-    }
+        /// Whether the advisor is shown its streak of the same reason code.
+        repeat_streak_escalation: bool;
 
-    /// Bounds of the public history the advisor reads.
-    pub fn history(&self) -> EvidenceBounds {
-        self.history
+        /// Self-check or reasoning-prefill cues.
+        cue_path: CuePath;
+
+        /// Bounds of the public history the advisor reads.
+        history: EvidenceBounds;
+
+        /// Tokens the advisor model may spend in this attempt, every advisor call
+        /// counted (failed and invalid answers included; estimated from text
+        /// length when the server reports no usage). `None`: no limit. Once
+        /// spent, no further advisor call starts: the draft is kept and the trace
+        /// records `budget_spent`.
+        max_review_tokens: Option<u64>;
     }
 
     /// The name of the finish tool.
     pub fn finish_tool(&self) -> &str {
         &self.finish_tool
-    }
-
-    /// Tokens the advisor model may spend in this attempt, every advisor call
-    /// counted (failed and invalid answers included; estimated from text
-    /// length when the server reports no usage). `None`: no limit. Once
-    /// spent, no further advisor call starts: the draft is kept and the trace
-    /// records `budget_spent`.
-    pub fn max_review_tokens(&self) -> Option<u64> {
-        self.max_review_tokens
     }
 }
 

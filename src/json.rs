@@ -79,14 +79,12 @@ pub(crate) fn extract_object(answer: &str) -> Result<&str, JsonShapeError> {
 /// description that never contains the answer's text. A repeated key at any
 /// depth is an error.
 pub(crate) fn parse_object<T: serde::de::DeserializeOwned>(answer: &str) -> Result<T, String> {
-    let text = extract_object(answer).map_err(|e| e.to_string())?;
-    check_no_duplicate_keys(text).map_err(|e| describe_serde_error(&e))?;
-    serde_json::from_str(text).map_err(|e| describe_serde_error(&e))
+    parse_strict(extract_object(answer).map_err(|e| e.to_string())?)
 }
 
-/// Parses JSON text into a [`serde_json::Value`], refusing any object (at
-/// any depth) that repeats a key. The error never contains the text.
-pub(crate) fn parse_strict_value(text: &str) -> Result<serde_json::Value, String> {
+/// Parses JSON text (into a [`serde_json::Value`], for one), refusing any
+/// object (at any depth) that repeats a key. The error never contains the text.
+pub(crate) fn parse_strict<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
     check_no_duplicate_keys(text).map_err(|e| describe_serde_error(&e))?;
     serde_json::from_str(text).map_err(|e| describe_serde_error(&e))
 }
@@ -304,8 +302,10 @@ mod tests {
         ] {
             assert_eq!(unit_interval(bad), None, "{bad}");
         }
-        assert!(parse_strict_value(r#"{"a":{"b":1,"c":2}}"#).is_ok());
-        assert!(parse_strict_value(r#"{"a":{"b":1,"b":2}}"#).is_err_and(|e| e.contains("repeats a key")));
+        assert!(parse_strict::<serde_json::Value>(r#"{"a":{"b":1,"c":2}}"#).is_ok());
+        assert!(
+            parse_strict::<serde_json::Value>(r#"{"a":{"b":1,"b":2}}"#).is_err_and(|e| e.contains("repeats a key"))
+        );
     }
 
     proptest! {

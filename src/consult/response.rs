@@ -17,7 +17,7 @@ use std::fmt;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::json::{extract_object, has_line_break, is_blank, parse_strict_value, top_level_literal, unit_interval};
+use crate::json::{extract_object, has_line_break, is_blank, parse_strict, top_level_literal, unit_interval};
 
 /// The response schema version.
 pub const RESPONSE_SCHEMA: &str = "advisor-response.v1";
@@ -170,7 +170,7 @@ pub fn validate_response(answer: &str) -> Result<AdvisorResponse, ResponseError>
         }],
     };
     let text = extract_object(answer).map_err(|e| whole(e.to_string()))?;
-    let value: Value = parse_strict_value(text).map_err(whole)?;
+    let value: Value = parse_strict(text).map_err(whole)?;
     let Some(obj) = value.as_object() else {
         return Err(whole("must be a JSON object".to_owned()));
     };

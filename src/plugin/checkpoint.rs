@@ -128,13 +128,8 @@ pub(crate) fn save(members: &[Member], spent: Spent) -> Value {
 }
 
 fn counter(at: &str, field: &str, v: i64) -> Result<u32, Error> {
-    if v < 0 {
-        return Err(Error::checkpoint(
-            format!("{at}.{field}"),
-            format!("must not be negative, got {v}"),
-        ));
-    }
-    u32::try_from(v).map_err(|_| Error::checkpoint(format!("{at}.{field}"), format!("is too large, got {v}")))
+    let why = if v < 0 { "must not be negative" } else { "is too large" };
+    u32::try_from(v).map_err(|_| Error::checkpoint(format!("{at}.{field}"), format!("{why}, got {v}")))
 }
 
 /// A validated member state, ready to apply.

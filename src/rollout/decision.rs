@@ -18,7 +18,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::json::{extract_object, is_blank, parse_strict_value, top_level_literal, unit_interval};
+use crate::json::{extract_object, is_blank, parse_strict, top_level_literal, unit_interval};
 
 wire_enum! {
     /// Why the advisor decided what it did.
@@ -190,7 +190,7 @@ impl Collect {
 /// ```
 pub fn parse_decision(answer: &str) -> Result<AdvisorDecision, AdvisorDecisionError> {
     let text = extract_object(answer).map_err(|e| AdvisorDecisionError::single("$", e.to_string()))?;
-    let value: Value = parse_strict_value(text).map_err(|e| AdvisorDecisionError::single("$", e))?;
+    let value: Value = parse_strict(text).map_err(|e| AdvisorDecisionError::single("$", e))?;
     let Some(obj) = value.as_object() else {
         return Err(AdvisorDecisionError::single("$", "input should be a JSON object"));
     };

@@ -64,13 +64,12 @@ impl EvidenceBounds {
             ("max_tool_field_bytes", self.max_tool_field_bytes),
             ("max_final_bytes", self.max_final_bytes),
         ];
-        match fields.iter().find(|(_, v)| *v == 0) {
-            Some((field, _)) => Err(crate::error::Error::config(
+        fields.iter().find(|(_, v)| *v == 0).map_or(Ok(()), |(field, _)| {
+            Err(crate::error::Error::config(
                 format!("{prefix}.{field}"),
                 "must be more than zero: a reviewer with no evidence can only guess",
-            )),
-            None => Ok(()),
-        }
+            ))
+        })
     }
 }
 

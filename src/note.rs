@@ -48,13 +48,10 @@ impl Severity {
     /// ```
     pub fn parse(s: &str) -> Severity {
         let s = s.trim();
-        if s.eq_ignore_ascii_case("blocker") {
-            Severity::Blocker
-        } else if s.eq_ignore_ascii_case("concern") {
-            Severity::Concern
-        } else {
-            Severity::Nit
-        }
+        let mut interrupting = [Severity::Blocker, Severity::Concern].into_iter();
+        interrupting
+            .find(|v| s.eq_ignore_ascii_case(v.as_str()))
+            .unwrap_or(Severity::Nit)
     }
 
     /// Whether a note of this severity sends the agent back (concern or blocker).

@@ -11,10 +11,7 @@ pub(crate) fn clamp_chars(s: &str, max_chars: usize) -> &str {
         // no more bytes than the cap, so no more chars either
         return s;
     }
-    match s.char_indices().nth(max_chars) {
-        Some((idx, _)) => &s[..idx],
-        None => s,
-    }
+    s.char_indices().nth(max_chars).map_or(s, |(idx, _)| &s[..idx])
 }
 
 /// The largest index `<= idx` that is a char boundary of `s`.

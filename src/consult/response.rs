@@ -123,12 +123,11 @@ fn decision(obj: &Map<String, Value>, p: &mut Problems) -> Option<Decision> {
 }
 
 fn instructions(obj: &Map<String, Value>, p: &mut Problems) -> Vec<String> {
-    let Some(v) = obj.get("executor_instructions") else {
-        p.add("executor_instructions", "is missing");
-        return Vec::new();
+    let items = match obj.get("executor_instructions") {
+        None => Err("is missing"),
+        Some(v) => v.as_array().ok_or("must be a list of 1 to 4 strings"),
     };
-    let Some(items) = v.as_array() else {
-        p.add("executor_instructions", "must be a list of 1 to 4 strings");
+    let Ok(items) = items.map_err(|why| p.add("executor_instructions", why)) else {
         return Vec::new();
     };
     if items.is_empty() || items.len() > MAX_INSTRUCTIONS {

@@ -16,37 +16,19 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::Usage;
 
-/// What a token budget is counted over.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum BudgetScope {
-    /// One user request (the plugin and the hook; reset by a fresh request).
-    Request,
-    /// A session: the plugin's checkpointed lifetime, or one host session for
-    /// the hook.
-    Session,
-    /// One rollout attempt (the rollout advisor).
-    Attempt,
-    /// One run of a consultant (every consultation it answers).
-    Run,
-}
-
-impl BudgetScope {
-    /// The scope's name as written in traces and reports.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            BudgetScope::Request => "request",
-            BudgetScope::Session => "session",
-            BudgetScope::Attempt => "attempt",
-            BudgetScope::Run => "run",
-        }
-    }
-}
-
-impl fmt::Display for BudgetScope {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+wire_enum! {
+    /// What a token budget is counted over.
+    #[non_exhaustive]
+    BudgetScope {
+        /// One user request (the plugin and the hook; reset by a fresh request).
+        Request => "request",
+        /// A session: the plugin's checkpointed lifetime, or one host session for
+        /// the hook.
+        Session => "session",
+        /// One rollout attempt (the rollout advisor).
+        Attempt => "attempt",
+        /// One run of a consultant (every consultation it answers).
+        Run => "run",
     }
 }
 
@@ -95,19 +77,17 @@ impl TokenBudget {
         self.spent = self.spent.saturating_add(usage.total());
     }
 
-    /// Tokens charged so far.
-    pub fn spent(&self) -> u64 {
-        self.spent
+    getters! {
+        /// Tokens charged so far.
+        spent: u64;
+
+        /// The limit, if any.
+        limit: Option<u64>;
     }
 
     /// Sets the tokens charged (a restored checkpoint).
     pub fn set_spent(&mut self, spent: u64) {
         self.spent = spent;
-    }
-
-    /// The limit, if any.
-    pub fn limit(&self) -> Option<u64> {
-        self.limit
     }
 
     /// Starts counting again from zero.

@@ -64,13 +64,12 @@ impl EvidenceBounds {
             ("max_tool_field_bytes", self.max_tool_field_bytes),
             ("max_final_bytes", self.max_final_bytes),
         ];
-        match fields.iter().find(|(_, v)| *v == 0) {
-            Some((field, _)) => Err(crate::error::Error::config(
+        fields.iter().find(|(_, v)| *v == 0).map_or(Ok(()), |(field, _)| {
+            Err(crate::error::Error::config(
                 format!("{prefix}.{field}"),
                 "must be more than zero: a reviewer with no evidence can only guess",
-            )),
-            None => Ok(()),
-        }
+            ))
+        })
     }
 }
 
@@ -82,20 +81,18 @@ const MAX_CALL_ARGS_BYTES: usize = 1_024;
 /// id, and content with its tool calls projected as text.
 fn bound_message(m: &Message, bounds: &EvidenceBounds, budget: usize) -> Message {
     let limit = bounds.max_message_bytes.min(budget);
-    let content = if m.tool_calls.is_empty() {
-        truncate_middle(&m.content, limit)
-    } else {
-        let mut text = truncate_middle(&m.content, limit);
+    let mut content = truncate_middle(&m.content, limit);
+    if !m.tool_calls.is_empty() {
         for call in m.tool_calls.iter().take(bounds.max_tool_calls_per_message) {
             let _ = write!(
-                text,
+                content,
                 "\nTool call {}: {}",
                 truncate_bytes(&call.name, MAX_NAME_BYTES),
                 truncate_middle(&call.arguments, MAX_CALL_ARGS_BYTES)
             );
         }
-        truncate_middle(&text, limit)
-    };
+        content = truncate_middle(&content, limit);
+    }
     Message {
         role: m.role,
         content,
@@ -140,8 +137,7 @@ impl Window {
     pub fn new(bounds: EvidenceBounds) -> Window {
         Window {
             bounds,
-            messages: Vec::new(),
-            omitted: 0,
+            ..Window::default()
         }
     }
 

@@ -50,16 +50,12 @@ impl FinishGuard {
         }
     }
 
-    /// Nudges per run before the guard gives up and accepts.
-    pub fn max_nudges(mut self, n: u32) -> Self {
-        self.max_nudges = n;
-        self
-    }
+    setters! {
+        /// Nudges per run before the guard gives up and accepts.
+        max_nudges(n: u32) => max_nudges = n;
 
-    /// The progress line shown to the user when the guard re-opens the run.
-    pub fn note(mut self, note: impl Into<String>) -> Self {
-        self.note = Some(note.into());
-        self
+        /// The progress line shown to the user when the guard re-opens the run.
+        note(note: impl Into<String>) => note = Some(note.into());
     }
 }
 

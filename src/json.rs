@@ -79,14 +79,12 @@ pub(crate) fn extract_object(answer: &str) -> Result<&str, JsonShapeError> {
 /// description that never contains the answer's text. A repeated key at any
 /// depth is an error.
 pub(crate) fn parse_object<T: serde::de::DeserializeOwned>(answer: &str) -> Result<T, String> {
-    let text = extract_object(answer).map_err(|e| e.to_string())?;
-    check_no_duplicate_keys(text).map_err(|e| describe_serde_error(&e))?;
-    serde_json::from_str(text).map_err(|e| describe_serde_error(&e))
+    parse_strict(extract_object(answer).map_err(|e| e.to_string())?)
 }
 
-/// Parses JSON text into a [`serde_json::Value`], refusing any object (at
-/// any depth) that repeats a key. The error never contains the text.
-pub(crate) fn parse_strict_value(text: &str) -> Result<serde_json::Value, String> {
+/// Parses JSON text (into a [`serde_json::Value`], for one), refusing any
+/// object (at any depth) that repeats a key. The error never contains the text.
+pub(crate) fn parse_strict<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
     check_no_duplicate_keys(text).map_err(|e| describe_serde_error(&e))?;
     serde_json::from_str(text).map_err(|e| describe_serde_error(&e))
 }
@@ -106,6 +104,15 @@ pub(crate) fn check_no_duplicate_keys(text: &str) -> Result<(), serde_json::Erro
 #[derive(Clone, Copy)]
 struct NoDuplicates;
 
+/// `Visitor` methods that accept a scalar of the given type and do nothing.
+macro_rules! accept_scalars {
+    ($($visit:ident($ty:ty)),+) => {
+        $(fn $visit<E>(self, _: $ty) -> Result<(), E> {
+            Ok(())
+        })+
+    };
+}
+
 impl<'de> DeserializeSeed<'de> for NoDuplicates {
     type Value = ();
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
@@ -119,21 +126,14 @@ impl<'de> Visitor<'de> for NoDuplicates {
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("any JSON value")
     }
-    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_str<E>(self, _: &str) -> Result<(), E> {
-        Ok(())
-    }
+    // a scalar holds no key: every kind is accepted as is
+    accept_scalars!(
+        visit_bool(bool),
+        visit_i64(i64),
+        visit_u64(u64),
+        visit_f64(f64),
+        visit_str(&str)
+    );
     fn visit_unit<E>(self) -> Result<(), E> {
         Ok(())
     }
@@ -302,8 +302,10 @@ mod tests {
         ] {
             assert_eq!(unit_interval(bad), None, "{bad}");
         }
-        assert!(parse_strict_value(r#"{"a":{"b":1,"c":2}}"#).is_ok());
-        assert!(parse_strict_value(r#"{"a":{"b":1,"b":2}}"#).is_err_and(|e| e.contains("repeats a key")));
+        assert!(parse_strict::<serde_json::Value>(r#"{"a":{"b":1,"c":2}}"#).is_ok());
+        assert!(
+            parse_strict::<serde_json::Value>(r#"{"a":{"b":1,"b":2}}"#).is_err_and(|e| e.contains("repeats a key"))
+        );
     }
 
     proptest! {

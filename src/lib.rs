@@ -61,6 +61,60 @@
 //! The minimum supported Rust version is 1.85 (edition 2024). Raising it is a
 //! minor-version change.
 
+/// Builder setters that store their argument and return the builder: each
+/// `/// doc` `name(arg: Type) => field = value;` becomes
+/// `pub fn name(mut self, arg: Type) -> Self { self.field = value; self }`
+/// (`field` may be a path such as `config.fail_open`).
+macro_rules! setters {
+    ($($(#[$doc:meta])* $name:ident($arg:ident: $ty:ty) => $($field:ident).+ = $value:expr;)+) => {
+        $($(#[$doc])* pub fn $name(mut self, $arg: $ty) -> Self {
+            self.$($field).+ = $value;
+            self
+        })+
+    };
+}
+
+/// Getters that return a `Copy` field by value: each `/// doc` `name: Type;`
+/// becomes `pub fn name(&self) -> Type { self.name }`.
+macro_rules! getters {
+    ($($(#[$doc:meta])* $name:ident: $ty:ty;)+) => {
+        $($(#[$doc])* pub fn $name(&self) -> $ty {
+            self.$name
+        })+
+    };
+}
+
+/// A fieldless enum whose every value has one wire name: serde reads and
+/// writes exactly those names, `as_str` returns them, `Display` prints them
+/// and `ALL` lists every value in declaration order. Write each variant as
+/// `/// doc` `Variant => "wire_name",`; attributes before the name (docs, extra
+/// derives, `#[non_exhaustive]`) are kept.
+macro_rules! wire_enum {
+    ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident => $wire:literal),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ::serde::Serialize, ::serde::Deserialize)]
+        pub enum $name {
+            $($(#[$vmeta])* #[serde(rename = $wire)] $variant),+
+        }
+
+        impl $name {
+            /// Every value, in declaration order.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            /// The value as written on the wire.
+            pub fn as_str(self) -> &'static str {
+                match self { $($name::$variant => $wire),+ }
+            }
+        }
+
+        impl ::std::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
 pub mod adapters;
 pub mod agent;
 pub mod bounded_read;

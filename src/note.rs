@@ -13,28 +13,27 @@
 //! Nothing directly: a note is rendered by [`crate::render`] only after the guard
 //! admitted it, and only when the review as a whole interrupts.
 
-use std::fmt;
-
 use serde::{Deserialize, Deserializer, Serialize};
 
-/// How much a note matters. Ordered: `Nit < Concern < Blocker`.
-///
-/// Only [`Severity::Concern`] and [`Severity::Blocker`] interrupt a run; a
-/// [`Severity::Nit`] is recorded and reported through `on_notes` callbacks but
-/// never sends the agent back on its own.
-///
-/// Serde reads and writes exactly `nit`, `concern` or `blocker`; a model's
-/// answer is read leniently with [`Severity::parse`] instead.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Severity {
-    /// Recorded for the operator; the answer ships as is.
-    #[default]
-    Nit,
-    /// A material risk the agent should weigh before finishing.
-    Concern,
-    /// The answer is wrong or unsupported as it stands.
-    Blocker,
+wire_enum! {
+    /// How much a note matters. Ordered: `Nit < Concern < Blocker`.
+    ///
+    /// Only [`Severity::Concern`] and [`Severity::Blocker`] interrupt a run; a
+    /// [`Severity::Nit`] is recorded and reported through `on_notes` callbacks but
+    /// never sends the agent back on its own.
+    ///
+    /// Serde reads and writes exactly `nit`, `concern` or `blocker`; a model's
+    /// answer is read leniently with [`Severity::parse`] instead.
+    #[derive(PartialOrd, Ord, Default)]
+    Severity {
+        /// Recorded for the operator; the answer ships as is.
+        #[default]
+        Nit => "nit",
+        /// A material risk the agent should weigh before finishing.
+        Concern => "concern",
+        /// The answer is wrong or unsupported as it stands.
+        Blocker => "blocker",
+    }
 }
 
 impl Severity {
@@ -49,33 +48,15 @@ impl Severity {
     /// ```
     pub fn parse(s: &str) -> Severity {
         let s = s.trim();
-        if s.eq_ignore_ascii_case("blocker") {
-            Severity::Blocker
-        } else if s.eq_ignore_ascii_case("concern") {
-            Severity::Concern
-        } else {
-            Severity::Nit
-        }
-    }
-
-    /// The canonical lowercase name: `nit`, `concern` or `blocker`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Nit => "nit",
-            Severity::Concern => "concern",
-            Severity::Blocker => "blocker",
-        }
+        let mut interrupting = [Severity::Blocker, Severity::Concern].into_iter();
+        interrupting
+            .find(|v| s.eq_ignore_ascii_case(v.as_str()))
+            .unwrap_or(Severity::Nit)
     }
 
     /// Whether a note of this severity sends the agent back (concern or blocker).
     pub fn interrupts(self) -> bool {
         self >= Severity::Concern
-    }
-}
-
-impl fmt::Display for Severity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 

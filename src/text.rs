@@ -11,34 +11,22 @@ pub(crate) fn clamp_chars(s: &str, max_chars: usize) -> &str {
         // no more bytes than the cap, so no more chars either
         return s;
     }
-    match s.char_indices().nth(max_chars) {
-        Some((idx, _)) => &s[..idx],
-        None => s,
-    }
+    s.char_indices().nth(max_chars).map_or(s, |(idx, _)| &s[..idx])
 }
 
 /// The largest index `<= idx` that is a char boundary of `s`.
 fn floor_boundary(s: &str, idx: usize) -> usize {
-    if idx >= s.len() {
-        return s.len();
-    }
-    let mut i = idx;
-    while !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
+    (0..=idx.min(s.len()))
+        .rev()
+        .find(|&i| s.is_char_boundary(i))
+        .unwrap_or(0)
 }
 
 /// The smallest index `>= idx` that is a char boundary of `s`.
 fn ceil_boundary(s: &str, idx: usize) -> usize {
-    if idx >= s.len() {
-        return s.len();
-    }
-    let mut i = idx;
-    while !s.is_char_boundary(i) {
-        i += 1;
-    }
-    i
+    (idx.min(s.len())..=s.len())
+        .find(|&i| s.is_char_boundary(i))
+        .unwrap_or(s.len())
 }
 
 /// Marker appended by [`truncate_bytes`].
@@ -54,11 +42,7 @@ pub(crate) fn truncate_bytes(s: &str, max_bytes: usize) -> String {
     if budget == 0 {
         return s[..floor_boundary(s, max_bytes)].to_owned();
     }
-    let head = &s[..floor_boundary(s, budget)];
-    let mut out = String::with_capacity(head.len() + TRUNCATED_MARKER.len());
-    out.push_str(head);
-    out.push_str(TRUNCATED_MARKER);
-    out
+    format!("{}{TRUNCATED_MARKER}", &s[..floor_boundary(s, budget)])
 }
 
 /// Bytes reserved for the marker of [`truncate_middle`].

@@ -16,7 +16,7 @@
 mod outcome;
 mod tools;
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -64,7 +64,7 @@ pub struct Agent {
     model: Arc<dyn ChatModel>,
     system: Option<String>,
     factories: Vec<Arc<dyn ExtensionFactory>>,
-    tools: HashMap<String, (ToolSpec, Arc<dyn Tool>, bool)>,
+    tools: BTreeMap<String, (ToolSpec, Arc<dyn Tool>, bool)>,
     max_turns: u32,
     budget: Option<BudgetCheck>,
     abort: AbortHandle,
@@ -95,7 +95,7 @@ impl Agent {
             model,
             system: None,
             factories: Vec::new(),
-            tools: HashMap::new(),
+            tools: BTreeMap::new(),
             max_turns: 16,
             budget: None,
             abort: AbortHandle::new(),
@@ -177,11 +177,8 @@ impl Agent {
         exts.observe(ObservePhase::Append, 0, &input);
 
         let mut run = RunOutcome::default();
-        let specs: Vec<ToolSpec> = {
-            let mut s: Vec<ToolSpec> = self.tools.values().map(|(spec, _, _)| spec.clone()).collect();
-            s.sort_by(|a, b| a.name.cmp(&b.name));
-            s
-        };
+        // in name order (the map's), so the request does not depend on registration
+        let specs: Vec<ToolSpec> = self.tools.values().map(|(spec, _, _)| spec.clone()).collect();
         let stop_reason = loop {
             if self.abort.is_aborted() {
                 break StopReason::Aborted;

@@ -179,10 +179,9 @@ impl AdvisorRequest {
     /// Parses a request: unknown fields are ignored; a wrong or missing
     /// `schema_version`, a missing required field or a wrong type is an error.
     pub fn parse(text: &str) -> Result<AdvisorRequest, RequestError> {
-        crate::json::check_no_duplicate_keys(text)
-            .map_err(|e| RequestError(crate::json::describe_serde_error_of("the request", &e)))?;
-        let value: Value = serde_json::from_str(text)
-            .map_err(|e| RequestError(crate::json::describe_serde_error_of("the request", &e)))?;
+        let unreadable = |e: serde_json::Error| RequestError(crate::json::describe_serde_error_of("the request", &e));
+        crate::json::check_no_duplicate_keys(text).map_err(unreadable)?;
+        let value: Value = serde_json::from_str(text).map_err(unreadable)?;
         match value.get("schema_version").and_then(Value::as_str) {
             Some(REQUEST_SCHEMA) => {}
             Some(_) => return Err(RequestError(format!("schema_version must be \"{REQUEST_SCHEMA}\""))),

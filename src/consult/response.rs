@@ -14,36 +14,25 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::json::{extract_object, has_line_break, is_blank, parse_strict_value, top_level_literal, unit_interval};
+use crate::json::{extract_object, has_line_break, is_blank, parse_strict, top_level_literal, unit_interval};
 
 /// The response schema version.
 pub const RESPONSE_SCHEMA: &str = "advisor-response.v1";
 /// Most executor instructions a response may carry.
 pub const MAX_INSTRUCTIONS: usize = 4;
 
-/// What the advisor decided.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum Decision {
-    /// Reorder implementation, isolation or verification steps.
-    Plan,
-    /// Keep the approach; change a local fix.
-    Correction,
-    /// The executor cannot continue alone.
-    Stop,
-}
-
-impl Decision {
-    /// `PLAN`, `CORRECTION` or `STOP`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Decision::Plan => "PLAN",
-            Decision::Correction => "CORRECTION",
-            Decision::Stop => "STOP",
-        }
+wire_enum! {
+    /// What the advisor decided.
+    Decision {
+        /// Reorder implementation, isolation or verification steps.
+        Plan => "PLAN",
+        /// Keep the approach; change a local fix.
+        Correction => "CORRECTION",
+        /// The executor cannot continue alone.
+        Stop => "STOP",
     }
 }
 
@@ -134,12 +123,11 @@ fn decision(obj: &Map<String, Value>, p: &mut Problems) -> Option<Decision> {
 }
 
 fn instructions(obj: &Map<String, Value>, p: &mut Problems) -> Vec<String> {
-    let Some(v) = obj.get("executor_instructions") else {
-        p.add("executor_instructions", "is missing");
-        return Vec::new();
+    let items = match obj.get("executor_instructions") {
+        None => Err("is missing"),
+        Some(v) => v.as_array().ok_or("must be a list of 1 to 4 strings"),
     };
-    let Some(items) = v.as_array() else {
-        p.add("executor_instructions", "must be a list of 1 to 4 strings");
+    let Ok(items) = items.map_err(|why| p.add("executor_instructions", why)) else {
         return Vec::new();
     };
     if items.is_empty() || items.len() > MAX_INSTRUCTIONS {
@@ -174,25 +162,18 @@ fn instructions(obj: &Map<String, Value>, p: &mut Problems) -> Vec<String> {
 /// assert!(err.problems.len() > 1);
 /// ```
 pub fn validate_response(answer: &str) -> Result<AdvisorResponse, ResponseError> {
-    let mut p = Problems(Vec::new());
-    let text = match extract_object(answer) {
-        Ok(t) => t,
-        Err(e) => {
-            p.add("$", e.to_string());
-            return Err(ResponseError { problems: p.0 });
-        }
+    let whole = |problem: String| ResponseError {
+        problems: vec![Problem {
+            field: "$".to_owned(),
+            problem,
+        }],
     };
-    let value: Value = match parse_strict_value(text) {
-        Ok(v) => v,
-        Err(e) => {
-            p.add("$", e);
-            return Err(ResponseError { problems: p.0 });
-        }
-    };
+    let text = extract_object(answer).map_err(|e| whole(e.to_string()))?;
+    let value: Value = parse_strict(text).map_err(whole)?;
     let Some(obj) = value.as_object() else {
-        p.add("$", "must be a JSON object");
-        return Err(ResponseError { problems: p.0 });
+        return Err(whole("must be a JSON object".to_owned()));
     };
+    let mut p = Problems(Vec::new());
     match obj.get("schema_version") {
         None => p.add("schema_version", "is missing"),
         Some(Value::String(s)) if s == RESPONSE_SCHEMA => {}
@@ -200,69 +181,36 @@ pub fn validate_response(answer: &str) -> Result<AdvisorResponse, ResponseError>
     }
     let decision = decision(obj, &mut p);
     let summary = match obj.get("summary") {
-        None => {
-            p.add("summary", "is missing");
-            String::new()
-        }
-        Some(Value::String(s)) if !is_blank(s) => s.trim().to_owned(),
-        Some(Value::String(_)) => {
-            p.add("summary", "must not be empty");
-            String::new()
-        }
-        Some(_) => {
-            p.add("summary", "must be a string");
-            String::new()
-        }
+        None => Err("is missing"),
+        Some(Value::String(s)) if !is_blank(s) => Ok(s.trim().to_owned()),
+        Some(Value::String(_)) => Err("must not be empty"),
+        Some(_) => Err("must be a string"),
     };
+    let summary = summary.map_err(|why| p.add("summary", why)).unwrap_or_default();
     let executor_instructions = instructions(obj, &mut p);
     let confidence = match obj.get("confidence") {
-        None => {
-            p.add("confidence", "is missing");
-            0.0
-        }
-        Some(Value::Number(_)) => match top_level_literal(text, "confidence").and_then(unit_interval) {
-            Some(c) => c,
-            None => {
-                p.add(
-                    "confidence",
-                    "must be a plain decimal between 0 and 1 (no sign, no exponent, nothing above 1)",
-                );
-                0.0
-            }
-        },
-        Some(_) => {
-            p.add("confidence", "must be a number between 0.00 and 1.00");
-            0.0
-        }
+        None => Err("is missing"),
+        Some(Value::Number(_)) => top_level_literal(text, "confidence")
+            .and_then(unit_interval)
+            .ok_or("must be a plain decimal between 0 and 1 (no sign, no exponent, nothing above 1)"),
+        Some(_) => Err("must be a number between 0.00 and 1.00"),
     };
+    let confidence = confidence.map_err(|why| p.add("confidence", why)).unwrap_or_default();
     let stop_reason = match (obj.get("stop_reason"), decision) {
-        (None, _) => {
-            p.add("stop_reason", "is missing (null unless the decision is STOP)");
-            None
-        }
+        (None, _) => Err("is missing (null unless the decision is STOP)"),
         (Some(Value::Null), Some(Decision::Stop)) => {
-            p.add(
-                "stop_reason",
-                "must say why the executor has to stop when the decision is STOP",
-            );
-            None
+            Err("must say why the executor has to stop when the decision is STOP")
         }
         (Some(Value::String(s)), Some(Decision::Stop)) if is_blank(s) => {
-            p.add("stop_reason", "must not be empty when the decision is STOP");
-            None
+            Err("must not be empty when the decision is STOP")
         }
-        (Some(Value::String(s)), Some(Decision::Stop)) => Some(s.trim().to_owned()),
-        (Some(Value::Null), _) => None,
-        (Some(Value::String(_)), Some(_)) => {
-            p.add("stop_reason", "must be null unless the decision is STOP");
-            None
-        }
-        (Some(Value::String(_)), None) => None,
-        (Some(_), _) => {
-            p.add("stop_reason", "must be a string or null");
-            None
-        }
+        (Some(Value::String(s)), Some(Decision::Stop)) => Ok(Some(s.trim().to_owned())),
+        // null is right unless the decision is STOP; with no valid decision, that is the problem
+        (Some(Value::Null), _) | (Some(Value::String(_)), None) => Ok(None),
+        (Some(Value::String(_)), Some(_)) => Err("must be null unless the decision is STOP"),
+        (Some(_), _) => Err("must be a string or null"),
     };
+    let stop_reason = stop_reason.map_err(|why| p.add("stop_reason", why)).unwrap_or_default();
     for key in obj.keys() {
         if !KNOWN.contains(&key.as_str()) {
             p.add("<unknown field>", "is not part of advisor-response.v1");

@@ -86,10 +86,8 @@ impl ConsultSession {
         self.ledger
             .check(&request.task_id, &request.trigger_hash)
             .map_err(SessionError::Suppressed)?;
-        let pending = match &self.store {
-            Some(store) => Some(store.begin(request).map_err(SessionError::Store)?),
-            None => None,
-        };
+        let pending = self.store.as_ref().map(|s| s.begin(request)).transpose();
+        let pending = pending.map_err(SessionError::Store)?;
         match self.consultant.consult(request).await {
             Ok(consultation) => {
                 if let Some(p) = pending {

@@ -16,39 +16,20 @@ use serde::{Deserialize, Serialize};
 use super::{Message, ToolTrace};
 use crate::error::Error;
 
-/// Why a [`RunObserver`] is being shown messages.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ObservePhase {
-    /// Messages newly added to the history.
-    Append,
-    /// The history was replaced (compaction, a context edit); earlier views are void.
-    Rebase,
-    /// The full history about to be sent to the model.
-    Request,
-    /// Input from outside the model: the run's new input at turn 0, steers,
-    /// follow-ups, stop-interceptor injections.
-    ExternalInput,
-    /// The history restored from a checkpoint, before new input.
-    Restore,
-}
-
-impl ObservePhase {
-    /// The snake_case name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ObservePhase::Append => "append",
-            ObservePhase::Rebase => "rebase",
-            ObservePhase::Request => "request",
-            ObservePhase::ExternalInput => "external_input",
-            ObservePhase::Restore => "restore",
-        }
-    }
-}
-
-impl fmt::Display for ObservePhase {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+wire_enum! {
+    /// Why a [`RunObserver`] is being shown messages.
+    ObservePhase {
+        /// Messages newly added to the history.
+        Append => "append",
+        /// The history was replaced (compaction, a context edit); earlier views are void.
+        Rebase => "rebase",
+        /// The full history about to be sent to the model.
+        Request => "request",
+        /// Input from outside the model: the run's new input at turn 0, steers,
+        /// follow-ups, stop-interceptor injections.
+        ExternalInput => "external_input",
+        /// The history restored from a checkpoint, before new input.
+        Restore => "restore",
     }
 }
 

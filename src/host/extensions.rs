@@ -64,22 +64,16 @@ impl Extensions {
         let mut exts = Vec::new();
         for factory in factories {
             let name = factory.name().to_owned();
-            match contain(|| factory.begin_run()) {
-                Some(Ok(Some(ext))) => exts.push(ext),
-                Some(Ok(None)) => {}
-                Some(Err(e)) => {
-                    return Err(Error::new(
-                        ErrorKind::Extension,
-                        format!("{name}: could not begin the run: {e}"),
-                    ));
+            let why = match contain(|| factory.begin_run()) {
+                Some(Ok(Some(ext))) => {
+                    exts.push(ext);
+                    continue;
                 }
-                None => {
-                    return Err(Error::new(
-                        ErrorKind::Extension,
-                        format!("{name}: panicked while beginning the run"),
-                    ));
-                }
-            }
+                Some(Ok(None)) => continue,
+                Some(Err(e)) => format!("could not begin the run: {e}"),
+                None => "panicked while beginning the run".to_owned(),
+            };
+            return Err(Error::new(ErrorKind::Extension, format!("{name}: {why}")));
         }
         Extensions::from_extensions(exts)
     }
@@ -213,10 +207,7 @@ impl Extensions {
                 let result = contain(|| cp.restore(state.clone()))
                     .unwrap_or_else(|| Err(Error::checkpoint(name.clone(), "panicked while restoring")));
                 if let Err(e) = result {
-                    let field = match e.field() {
-                        Some(f) => format!("{name}.{f}"),
-                        None => name.clone(),
-                    };
+                    let field = e.field().map_or_else(|| name.clone(), |f| format!("{name}.{f}"));
                     let e = Error::checkpoint(field, e.message().to_owned());
                     tracing::warn!(extension = %name, error = %e, "a checkpoint was rejected; the run goes on");
                     rejected.push(e);

@@ -6,29 +6,17 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Who wrote a message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Role {
-    /// Instructions from the host.
-    System,
-    /// The user, or input the host injects on the user's channel.
-    User,
-    /// The model.
-    Assistant,
-    /// A tool result.
-    Tool,
-}
-
-impl Role {
-    /// `system`, `user`, `assistant` or `tool`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::System => "system",
-            Role::User => "user",
-            Role::Assistant => "assistant",
-            Role::Tool => "tool",
-        }
+wire_enum! {
+    /// Who wrote a message.
+    Role {
+        /// Instructions from the host.
+        System => "system",
+        /// The user, or input the host injects on the user's channel.
+        User => "user",
+        /// The model.
+        Assistant => "assistant",
+        /// A tool result.
+        Tool => "tool",
     }
 }
 

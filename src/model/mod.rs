@@ -254,31 +254,23 @@ impl ModelError {
         }
     }
 
-    /// Records the HTTP status the server answered with.
-    pub fn with_status(mut self, status: u16) -> ModelError {
-        self.status = Some(status);
-        self
+    setters! {
+        /// Records the HTTP status the server answered with.
+        with_status(status: u16) => status = Some(status);
+
+        /// Records tokens spent by the failed call (and any failed attempts before it).
+        with_usage(usage: Usage) => usage = usage;
     }
 
-    /// Records tokens spent by the failed call (and any failed attempts before it).
-    pub fn with_usage(mut self, usage: Usage) -> ModelError {
-        self.usage = usage;
-        self
-    }
+    getters! {
+        /// What kind of failure this is.
+        kind: ModelErrorKind;
 
-    /// What kind of failure this is.
-    pub fn kind(&self) -> ModelErrorKind {
-        self.kind
-    }
+        /// The HTTP status, for [`ModelErrorKind::Status`] errors.
+        status: Option<u16>;
 
-    /// The HTTP status, for [`ModelErrorKind::Status`] errors.
-    pub fn status(&self) -> Option<u16> {
-        self.status
-    }
-
-    /// Tokens the failed call still cost.
-    pub fn usage(&self) -> Usage {
-        self.usage
+        /// Tokens the failed call still cost.
+        usage: Usage;
     }
 
     /// Whether the server refused the request because the prompt does not fit

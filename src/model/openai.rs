@@ -151,17 +151,13 @@ impl OpenAiCompatible {
 }
 
 impl OpenAiCompatibleBuilder {
-    /// The API key (sent as a bearer token). Never logged.
-    pub fn api_key(mut self, key: impl Into<String>) -> Self {
-        self.key = ApiKey(Some(key.into()));
-        self
-    }
+    setters! {
+        /// The API key (sent as a bearer token). Never logged.
+        api_key(key: impl Into<String>) => key = ApiKey(Some(key.into()));
 
-    /// Reads the API key from this environment variable at `build()`; a
-    /// missing variable is an error. An explicit [`api_key`](Self::api_key) wins.
-    pub fn api_key_from_env(mut self, var: impl Into<String>) -> Self {
-        self.key_env = Some(var.into());
-        self
+        /// Reads the API key from this environment variable at `build()`; a
+        /// missing variable is an error. An explicit [`api_key`](Self::api_key) wins.
+        api_key_from_env(var: impl Into<String>) => key_env = Some(var.into());
     }
 
     /// An extra header sent with every request (its value is treated like a
@@ -171,50 +167,31 @@ impl OpenAiCompatibleBuilder {
         self
     }
 
-    /// How to ask for JSON answers (default [`StructuredOutput::JsonSchema`]).
-    pub fn structured_output(mut self, mode: StructuredOutput) -> Self {
-        self.mode = mode;
-        self
-    }
+    setters! {
+        /// How to ask for JSON answers (default [`StructuredOutput::JsonSchema`]).
+        structured_output(mode: StructuredOutput) => mode = mode;
 
-    /// Time allowed for one call, from connecting to the end of the body,
-    /// retries and their waits included (default 60 s, at most
-    /// [`MAX_TIMEOUT`]): a `Retry-After` longer than what remains ends the
-    /// call with the server's error instead of waiting. A request that times
-    /// out is not retried.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = timeout;
-        self
-    }
+        /// Time allowed for one call, from connecting to the end of the body,
+        /// retries and their waits included (default 60 s, at most
+        /// [`MAX_TIMEOUT`]): a `Retry-After` longer than what remains ends the
+        /// call with the server's error instead of waiting. A request that times
+        /// out is not retried.
+        timeout(timeout: Duration) => timeout = timeout;
 
-    /// Retries after a 429, a 5xx or a connection error (default 3).
-    pub fn max_retries(mut self, n: u32) -> Self {
-        self.max_retries = n;
-        self
-    }
+        /// Retries after a 429, a 5xx or a connection error (default 3).
+        max_retries(n: u32) => max_retries = n;
 
-    /// Spacing of retries (default 500 ms doubling, at most 20 s).
-    pub fn backoff(mut self, backoff: Backoff) -> Self {
-        self.backoff = backoff;
-        self
-    }
+        /// Spacing of retries (default 500 ms doubling, at most 20 s).
+        backoff(backoff: Backoff) => backoff = backoff;
 
-    /// Requests in flight at once across all clones (default 16).
-    pub fn max_concurrency(mut self, n: usize) -> Self {
-        self.max_concurrency = n;
-        self
-    }
+        /// Requests in flight at once across all clones (default 16).
+        max_concurrency(n: usize) => max_concurrency = n;
 
-    /// `max_tokens` sent with each request (default 1024; `None` to omit).
-    pub fn max_tokens(mut self, n: Option<u32>) -> Self {
-        self.max_tokens = n;
-        self
-    }
+        /// `max_tokens` sent with each request (default 1024; `None` to omit).
+        max_tokens(n: Option<u32>) => max_tokens = n;
 
-    /// `temperature` sent with each request (default 0; `None` to omit).
-    pub fn temperature(mut self, t: Option<f32>) -> Self {
-        self.temperature = t;
-        self
+        /// `temperature` sent with each request (default 0; `None` to omit).
+        temperature(t: Option<f32>) => temperature = t;
     }
 
     /// Validates the settings and builds the client.
@@ -265,7 +242,6 @@ impl OpenAiCompatibleBuilder {
             return Err(Error::config("max_concurrency", "must be at least 1"));
         }
         let key = match (self.key.0, self.key_env) {
-            (Some(k), _) => ApiKey(Some(k)),
             (None, Some(var)) => match std::env::var(&var) {
                 Ok(k) if !k.is_empty() => ApiKey(Some(k)),
                 _ => {
@@ -275,7 +251,7 @@ impl OpenAiCompatibleBuilder {
                     ));
                 }
             },
-            (None, None) => ApiKey(None),
+            (key, _) => ApiKey(key),
         };
         let http = reqwest::Client::builder()
             .user_agent(concat!("advisor/", env!("CARGO_PKG_VERSION")))
@@ -313,14 +289,27 @@ enum Attempt {
 impl Inner {
     fn excerpt(&self, body: &[u8]) -> String {
         let text = String::from_utf8_lossy(&body[..body.len().min(MAX_ERROR_EXCERPT * 4)]);
-        let text: String = self
-            .key
-            .redact(&text)
-            .chars()
+        let text = self.key.redact(&text);
+        text.chars()
             .filter(|c| !c.is_control())
             .take(MAX_ERROR_EXCERPT)
-            .collect();
-        text
+            .collect()
+    }
+
+    fn timed_out(&self) -> ModelError {
+        ModelError::new(
+            ModelErrorKind::Timeout,
+            format!("the model server did not answer within {:?}", self.timeout),
+        )
+    }
+
+    /// A transport failure: final when the call timed out, else worth a retry.
+    fn transport_failure(&self, e: &reqwest::Error) -> Attempt {
+        if e.is_timeout() {
+            Attempt::Fail(self.transport_error(e))
+        } else {
+            Attempt::Retry(self.transport_error(e), None)
+        }
     }
 
     async fn read_body(&self, mut resp: reqwest::Response) -> Result<Vec<u8>, reqwest::Error> {
@@ -336,10 +325,7 @@ impl Inner {
 
     fn transport_error(&self, e: &reqwest::Error) -> ModelError {
         if e.is_timeout() {
-            return ModelError::new(
-                ModelErrorKind::Timeout,
-                format!("the model server did not answer within {:?}", self.timeout),
-            );
+            return self.timed_out();
         }
         let what = if e.is_connect() {
             "could not connect to the model server"
@@ -366,8 +352,7 @@ impl Inner {
         };
         let resp = match builder.send().await {
             Ok(r) => r,
-            Err(e) if e.is_timeout() => return Attempt::Fail(self.transport_error(&e)),
-            Err(e) => return Attempt::Retry(self.transport_error(&e), None),
+            Err(e) => return self.transport_failure(&e),
         };
         let status = resp.status();
         let retry_after = resp
@@ -377,8 +362,7 @@ impl Inner {
             .and_then(parse_retry_after);
         let body = match self.read_body(resp).await {
             Ok(b) => b,
-            Err(e) if e.is_timeout() => return Attempt::Fail(self.transport_error(&e)),
-            Err(e) => return Attempt::Retry(self.transport_error(&e), None),
+            Err(e) => return self.transport_failure(&e),
         };
         if status.is_success() {
             if body.len() > MAX_BODY_BYTES {
@@ -430,10 +414,7 @@ impl ChatModel for OpenAiCompatible {
             let mode = StructuredOutput::from_u8(inner.mode.load(Ordering::Relaxed));
             let remaining = deadline.saturating_duration_since(tokio::time::Instant::now());
             if remaining.is_zero() {
-                return Err(ModelError::new(
-                    ModelErrorKind::Timeout,
-                    format!("the model server did not answer within {:?}", inner.timeout),
-                ));
+                return Err(inner.timed_out());
             }
             match inner.attempt(&request, mode, remaining).await {
                 Attempt::Done(r) => return Ok(r),

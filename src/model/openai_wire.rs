@@ -53,12 +53,8 @@ fn wire_message(m: &Message) -> WireMessage<'_> {
                 },
             })
             .collect(),
-        tool_call_id: if m.role == Role::Tool {
-            m.tool_call_id.as_deref()
-        } else {
-            None
-        },
-        name: if m.role == Role::Tool { m.name.as_deref() } else { None },
+        tool_call_id: m.tool_call_id.as_deref().filter(|_| m.role == Role::Tool),
+        name: m.name.as_deref().filter(|_| m.role == Role::Tool),
     }
 }
 
@@ -73,11 +69,7 @@ impl StructuredOutput {
     }
 
     pub(crate) fn as_u8(self) -> u8 {
-        match self {
-            StructuredOutput::JsonSchema => 0,
-            StructuredOutput::JsonObjectWithSchema => 1,
-            StructuredOutput::None => 2,
-        }
+        self as u8 // the declaration order: the inverse of `from_u8`
     }
 
     pub(crate) fn from_u8(v: u8) -> StructuredOutput {
@@ -135,45 +127,36 @@ pub(crate) fn request_body(settings: &BodySettings, request: &ChatRequest, mode:
 #[derive(Debug, Deserialize)]
 struct RespFunction {
     name: String,
-    #[serde(default)]
     arguments: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
 struct RespToolCall {
-    #[serde(default)]
     id: Option<String>,
     function: RespFunction,
 }
 
 #[derive(Debug, Deserialize)]
 struct RespMessage {
-    #[serde(default)]
     content: Option<String>,
-    #[serde(default)]
     tool_calls: Option<Vec<RespToolCall>>,
 }
 
 #[derive(Debug, Deserialize)]
 struct RespChoice {
     message: RespMessage,
-    #[serde(default)]
     finish_reason: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
 struct RespUsage {
-    #[serde(default)]
     prompt_tokens: Option<u64>,
-    #[serde(default)]
     completion_tokens: Option<u64>,
 }
 
 #[derive(Debug, Deserialize)]
 struct Response {
-    #[serde(default)]
     choices: Option<Vec<RespChoice>>,
-    #[serde(default)]
     usage: Option<RespUsage>,
 }
 

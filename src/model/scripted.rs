@@ -41,9 +41,7 @@ impl ScriptedModel {
     /// [`ModelErrorKind::Exhausted`].
     pub fn new(answers: impl IntoIterator<Item = ChatResponse>) -> ScriptedModel {
         let model = ScriptedModel::default();
-        for a in answers {
-            model.push(Ok(a));
-        }
+        answers.into_iter().for_each(|a| model.push(Ok(a)));
         model
     }
 

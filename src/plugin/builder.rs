@@ -126,13 +126,6 @@ impl AdvisorPluginBuilder {
         self
     }
 
-    /// Whether the plugin takes part in runs (default `true`). A disabled
-    /// plugin declines every run, leaving it exactly as without an advisor.
-    pub fn enabled(mut self, enabled: bool) -> Self {
-        self.enabled = enabled;
-        self
-    }
-
     /// Single reviewer: finish consultations per user request (default 2, at
     /// least 1). Each finish review counts, whether or not it re-opened the run.
     pub fn max_rounds(self, rounds: u32) -> Self {
@@ -167,23 +160,49 @@ impl AdvisorPluginBuilder {
         self.single("shadow", move |cfg| cfg.shadow(on))
     }
 
-    /// Notes admitted per review (default 3, 1..=32).
-    pub fn max_notes_per_review(mut self, n: usize) -> Self {
-        self.max_notes_per_review = n;
-        self
-    }
+    setters! {
+        /// Whether the plugin takes part in runs (default `true`). A disabled
+        /// plugin declines every run, leaving it exactly as without an advisor.
+        enabled(enabled: bool) => enabled = enabled;
 
-    /// How long a review may take (default 30 s, more than zero). Past it the
-    /// review is dropped and the run goes on as without an advisor.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = timeout;
-        self
-    }
+        /// Notes admitted per review (default 3, 1..=32).
+        max_notes_per_review(n: usize) => max_notes_per_review = n;
 
-    /// Limits on the evidence a reviewer reads (defaults: [`EvidenceBounds::default`]).
-    pub fn evidence(mut self, bounds: EvidenceBounds) -> Self {
-        self.evidence = bounds;
-        self
+        /// How long a review may take (default 30 s, more than zero). Past it the
+        /// review is dropped and the run goes on as without an advisor.
+        timeout(timeout: Duration) => timeout = timeout;
+
+        /// Limits on the evidence a reviewer reads (defaults: [`EvidenceBounds::default`]).
+        evidence(bounds: EvidenceBounds) => evidence = bounds;
+
+        /// Where to record one event per review (and per reset); see [`crate::trace`].
+        trace(sink: impl TraceSink + 'static) => trace = Some(Arc::new(sink));
+
+        /// Similarity dedupe (default off): paraphrases with ≥ 0.8 content-word
+        /// overlap count as repeats. See [`EmissionGuard::with_similarity`](crate::EmissionGuard::with_similarity).
+        similarity_dedupe(on: bool) => similarity = on;
+
+        /// Tokens all reviewers together may spend per user request (default:
+        /// no limit). Every reviewer attempt is charged — failed ones included,
+        /// estimated from text length when the server reports no usage. Once
+        /// spent, no further review runs for the request: the stop goes through,
+        /// and the report ([`RunReport::budget_stop`](crate::plugin::RunReport))
+        /// and the trace say why. A fresh user request starts a new allowance.
+        max_review_tokens(tokens: u64) => max_review_tokens = Some(tokens);
+
+        /// Tokens all reviewers together may spend over the plugin's checkpointed
+        /// lifetime — a session (default: no limit). Counted like
+        /// [`max_review_tokens`](Self::max_review_tokens) but never reset by a
+        /// fresh request; carried in the checkpoint.
+        max_session_review_tokens(tokens: u64) => max_session_review_tokens = Some(tokens);
+
+        /// The largest prompt, in estimated tokens, a model reviewer may send
+        /// (default: the model's context when the server reports it, else
+        /// [`DEFAULT_MAX_PROMPT_TOKENS`](crate::review::DEFAULT_MAX_PROMPT_TOKENS);
+        /// at least [`MIN_PROMPT_TOKENS`](crate::review::MIN_PROMPT_TOKENS)). Over
+        /// it the window shrinks oldest-first, long tool outputs keep their head
+        /// and tail, and the task and the answer always stay.
+        max_prompt_tokens(tokens: u64) => max_prompt_tokens = Some(tokens);
     }
 
     /// Called with every review's admitted notes, nits included, and whether
@@ -199,50 +218,6 @@ impl AdvisorPluginBuilder {
     /// host can charge the run for its reviewer. Must not block.
     pub fn on_usage(mut self, callback: impl Fn(&str, Usage) + Send + Sync + 'static) -> Self {
         self.on_usage.push(Arc::new(callback));
-        self
-    }
-
-    /// Where to record one event per review (and per reset); see [`crate::trace`].
-    pub fn trace(mut self, sink: impl TraceSink + 'static) -> Self {
-        self.trace = Some(Arc::new(sink));
-        self
-    }
-
-    /// Similarity dedupe (default off): paraphrases with ≥ 0.8 content-word
-    /// overlap count as repeats. See [`EmissionGuard::with_similarity`](crate::EmissionGuard::with_similarity).
-    pub fn similarity_dedupe(mut self, on: bool) -> Self {
-        self.similarity = on;
-        self
-    }
-
-    /// Tokens all reviewers together may spend per user request (default:
-    /// no limit). Every reviewer attempt is charged — failed ones included,
-    /// estimated from text length when the server reports no usage. Once
-    /// spent, no further review runs for the request: the stop goes through,
-    /// and the report ([`RunReport::budget_stop`](crate::plugin::RunReport))
-    /// and the trace say why. A fresh user request starts a new allowance.
-    pub fn max_review_tokens(mut self, tokens: u64) -> Self {
-        self.max_review_tokens = Some(tokens);
-        self
-    }
-
-    /// Tokens all reviewers together may spend over the plugin's checkpointed
-    /// lifetime — a session (default: no limit). Counted like
-    /// [`max_review_tokens`](Self::max_review_tokens) but never reset by a
-    /// fresh request; carried in the checkpoint.
-    pub fn max_session_review_tokens(mut self, tokens: u64) -> Self {
-        self.max_session_review_tokens = Some(tokens);
-        self
-    }
-
-    /// The largest prompt, in estimated tokens, a model reviewer may send
-    /// (default: the model's context when the server reports it, else
-    /// [`DEFAULT_MAX_PROMPT_TOKENS`](crate::review::DEFAULT_MAX_PROMPT_TOKENS);
-    /// at least [`MIN_PROMPT_TOKENS`](crate::review::MIN_PROMPT_TOKENS)). Over
-    /// it the window shrinks oldest-first, long tool outputs keep their head
-    /// and tail, and the task and the answer always stay.
-    pub fn max_prompt_tokens(mut self, tokens: u64) -> Self {
-        self.max_prompt_tokens = Some(tokens);
         self
     }
 

@@ -46,19 +46,20 @@ fn fit(mut s: MemberState, budget: usize) -> MemberState {
     let extra = s.delivered.len().saturating_sub(DELIVERED_CAPACITY);
     s.delivered.drain(..extra);
     let mut total = json_len(&s);
-    let mut drop = 0;
-    while total > budget && drop < s.seen.len() {
-        total = total.saturating_sub(json_len(&s.seen[drop]) + 1);
-        drop += 1;
-    }
-    s.seen.drain(..drop);
-    let mut drop = 0;
-    while total > budget && drop < s.delivered.len() {
-        total = total.saturating_sub(json_len(&s.delivered[drop]) + 1);
-        drop += 1;
-    }
-    s.delivered.drain(..drop);
+    drop_oldest(&mut s.seen, &mut total, budget);
+    drop_oldest(&mut s.delivered, &mut total, budget);
     s
+}
+
+/// Drops the oldest `items` while `total` (bytes, each item and its comma
+/// counted) is over `budget`.
+fn drop_oldest<T: Serialize>(items: &mut Vec<T>, total: &mut usize, budget: usize) {
+    let mut drop = 0;
+    while *total > budget && drop < items.len() {
+        *total = total.saturating_sub(json_len(&items[drop]) + 1);
+        drop += 1;
+    }
+    items.drain(..drop);
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -127,13 +128,8 @@ pub(crate) fn save(members: &[Member], spent: Spent) -> Value {
 }
 
 fn counter(at: &str, field: &str, v: i64) -> Result<u32, Error> {
-    if v < 0 {
-        return Err(Error::checkpoint(
-            format!("{at}.{field}"),
-            format!("must not be negative, got {v}"),
-        ));
-    }
-    u32::try_from(v).map_err(|_| Error::checkpoint(format!("{at}.{field}"), format!("is too large, got {v}")))
+    let why = if v < 0 { "must not be negative" } else { "is too large" };
+    u32::try_from(v).map_err(|_| Error::checkpoint(format!("{at}.{field}"), format!("{why}, got {v}")))
 }
 
 /// A validated member state, ready to apply.

@@ -34,16 +34,11 @@ impl Consultation {
     /// Adds a record, joining its injection into the combined one when it
     /// interrupted.
     pub(crate) fn push(&mut self, record: TraceEvent) {
-        if record.interrupted {
-            if let Some(text) = &record.injection {
-                match &mut self.injection {
-                    Some(all) => {
-                        all.push_str(JOIN);
-                        all.push_str(text);
-                    }
-                    None => self.injection = Some(text.clone()),
-                }
-            }
+        if let Some(text) = record.injection.as_deref().filter(|_| record.interrupted) {
+            self.injection = Some(match self.injection.take() {
+                Some(all) => all + JOIN + text,
+                None => text.to_owned(),
+            });
         }
         self.records.push(record);
     }

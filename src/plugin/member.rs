@@ -160,11 +160,8 @@ impl Member {
 
     /// Remembers notes delivered to the agent, keeping the last 32.
     pub(crate) fn remember(&mut self, notes: &[Note]) {
-        for note in notes {
-            if self.delivered.len() == DELIVERED_CAPACITY {
-                self.delivered.pop_front();
-            }
-            self.delivered.push_back(note.clone());
-        }
+        self.delivered.extend(notes.iter().cloned());
+        let extra = self.delivered.len().saturating_sub(DELIVERED_CAPACITY);
+        self.delivered.drain(..extra);
     }
 }

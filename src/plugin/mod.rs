@@ -198,11 +198,6 @@ impl AdvisorPlugin {
     pub fn last_report(&self) -> Option<RunReport> {
         self.config.last_report.lock().ok().and_then(|r| *r)
     }
-
-    /// The configured reviewers' names, in order.
-    pub fn reviewer_names(&self) -> Vec<&str> {
-        self.config.members.iter().map(|m| m.name()).collect()
-    }
 }
 
 impl ExtensionFactory for AdvisorPlugin {

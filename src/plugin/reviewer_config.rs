@@ -76,42 +76,26 @@ impl ReviewerConfig {
         }
     }
 
-    /// Review every `n` completed turns (0: never periodically).
-    pub fn interval_turns(mut self, n: u32) -> Self {
-        self.interval_turns = n;
-        self
-    }
+    setters! {
+        /// Review every `n` completed turns (0: never periodically).
+        interval_turns(n: u32) => interval_turns = n;
 
-    /// Finish consultations per user request (at least 1).
-    pub fn max_rounds(mut self, n: u32) -> Self {
-        self.max_rounds = n;
-        self
-    }
+        /// Finish consultations per user request (at least 1).
+        max_rounds(n: u32) => max_rounds = n;
 
-    /// Periodic reviews per user request.
-    pub fn max_periodic_reviews(mut self, n: u32) -> Self {
-        self.max_periodic_reviews = n;
-        self
-    }
+        /// Periodic reviews per user request.
+        max_periodic_reviews(n: u32) => max_periodic_reviews = n;
 
-    /// Completed turns a failed review pushes the next periodic review back (0: none).
-    pub fn cooldown_turns(mut self, n: u32) -> Self {
-        self.cooldown_turns = n;
-        self
-    }
+        /// Completed turns a failed review pushes the next periodic review back (0: none).
+        cooldown_turns(n: u32) => cooldown_turns = n;
 
-    /// Highest severity this reviewer may raise; notes above it are downgraded
-    /// before the guard. `Severity::Nit` means "advise, never interrupt".
-    pub fn max_severity(mut self, s: Severity) -> Self {
-        self.max_severity = s;
-        self
-    }
+        /// Highest severity this reviewer may raise; notes above it are downgraded
+        /// before the guard. `Severity::Nit` means "advise, never interrupt".
+        max_severity(s: Severity) => max_severity = s;
 
-    /// Shadow mode: review, record, call `on_notes`, never inject and never
-    /// re-open — for measuring a reviewer before trusting it.
-    pub fn shadow(mut self, on: bool) -> Self {
-        self.shadow = on;
-        self
+        /// Shadow mode: review, record, call `on_notes`, never inject and never
+        /// re-open — for measuring a reviewer before trusting it.
+        shadow(on: bool) => shadow = on;
     }
 
     /// The reviewer's name.

@@ -203,20 +203,18 @@ impl AdvisorRun {
     ) -> Review {
         let m = &self.members[idx];
         let messages = window.get_or_insert_with(|| Arc::from(self.window.messages())).clone();
+        // the answer and the tools are a finish review's, set by its caller
         Review {
             kind,
             reviewer: m.cfg.name.clone(),
-            final_answer: None,
             turns,
             messages,
             omitted_messages: self.window.omitted(),
-            tools: Vec::new(),
-            omitted_tools: 0,
             round,
             delivered: m.delivered().cloned().collect(),
             max_prompt_tokens: self.config.max_prompt_tokens,
             max_notes: Some(self.config.max_notes_per_review),
-            usage: crate::review::UsageMeter::new(),
+            ..Review::default()
         }
     }
 

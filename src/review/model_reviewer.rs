@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use async_trait::async_trait;
 use serde::Deserialize;
 
-use super::prompt::{FittedPrompt, fit_user_prompt, notes_schema, system_prompt, user_prompt};
+use super::prompt::{FittedPrompt, fit_user_prompt, notes_schema, system_prompt};
 use super::{Review, ReviewError, ReviewErrorKind, Reviewer};
 use crate::error::Error;
 use crate::host::Message;
@@ -217,15 +217,8 @@ impl ModelReviewer {
 
     /// The request this reviewer sends for `review`.
     pub fn request(&self, review: &Review) -> ChatRequest {
-        let max_notes = note_limit(review);
-        ChatRequest {
-            messages: vec![
-                Message::system(system_prompt(max_notes, self.attention.as_deref())),
-                Message::user(user_prompt(review)),
-            ],
-            tools: Vec::new(),
-            response_schema: Some(notes_schema(max_notes)),
-        }
+        // with no limit the user message is the whole rendered review
+        self.request_within(review, u64::MAX).0
     }
 }
 

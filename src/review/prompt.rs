@@ -170,20 +170,14 @@ notes.\n",
             let _ = writeln!(s, "- … {} earlier call(s) elided", review.omitted_tools);
         }
         for t in &review.tools {
-            match &t.error {
-                None => {
-                    let _ = writeln!(s, "- {}: ok", t.name);
-                }
+            let status = match &t.error {
+                None => "ok".to_owned(),
                 Some(e) => {
                     let one_line: String = e.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
-                    let _ = writeln!(
-                        s,
-                        "- {}: FAILED {}",
-                        t.name,
-                        truncate_middle(&one_line, TOOL_ERROR_BYTES)
-                    );
+                    format!("FAILED {}", truncate_middle(&one_line, TOOL_ERROR_BYTES))
                 }
-            }
+            };
+            let _ = writeln!(s, "- {}: {status}", t.name);
         }
         s.push('\n');
     }
@@ -194,24 +188,20 @@ notes.\n",
         }
         s.push('\n');
     }
-    match (review.kind, &review.final_answer) {
-        (ReviewKind::Finish, Some(answer)) => {
-            let _ = writeln!(
-                s,
-                "## The answer under review (turn {})\n{}\n",
-                review.turns,
-                answer.trim()
-            );
-        }
-        _ => {
-            let _ = writeln!(
-                s,
-                "## Work in progress (after {} completed turn(s))\nThere is no final answer yet: review the work so \
+    let _ = match (review.kind, &review.final_answer) {
+        (ReviewKind::Finish, Some(answer)) => writeln!(
+            s,
+            "## The answer under review (turn {})\n{}\n",
+            review.turns,
+            answer.trim()
+        ),
+        _ => writeln!(
+            s,
+            "## Work in progress (after {} completed turn(s))\nThere is no final answer yet: review the work so \
 far.\n",
-                review.turns
-            );
-        }
-    }
+            review.turns
+        ),
+    };
     s.push_str("Return the JSON object only.");
     s
 }
@@ -222,7 +212,7 @@ const MIN_TOOL_OUTPUT_BYTES: usize = 400;
 const MIN_PINNED_BYTES: usize = 200;
 
 /// A user prompt fitted to a token budget, and what fitting it took.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FittedPrompt {
     /// The user message.
     pub text: String,
@@ -259,11 +249,7 @@ fn bytes_for(tokens: u64) -> usize {
 pub(crate) fn fit_user_prompt(review: &Review, max_tokens: u64) -> FittedPrompt {
     let mut fitted = FittedPrompt {
         text: user_prompt(review),
-        estimated_tokens: 0,
-        clamped_tool_outputs: 0,
-        dropped_messages: 0,
-        dropped_lines: 0,
-        clamped_task_or_answer: false,
+        ..FittedPrompt::default()
     };
     let fits = |text: &str| estimate_tokens(text) <= max_tokens;
     if fits(&fitted.text) {

@@ -231,14 +231,12 @@ impl Advisor {
         self
     }
 
-    /// Solver calls seen so far (drafts and revisions): t.
-    pub fn solver_calls(&self) -> u32 {
-        self.solver_calls
-    }
+    getters! {
+        /// Solver calls seen so far (drafts and revisions): t.
+        solver_calls: u32;
 
-    /// Interventions delivered: n_t.
-    pub fn interventions(&self) -> u32 {
-        self.interventions
+        /// Interventions delivered: n_t.
+        interventions: u32;
     }
 
     /// The plan carried from the last decision (private).
@@ -323,19 +321,13 @@ impl Advisor {
     }
 
     fn fail(&self, stage: &str, error: RolloutError, draft: Draft) -> Result<Draft, RolloutError> {
+        let (stage, message) = (stage.to_owned(), error.to_string());
         if self.config.fail_open {
-            self.record(EventKind::FailOpen {
-                stage: stage.into(),
-                error: error.to_string(),
-            });
-            Ok(draft)
-        } else {
-            self.record(EventKind::Failed {
-                stage: stage.into(),
-                error: error.to_string(),
-            });
-            Err(error)
+            self.record(EventKind::FailOpen { stage, error: message });
+            return Ok(draft);
         }
+        self.record(EventKind::Failed { stage, error: message });
+        Err(error)
     }
 
     /// Reviews one solver turn: returns the response to commit (the draft, or

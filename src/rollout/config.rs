@@ -105,11 +105,6 @@ impl AdvisorConfig {
         }
     }
 
-    /// B: interventions per attempt.
-    pub fn max_interventions(&self) -> u32 {
-        self.max_interventions
-    }
-
     /// k: also review every k-th solver turn; `None` reviews proposed finishes only.
     pub fn periodic_review_interval(&self) -> Option<u32> {
         self.periodic_review_interval.map(NonZeroU32::get)
@@ -125,112 +120,74 @@ impl AdvisorConfig {
         self.max_revision_attempts.get()
     }
 
-    /// On advisor or revision failure keep the draft (true) or return the error.
-    pub fn fail_open(&self) -> bool {
-        self.fail_open
-    }
+    getters! {
+        /// B: interventions per attempt.
+        max_interventions: u32;
 
-    /// Whether a hint that leaks privileged material is replaced by the fixed self-check sentence.
-    pub fn screen_hints(&self) -> bool {
-        self.screen_hints
-    }
+        /// On advisor or revision failure keep the draft (true) or return the error.
+        fail_open: bool;
 
-    /// Whether the advisor is shown its streak of the same reason code.
-    pub fn repeat_streak_escalation(&self) -> bool {
-        self.repeat_streak_escalation
-    }
+        /// Whether a hint that leaks privileged material is replaced by the fixed self-check sentence.
+        screen_hints: bool;
 
-    /// Self-check or reasoning-prefill cues.
-    pub fn cue_path(&self) -> CuePath {
-        self.cue_path
-    }
+        /// Whether the advisor is shown its streak of the same reason code.
+        repeat_streak_escalation: bool;
 
-    /// Bounds of the public history the advisor reads.
-    pub fn history(&self) -> EvidenceBounds {
-        self.history
+        /// Self-check or reasoning-prefill cues.
+        cue_path: CuePath;
+
+        /// Bounds of the public history the advisor reads.
+        history: EvidenceBounds;
+
+        /// Tokens the advisor model may spend in this attempt, every advisor call
+        /// counted (failed and invalid answers included; estimated from text
+        /// length when the server reports no usage). `None`: no limit. Once
+        /// spent, no further advisor call starts: the draft is kept and the trace
+        /// records `budget_spent`.
+        max_review_tokens: Option<u64>;
     }
 
     /// The name of the finish tool.
     pub fn finish_tool(&self) -> &str {
         &self.finish_tool
     }
-
-    /// Tokens the advisor model may spend in this attempt, every advisor call
-    /// counted (failed and invalid answers included; estimated from text
-    /// length when the server reports no usage). `None`: no limit. Once
-    /// spent, no further advisor call starts: the draft is kept and the trace
-    /// records `budget_spent`.
-    pub fn max_review_tokens(&self) -> Option<u64> {
-        self.max_review_tokens
-    }
 }
 
 impl AdvisorConfigBuilder {
-    /// B, interventions per attempt (0 turns the advisor into an observer that never reviews).
-    pub fn max_interventions(mut self, n: u32) -> Self {
-        self.config.max_interventions = n;
-        self
-    }
+    setters! {
+        /// B, interventions per attempt (0 turns the advisor into an observer that never reviews).
+        max_interventions(n: u32) => config.max_interventions = n;
 
-    /// k, the periodic review interval (`None`: finishes only; `Some(0)` is
-    /// rejected by [`build`](Self::build)).
-    pub fn periodic_review_interval(mut self, k: Option<u32>) -> Self {
-        self.periodic_review_interval = k;
-        self
-    }
+        /// k, the periodic review interval (`None`: finishes only; `Some(0)` is
+        /// rejected by [`build`](Self::build)).
+        periodic_review_interval(k: Option<u32>) => periodic_review_interval = k;
 
-    /// Advisor calls per review (at least 1).
-    pub fn max_advisor_attempts(mut self, n: u32) -> Self {
-        self.max_advisor_attempts = n;
-        self
-    }
+        /// Advisor calls per review (at least 1).
+        max_advisor_attempts(n: u32) => max_advisor_attempts = n;
 
-    /// Revision attempts per intervention (at least 1).
-    pub fn max_revision_attempts(mut self, n: u32) -> Self {
-        self.max_revision_attempts = n;
-        self
-    }
+        /// Revision attempts per intervention (at least 1).
+        max_revision_attempts(n: u32) => max_revision_attempts = n;
 
-    /// Keep the draft on failures (default true).
-    pub fn fail_open(mut self, on: bool) -> Self {
-        self.config.fail_open = on;
-        self
-    }
+        /// Keep the draft on failures (default true).
+        fail_open(on: bool) => config.fail_open = on;
 
-    /// Screen hints for privileged material (default false).
-    pub fn screen_hints(mut self, on: bool) -> Self {
-        self.config.screen_hints = on;
-        self
-    }
+        /// Screen hints for privileged material (default false).
+        screen_hints(on: bool) => config.screen_hints = on;
 
-    /// Show the advisor its reason-code streak (default false; needs `screen_hints`).
-    pub fn repeat_streak_escalation(mut self, on: bool) -> Self {
-        self.config.repeat_streak_escalation = on;
-        self
-    }
+        /// Show the advisor its reason-code streak (default false; needs `screen_hints`).
+        repeat_streak_escalation(on: bool) => config.repeat_streak_escalation = on;
 
-    /// The cue path (default self-check).
-    pub fn cue_path(mut self, path: CuePath) -> Self {
-        self.config.cue_path = path;
-        self
-    }
+        /// The cue path (default self-check).
+        cue_path(path: CuePath) => config.cue_path = path;
 
-    /// Bounds of the history the advisor reads.
-    pub fn history(mut self, bounds: EvidenceBounds) -> Self {
-        self.config.history = bounds;
-        self
-    }
+        /// Bounds of the history the advisor reads.
+        history(bounds: EvidenceBounds) => config.history = bounds;
 
-    /// The finish tool's name (default `submit`).
-    pub fn finish_tool(mut self, name: impl Into<String>) -> Self {
-        self.config.finish_tool = name.into();
-        self
-    }
+        /// The finish tool's name (default `submit`).
+        finish_tool(name: impl Into<String>) => config.finish_tool = name.into();
 
-    /// Tokens the advisor model may spend per attempt (default: no limit).
-    pub fn max_review_tokens(mut self, tokens: Option<u64>) -> Self {
-        self.config.max_review_tokens = tokens;
-        self
+        /// Tokens the advisor model may spend per attempt (default: no limit).
+        max_review_tokens(tokens: Option<u64>) => config.max_review_tokens = tokens;
     }
 
     /// Validates and builds; each error names the field and what it accepts.

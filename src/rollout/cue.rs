@@ -81,45 +81,29 @@ pub fn compile_cue(
     screen: Option<ScreenInput<'_>>,
 ) -> Result<(CompiledCue, Option<ScreenResult>), AdvisorDecisionError> {
     let sentence = self_check_sentence(decision.action)?;
-    let fixed = |fell_back: bool, screened: bool| CompiledCue {
-        path: CuePath::SelfCheck,
+    let cue = |path: CuePath, text: &str, screened: bool, fell_back: bool| CompiledCue {
+        path,
         action: decision.action,
         reason_code: decision.reason_code,
-        text: sentence.to_owned(),
+        text: text.to_owned(),
         screened,
         fell_back,
     };
-    if path == CuePath::SelfCheck {
-        return Ok((fixed(false, false), None));
-    }
     let hint = decision.hint.trim();
+    if path == CuePath::SelfCheck {
+        return Ok((cue(CuePath::SelfCheck, sentence, false, false), None));
+    }
     if hint.is_empty() {
-        return Ok((fixed(true, false), None));
+        return Ok((cue(CuePath::SelfCheck, sentence, false, true), None));
     }
-    if let Some(input) = screen {
-        let result = screen_hint(hint, input.privileged, input.visible);
-        if !result.passed {
-            return Ok((fixed(true, true), Some(result)));
-        }
-        let cue = CompiledCue {
-            path: CuePath::ReasoningPrefill,
-            action: decision.action,
-            reason_code: decision.reason_code,
-            text: hint.to_owned(),
-            screened: true,
-            fell_back: false,
-        };
-        return Ok((cue, Some(result)));
-    }
-    Ok((
-        CompiledCue {
-            path: CuePath::ReasoningPrefill,
-            action: decision.action,
-            reason_code: decision.reason_code,
-            text: hint.to_owned(),
-            screened: false,
-            fell_back: false,
-        },
-        None,
-    ))
+    let Some(input) = screen else {
+        return Ok((cue(CuePath::ReasoningPrefill, hint, false, false), None));
+    };
+    let result = screen_hint(hint, input.privileged, input.visible);
+    let compiled = if result.passed {
+        cue(CuePath::ReasoningPrefill, hint, true, false)
+    } else {
+        cue(CuePath::SelfCheck, sentence, true, true)
+    };
+    Ok((compiled, Some(result)))
 }

@@ -18,37 +18,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::json::{extract_object, is_blank, parse_strict_value, top_level_literal, unit_interval};
-
-macro_rules! wire_enum {
-    ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident => $wire:literal),+ $(,)? }) => {
-        $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-        pub enum $name {
-            $($(#[$vmeta])* #[serde(rename = $wire)] $variant),+
-        }
-
-        impl $name {
-            /// Every value, in declaration order.
-            pub const ALL: &'static [$name] = &[$($name::$variant),+];
-
-            /// The value as written on the wire.
-            pub fn as_str(self) -> &'static str {
-                match self { $($name::$variant => $wire),+ }
-            }
-
-            fn parse(s: &str) -> Option<$name> {
-                match s { $($wire => Some($name::$variant),)+ _ => None }
-            }
-        }
-
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-    };
-}
+use crate::json::{extract_object, is_blank, parse_strict, top_level_literal, unit_interval};
 
 wire_enum! {
     /// Why the advisor decided what it did.
@@ -182,21 +152,21 @@ impl Collect {
         None
     }
 
-    fn enumeration<T>(
-        &mut self,
-        obj: &Map<String, Value>,
-        field: &str,
-        all: &[T],
-        parse: fn(&str) -> Option<T>,
-    ) -> Option<T>
-    where
-        T: Copy + fmt::Display,
-    {
+    fn boolean(&mut self, obj: &Map<String, Value>, field: &str) -> Option<bool> {
+        match obj.get(field) {
+            None => self.add(field, "field required"),
+            Some(Value::Bool(b)) => return Some(*b),
+            Some(_) => self.add(field, "input should be a valid boolean"),
+        }
+        None
+    }
+
+    fn enumeration<T: Copy + fmt::Display>(&mut self, obj: &Map<String, Value>, field: &str, all: &[T]) -> Option<T> {
         let allowed = all.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
         match obj.get(field) {
             None => self.add(field, "field required"),
-            Some(Value::String(s)) => match parse(s) {
-                Some(v) => return Some(v),
+            Some(Value::String(s)) => match all.iter().find(|v| v.to_string() == *s) {
+                Some(v) => return Some(*v),
                 None => self.add(field, format!("input should be one of {allowed}")),
             },
             Some(Value::Array(_)) => self.add(
@@ -220,7 +190,7 @@ impl Collect {
 /// ```
 pub fn parse_decision(answer: &str) -> Result<AdvisorDecision, AdvisorDecisionError> {
     let text = extract_object(answer).map_err(|e| AdvisorDecisionError::single("$", e.to_string()))?;
-    let value: Value = parse_strict_value(text).map_err(|e| AdvisorDecisionError::single("$", e))?;
+    let value: Value = parse_strict(text).map_err(|e| AdvisorDecisionError::single("$", e))?;
     let Some(obj) = value.as_object() else {
         return Err(AdvisorDecisionError::single("$", "input should be a JSON object"));
     };
@@ -230,42 +200,20 @@ pub fn parse_decision(answer: &str) -> Result<AdvisorDecision, AdvisorDecisionEr
             c.add("<unknown field>", "extra inputs are not permitted");
         }
     }
-    let intervene = match obj.get("intervene") {
-        None => {
-            c.add("intervene", "field required");
-            None
-        }
-        Some(Value::Bool(b)) => Some(*b),
-        Some(_) => {
-            c.add("intervene", "input should be a valid boolean");
-            None
-        }
-    };
+    let intervene = c.boolean(obj, "intervene");
     let confidence = match obj.get("confidence") {
-        None => {
-            c.add("confidence", "field required");
-            None
-        }
-        Some(Value::Number(_)) => match top_level_literal(text, "confidence").and_then(unit_interval) {
-            Some(x) => Some(x),
-            None => {
-                c.add(
-                    "confidence",
-                    "input should be a plain decimal between 0.0 and 1.0 (no sign, no exponent)",
-                );
-                None
-            }
-        },
-        Some(_) => {
-            c.add("confidence", "input should be a valid number");
-            None
-        }
+        None => Err("field required"),
+        Some(Value::Number(_)) => top_level_literal(text, "confidence")
+            .and_then(unit_interval)
+            .ok_or("input should be a plain decimal between 0.0 and 1.0 (no sign, no exponent)"),
+        Some(_) => Err("input should be a valid number"),
     };
-    let reason_code = c.enumeration(obj, "reason_code", ReasonCode::ALL, ReasonCode::parse);
-    let action = c.enumeration(obj, "action", Action::ALL, Action::parse);
+    let confidence = confidence.map_err(|why| c.add("confidence", why)).ok();
+    let reason_code = c.enumeration(obj, "reason_code", ReasonCode::ALL);
+    let action = c.enumeration(obj, "action", Action::ALL);
     let plan = c.string(obj, "plan");
     let hint = c.string(obj, "hint");
-    let private_diagnosis = c.string(obj, "private_diagnosis");
+    let pd = c.string(obj, "private_diagnosis");
     if let (Some(intervene), Some(action)) = (intervene, action) {
         if action == Action::Continue && intervene {
             c.add("intervene", "must be false when the action is CONTINUE");
@@ -277,15 +225,7 @@ pub fn parse_decision(answer: &str) -> Result<AdvisorDecision, AdvisorDecisionEr
             c.add("hint", "must be empty when not intervening");
         }
     }
-    match (
-        intervene,
-        confidence,
-        reason_code,
-        action,
-        plan,
-        hint,
-        private_diagnosis,
-    ) {
+    match (intervene, confidence, reason_code, action, plan, hint, pd) {
         (Some(intervene), Some(confidence), Some(reason_code), Some(action), Some(plan), Some(hint), Some(pd))
             if c.0.is_empty() =>
         {

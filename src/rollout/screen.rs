@@ -89,9 +89,9 @@ fn code_identifiers(s: &str) -> HashSet<String> {
 fn literals(s: &str) -> HashSet<String> {
     let mut out = HashSet::new();
     for q in ['"', '\''] {
-        let parts: Vec<&str> = s.split(q).collect();
-        for (i, p) in parts.iter().enumerate() {
-            if i % 2 == 1 && p.chars().count() >= 4 && !p.contains('\n') {
+        // the odd parts of a split on the quote are what it encloses
+        for p in s.split(q).skip(1).step_by(2) {
+            if p.chars().count() >= 4 && !p.contains('\n') {
                 out.insert(fold(p));
             }
         }

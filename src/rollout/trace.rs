@@ -164,6 +164,7 @@ pub struct RolloutEvent {
     pub kind: EventKind,
 }
 
+#[derive(Default)]
 struct Counters {
     seq: u64,
     ended: bool,
@@ -213,11 +214,7 @@ impl RolloutTrace {
             task_id: task_id.into(),
             arm,
             shared: Arc::new(Shared {
-                counters: Mutex::new(Counters {
-                    seq: 0,
-                    ended: false,
-                    totals: (0, 0, 0),
-                }),
+                counters: Mutex::default(),
                 out: WriteBehind::new(out, "a rollout trace event"),
             }),
         };

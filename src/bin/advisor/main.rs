@@ -108,17 +108,18 @@ fn main() -> ExitCode {
             };
         }
     };
-    match cli.command {
+    let exit: terminal::Exit = match cli.command {
         Command::Review(args) => runtime.block_on(review::run(&args)),
         Command::Eval(args) => runtime.block_on(eval::run(&args)),
         Command::Hook(args) => runtime.block_on(hook::run(&args)),
         Command::Init(args) => init::run(&args),
         Command::Trust(args) => trust::run(&args),
-        Command::Replay(args) => replay::run(&args),
+        Command::Replay(args) => Ok(replay::run(&args)),
         Command::Consult(cmd) => runtime.block_on(consult::run(&cmd)),
         #[cfg(feature = "mcp")]
         Command::Mcp(args) => runtime.block_on(mcp::run(&args)),
         Command::Summarize(args) => rollout_cmds::run_summarize(&args),
         Command::Decision(cmd) => rollout_cmds::run_decision(&cmd),
-    }
+    };
+    exit.unwrap_or_else(|code| code)
 }

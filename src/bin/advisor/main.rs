@@ -114,7 +114,7 @@ fn main() -> ExitCode {
         Command::Hook(args) => runtime.block_on(hook::run(&args)),
         Command::Init(args) => init::run(&args),
         Command::Trust(args) => trust::run(&args),
-        Command::Replay(args) => Ok(replay::run(&args)),
+        Command::Replay(args) => replay::run(&args),
         Command::Consult(cmd) => runtime.block_on(consult::run(&cmd)),
         #[cfg(feature = "mcp")]
         Command::Mcp(args) => runtime.block_on(mcp::run(&args)),

@@ -62,12 +62,12 @@ fn prompt_text(line: &Value) -> Option<String> {
 /// Where `line` stands in the turn structure.
 pub(super) fn boundary(line: &Value) -> Boundary {
     if line.get("type").and_then(Value::as_str) == Some("compacted") {
-        return Boundary::Compaction;
+        Boundary::Compaction
+    } else if prompt_text(line).is_some() {
+        Boundary::TurnStart
+    } else {
+        Boundary::None
     }
-    if prompt_text(line).is_some() {
-        return Boundary::TurnStart;
-    }
-    Boundary::None
 }
 
 /// A function output: its text and what it says about the outcome.
@@ -255,13 +255,11 @@ fn response_item(t: &mut Transcript, s: &mut State, p: &Value) -> Result<(), Str
         "function_call" | "custom_tool_call" => {
             let name = p.get("name").and_then(Value::as_str).unwrap_or("tool");
             let args = arguments(p.get("arguments").or_else(|| p.get("input")));
-            if name == "write_stdin" {
-                let session = serde_json::from_str::<Value>(&args)
-                    .ok()
-                    .and_then(|a| a.get("session_id").and_then(Value::as_i64));
-                if let Some(session) = session {
-                    s.stdin_calls.insert(call_id(), session);
-                }
+            let session = (name == "write_stdin")
+                .then(|| serde_json::from_str::<Value>(&args).ok()?.get("session_id")?.as_i64())
+                .flatten();
+            if let Some(session) = session {
+                s.stdin_calls.insert(call_id(), session);
             }
             push_call(t, s, call_id(), name, args);
         }

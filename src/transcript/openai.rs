@@ -13,13 +13,12 @@ use crate::host::{Message, ToolCall};
 /// Where `line` stands in the turn structure: a user message that is not an
 /// advisory starts a turn.
 pub(super) fn boundary(line: &Value) -> Boundary {
-    if line.get("role").and_then(Value::as_str) == Some("user") {
-        let text = text_of(line.get("content").unwrap_or(&Value::Null));
-        if !is_injected(&text) {
-            return Boundary::TurnStart;
-        }
+    let user = line.get("role").and_then(Value::as_str) == Some("user");
+    if user && !is_injected(&text_of(line.get("content").unwrap_or(&Value::Null))) {
+        Boundary::TurnStart
+    } else {
+        Boundary::None
     }
-    Boundary::None
 }
 
 pub(super) fn read(lines: &[RawLine]) -> Result<Transcript, (usize, String)> {
@@ -51,13 +50,9 @@ pub(super) fn read(lines: &[RawLine]) -> Result<Transcript, (usize, String)> {
                 t.messages.push(Message::assistant_with_tools(content, calls));
             }
             "tool" | "function" => {
-                let id = line
-                    .get("tool_call_id")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_owned();
+                let id = line.get("tool_call_id").and_then(Value::as_str).unwrap_or_default();
                 let failed = line.get("is_error").and_then(Value::as_bool) == Some(true);
-                t.tool_result(&id, content, failed);
+                t.tool_result(id, content, failed);
             }
             other => return Err((n, format!("unknown role `{other}`"))),
         }

@@ -32,15 +32,12 @@ pub(crate) struct TrustArgs {
 
 /// What a `[reviewer]` table would do, for a person to judge.
 fn describe(r: &ReviewerSettings) -> String {
+    let key = (r.api_key_env.as_ref()).map_or_else(|| "no API key".to_owned(), |v| format!("API key from ${v}"));
     let mut out = format!(
-        "model reviewer {:?} at {}",
+        "model reviewer {:?} at {}, {key}",
         r.model.as_deref().unwrap_or("(none)"),
         r.base_url.as_deref().unwrap_or("(no base_url)")
     );
-    match &r.api_key_env {
-        Some(v) => out.push_str(&format!(", API key from ${v}")),
-        None => out.push_str(", no API key"),
-    }
     if !r.headers.is_empty() {
         let names: Vec<&str> = r.headers.keys().map(String::as_str).collect();
         out.push_str(&format!(", headers {}", names.join(", ")));

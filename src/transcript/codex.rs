@@ -24,7 +24,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::{Boundary, Outcome, RawLine, Transcript, arguments, is_injected, text_of};
+use super::{Boundary, Outcome, RawLine, Transcript, is_injected, string_or_json, text_of};
 use crate::host::{Message, Role, ToolCall};
 
 /// Longest output kept for a command continued by `write_stdin`, in bytes (the tail is kept).
@@ -92,15 +92,16 @@ fn output_of(raw: &Value) -> (String, Outcome) {
     // unified exec: "Chunk ID: …\nWall time: …\nProcess exited with code N\n…Output:\n<text>"
     let header = text.split("\nOutput:\n").next().unwrap_or("");
     if text.starts_with("Chunk ID:") || header.contains("Wall time:") {
-        for l in header.lines() {
-            if let Some(code) = l.strip_prefix("Process exited with code ") {
-                if let Ok(code) = code.trim().parse::<i64>() {
-                    return (text, Outcome::Exit(code));
-                }
-            }
-            if l.starts_with("Process running with session ID ") {
-                return (text, Outcome::Running);
-            }
+        let stated = header
+            .lines()
+            .find_map(|l| match l.strip_prefix("Process exited with code ") {
+                Some(code) => code.trim().parse().ok().map(Outcome::Exit),
+                None => l
+                    .starts_with("Process running with session ID ")
+                    .then_some(Outcome::Running),
+            });
+        if let Some(outcome) = stated {
+            return (text, outcome);
         }
     }
     let failed = super::looks_failed(&text);
@@ -254,7 +255,7 @@ fn response_item(t: &mut Transcript, s: &mut State, p: &Value) -> Result<(), Str
         }
         "function_call" | "custom_tool_call" => {
             let name = p.get("name").and_then(Value::as_str).unwrap_or("tool");
-            let args = arguments(p.get("arguments").or_else(|| p.get("input")));
+            let args = string_or_json(p.get("arguments").or_else(|| p.get("input")));
             let session = (name == "write_stdin")
                 .then(|| serde_json::from_str::<Value>(&args).ok()?.get("session_id")?.as_i64())
                 .flatten();

@@ -7,7 +7,7 @@
 
 use serde_json::Value;
 
-use super::{Boundary, RawLine, Transcript, arguments, is_injected, text_of};
+use super::{Boundary, RawLine, Transcript, is_injected, string_or_json, text_of};
 use crate::host::{Message, ToolCall};
 
 /// Where `line` stands in the turn structure: a user message that is not an
@@ -43,7 +43,7 @@ pub(super) fn read(lines: &[RawLine]) -> Result<Transcript, (usize, String)> {
                         ToolCall {
                             id: c.get("id").and_then(Value::as_str).unwrap_or_default().to_owned(),
                             name: f.get("name").and_then(Value::as_str).unwrap_or("tool").to_owned(),
-                            arguments: arguments(f.get("arguments")),
+                            arguments: string_or_json(f.get("arguments")),
                         }
                     })
                     .collect();

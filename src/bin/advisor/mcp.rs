@@ -162,11 +162,9 @@ fn tools() -> Vec<Tool> {
 
 impl AdvisorMcp {
     fn new(workspace: PathBuf) -> AdvisorMcp {
-        let config = match WorkspaceConfig::load(&workspace) {
-            Ok(Some(c)) => Ok(c),
-            Ok(None) => Ok(WorkspaceConfig::default()),
-            Err(e) => Err(e.to_string()),
-        };
+        let config = (WorkspaceConfig::load(&workspace))
+            .map(Option::unwrap_or_default)
+            .map_err(|e| e.to_string());
         if let Err(e) = &config {
             eprintln!("advisor mcp: {e}; every tool call will answer with this error");
         }

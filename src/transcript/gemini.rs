@@ -265,22 +265,13 @@ fn user(t: &mut Transcript, parts: &[Value], answered: &mut HashSet<String>) {
         }
     }
     let text = text_parts(parts);
-    let trimmed = text.trim();
-    if trimmed.is_empty() {
-        if !parts.iter().any(|p| p.get("functionResponse").is_some()) {
-            t.skip("user:empty");
-        }
-        return;
+    match text.trim() {
+        "" if parts.iter().any(|p| p.get("functionResponse").is_some()) => {}
+        "" => t.skip("user:empty"),
+        trimmed if CONTINUATIONS.contains(&trimmed) => t.skip("user:continuation"),
+        trimmed if is_ignored_user_content(trimmed) => t.skip("user:not-a-prompt"),
+        _ => t.messages.push(Message::user(text)),
     }
-    if CONTINUATIONS.contains(&trimmed) {
-        t.skip("user:continuation");
-        return;
-    }
-    if is_ignored_user_content(trimmed) {
-        t.skip("user:not-a-prompt");
-        return;
-    }
-    t.messages.push(Message::user(text));
 }
 
 fn gemini(t: &mut Transcript, msg: &Value, parts: &[Value], answered: &mut HashSet<String>) {

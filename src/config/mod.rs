@@ -285,10 +285,9 @@ impl WorkspaceConfig {
     /// no file. Hosts must use [`load`](Self::load) or [`resolve`] instead.
     pub fn read_file(workspace: &Path) -> Result<Option<WorkspaceConfig>, Error> {
         let path = WorkspaceConfig::path_in(workspace);
-        match read_config_file(&path)? {
-            Some(text) => WorkspaceConfig::parse(&path.display().to_string(), &text).map(Some),
-            None => Ok(None),
-        }
+        read_config_file(&path)?
+            .map(|text| WorkspaceConfig::parse(&path.display().to_string(), &text))
+            .transpose()
     }
 
     /// The effective config of `workspace` under the trust rules, against the
@@ -353,13 +352,11 @@ impl WorkspaceConfig {
     /// [`Resolved`], so the trust rules have been applied.
     #[cfg(feature = "http")]
     pub fn model_client(&self) -> Result<Option<crate::model::OpenAiCompatible>, Error> {
-        match self.reviewer.as_ref().filter(|r| r.sends_data()) {
-            Some(r) => {
-                self.validate()?;
-                build_model(r, Duration::from_secs(self.timeout_secs)).map(Some)
-            }
-            None => Ok(None),
-        }
+        let Some(r) = self.reviewer.as_ref().filter(|r| r.sends_data()) else {
+            return Ok(None);
+        };
+        self.validate()?;
+        build_model(r, Duration::from_secs(self.timeout_secs)).map(Some)
     }
 
     /// The reviewer these settings describe.
@@ -400,15 +397,13 @@ pub(crate) fn build_model(r: &ReviewerSettings, timeout: Duration) -> Result<cra
         b = b.header(name, value);
     }
     if let Some(var) = &r.api_key_env {
-        match std::env::var(var) {
-            Ok(key) if !key.is_empty() => b = b.api_key(key),
-            _ => {
-                return Err(Error::config(
-                    "reviewer.api_key_env",
-                    format!("the environment variable {var} is not set"),
-                ));
-            }
-        }
+        let key = std::env::var(var).ok().filter(|k| !k.is_empty()).ok_or_else(|| {
+            Error::config(
+                "reviewer.api_key_env",
+                format!("the environment variable {var} is not set"),
+            )
+        })?;
+        b = b.api_key(key);
     }
     b.build()
 }

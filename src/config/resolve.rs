@@ -123,8 +123,7 @@ pub fn resolve(workspace: &Path, user: &UserConfig) -> Result<Option<Resolved>, 
             let fp = trust::fingerprint(&r);
             match grant.and_then(|g| g.trusted_reviewer.as_deref()) {
                 Some(t) if t == fp => (Some(r), ReviewerSource::TrustedWorkspace),
-                Some(_) => return Err(untrusted(&key, true)),
-                None => return Err(untrusted(&key, false)),
+                other => return Err(untrusted(&key, other.is_some())),
             }
         }
         Some(_) => (None, ReviewerSource::Rules),

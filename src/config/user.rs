@@ -60,10 +60,7 @@ impl UserConfig {
     /// empty or relative `XDG_CONFIG_HOME` is ignored, as the XDG spec says).
     pub fn path_from(xdg_config_home: Option<OsString>, home: Option<OsString>) -> Option<PathBuf> {
         let xdg = xdg_config_home.map(PathBuf::from).filter(|p| p.is_absolute());
-        let base = match xdg {
-            Some(x) => x,
-            None => PathBuf::from(home.filter(|h| !h.is_empty())?).join(".config"),
-        };
+        let base = xdg.or_else(|| Some(PathBuf::from(home.filter(|h| !h.is_empty())?).join(".config")))?;
         Some(base.join(USER_CONFIG_RELATIVE))
     }
 
@@ -76,10 +73,7 @@ impl UserConfig {
     /// Loads the user config from [`default_path`](Self::default_path); an
     /// empty config when there is no file (or no home).
     pub fn load() -> Result<UserConfig, Error> {
-        match UserConfig::default_path() {
-            Some(p) => UserConfig::load_from(&p),
-            None => Ok(UserConfig::default()),
-        }
+        UserConfig::default_path().map_or_else(|| Ok(UserConfig::default()), |p| UserConfig::load_from(&p))
     }
 
     /// Loads the user config at `path` (bounded, regular files only); an

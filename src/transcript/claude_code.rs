@@ -138,13 +138,8 @@ fn user_text(line: &Value) -> Option<String> {
     match content {
         Value::String(s) => Some(s.clone()),
         Value::Array(blocks) => {
-            if blocks
-                .iter()
-                .any(|b| b.get("type").and_then(Value::as_str) == Some("tool_result"))
-            {
-                return None;
-            }
-            Some(text_of(content))
+            let is_result = |b: &Value| b.get("type").and_then(Value::as_str) == Some("tool_result");
+            (!blocks.iter().any(is_result)).then(|| text_of(content))
         }
         _ => None,
     }
@@ -175,10 +170,7 @@ pub(super) fn boundary(line: &Value, sidechain: bool) -> Boundary {
 }
 
 fn identity(raw: &RawLine, line: &Value, text: &str) -> String {
-    match line.get("uuid").and_then(Value::as_str) {
-        Some(uuid) => format!("uuid:{uuid}"),
-        None => raw.identity(text),
-    }
+    (line.get("uuid").and_then(Value::as_str)).map_or_else(|| raw.identity(text), |uuid| format!("uuid:{uuid}"))
 }
 
 pub(super) fn read(lines: &[RawLine]) -> Result<Transcript, (usize, String)> {

@@ -24,7 +24,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::{Boundary, Outcome, RawLine, Transcript, arguments, is_injected, text_of};
+use super::{Boundary, Outcome, RawLine, Transcript, is_injected, string_or_json, text_of};
 use crate::host::{Message, Role, ToolCall};
 
 /// Longest output kept for a command continued by `write_stdin`, in bytes (the tail is kept).
@@ -62,12 +62,12 @@ fn prompt_text(line: &Value) -> Option<String> {
 /// Where `line` stands in the turn structure.
 pub(super) fn boundary(line: &Value) -> Boundary {
     if line.get("type").and_then(Value::as_str) == Some("compacted") {
-        return Boundary::Compaction;
+        Boundary::Compaction
+    } else if prompt_text(line).is_some() {
+        Boundary::TurnStart
+    } else {
+        Boundary::None
     }
-    if prompt_text(line).is_some() {
-        return Boundary::TurnStart;
-    }
-    Boundary::None
 }
 
 /// A function output: its text and what it says about the outcome.
@@ -92,15 +92,16 @@ fn output_of(raw: &Value) -> (String, Outcome) {
     // unified exec: "Chunk ID: …\nWall time: …\nProcess exited with code N\n…Output:\n<text>"
     let header = text.split("\nOutput:\n").next().unwrap_or("");
     if text.starts_with("Chunk ID:") || header.contains("Wall time:") {
-        for l in header.lines() {
-            if let Some(code) = l.strip_prefix("Process exited with code ") {
-                if let Ok(code) = code.trim().parse::<i64>() {
-                    return (text, Outcome::Exit(code));
-                }
-            }
-            if l.starts_with("Process running with session ID ") {
-                return (text, Outcome::Running);
-            }
+        let stated = header
+            .lines()
+            .find_map(|l| match l.strip_prefix("Process exited with code ") {
+                Some(code) => code.trim().parse().ok().map(Outcome::Exit),
+                None => l
+                    .starts_with("Process running with session ID ")
+                    .then_some(Outcome::Running),
+            });
+        if let Some(outcome) = stated {
+            return (text, outcome);
         }
     }
     let failed = super::looks_failed(&text);
@@ -254,14 +255,12 @@ fn response_item(t: &mut Transcript, s: &mut State, p: &Value) -> Result<(), Str
         }
         "function_call" | "custom_tool_call" => {
             let name = p.get("name").and_then(Value::as_str).unwrap_or("tool");
-            let args = arguments(p.get("arguments").or_else(|| p.get("input")));
-            if name == "write_stdin" {
-                let session = serde_json::from_str::<Value>(&args)
-                    .ok()
-                    .and_then(|a| a.get("session_id").and_then(Value::as_i64));
-                if let Some(session) = session {
-                    s.stdin_calls.insert(call_id(), session);
-                }
+            let args = string_or_json(p.get("arguments").or_else(|| p.get("input")));
+            let session = (name == "write_stdin")
+                .then(|| serde_json::from_str::<Value>(&args).ok()?.get("session_id")?.as_i64())
+                .flatten();
+            if let Some(session) = session {
+                s.stdin_calls.insert(call_id(), session);
             }
             push_call(t, s, call_id(), name, args);
         }

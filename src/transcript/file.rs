@@ -138,27 +138,17 @@ pub fn read_transcript_with(
                     Ok(v) => Ok(v),
                     Err(_) if last && !line.terminated && options.allow_partial_last_line => continue,
                     Err(e) => {
-                        let number = line_number_at(path, line.offset);
+                        let (kind, number) = (TranscriptErrorKind::NotJson, line_number_at(path, line.offset));
                         let msg = format!("not JSON ({e})");
-                        return Err(TranscriptError::at(
-                            TranscriptErrorKind::NotJson,
-                            &name,
-                            number,
-                            line.offset,
-                            msg,
-                        ));
+                        return Err(TranscriptError::at(kind, &name, number, line.offset, msg));
                     }
                 }
             }
         };
         let mut boundary = Boundary::None;
         if let Ok(v) = &value {
-            if format.is_none() {
-                format = TranscriptFormat::detect(v);
-            }
-            if sidechain.is_none() {
-                sidechain = claude_code::sidechain_of(v);
-            }
+            format = format.or_else(|| TranscriptFormat::detect(v));
+            sidechain = sidechain.or_else(|| claude_code::sidechain_of(v));
             if let Some(f) = format {
                 boundary = f.boundary(v, sidechain.unwrap_or(false));
             }
@@ -168,22 +158,15 @@ pub fn read_transcript_with(
             offset: line.offset,
             value,
         });
-        match boundary {
-            Boundary::Compaction => {
-                exhausted = false;
-                break;
-            }
-            Boundary::TurnStart => {
-                turn_seen = true;
-                if bytes_from(&raw, len) >= options.window_bytes {
-                    exhausted = false;
-                    break;
-                }
-            }
-            Boundary::None => {}
-        }
-        if lines.bytes_read() >= options.max_bytes {
-            truncated = !turn_seen;
+        turn_seen |= matches!(boundary, Boundary::TurnStart);
+        // the last turn's prompt with its window of history read, or a compaction
+        let enough = match boundary {
+            Boundary::Compaction => true,
+            Boundary::TurnStart => bytes_from(&raw, len) >= options.window_bytes,
+            Boundary::None => false,
+        };
+        if enough || lines.bytes_read() >= options.max_bytes {
+            truncated = !enough && !turn_seen;
             exhausted = false;
             break;
         }

@@ -41,7 +41,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use super::{Transcript, TranscriptError, TranscriptErrorKind, call_of};
+use super::{Transcript, TranscriptError, TranscriptErrorKind, call_of, string_or_json};
 use crate::bounded_read::BoundedLine;
 use crate::host::Message;
 
@@ -257,32 +257,21 @@ fn message(t: &mut Transcript, msg: &Value, answered: &mut HashSet<String>) {
 
 fn user(t: &mut Transcript, parts: &[Value], answered: &mut HashSet<String>) {
     // Tool responses recorded as a user turn: pair the ones `toolCalls` did not.
-    for p in parts {
-        if let Some(resp) = p.get("functionResponse") {
-            let id = resp.get("id").and_then(Value::as_str).unwrap_or_default();
-            if !id.is_empty() && answered.insert(id.to_owned()) {
-                let (output, failed) = response_output(resp);
-                t.tool_result(id, output, failed);
-            }
+    for resp in parts.iter().filter_map(|p| p.get("functionResponse")) {
+        let id = resp.get("id").and_then(Value::as_str).unwrap_or_default();
+        if !id.is_empty() && answered.insert(id.to_owned()) {
+            let (output, failed) = response_output(resp);
+            t.tool_result(id, output, failed);
         }
     }
     let text = text_parts(parts);
-    let trimmed = text.trim();
-    if trimmed.is_empty() {
-        if !parts.iter().any(|p| p.get("functionResponse").is_some()) {
-            t.skip("user:empty");
-        }
-        return;
+    match text.trim() {
+        "" if parts.iter().any(|p| p.get("functionResponse").is_some()) => {}
+        "" => t.skip("user:empty"),
+        trimmed if CONTINUATIONS.contains(&trimmed) => t.skip("user:continuation"),
+        trimmed if is_ignored_user_content(trimmed) => t.skip("user:not-a-prompt"),
+        _ => t.messages.push(Message::user(text)),
     }
-    if CONTINUATIONS.contains(&trimmed) {
-        t.skip("user:continuation");
-        return;
-    }
-    if is_ignored_user_content(trimmed) {
-        t.skip("user:not-a-prompt");
-        return;
-    }
-    t.messages.push(Message::user(text));
 }
 
 fn gemini(t: &mut Transcript, msg: &Value, parts: &[Value], answered: &mut HashSet<String>) {
@@ -306,11 +295,13 @@ fn gemini(t: &mut Transcript, msg: &Value, parts: &[Value], answered: &mut HashS
         }
     }
     // Checkpointed history keeps calls as `functionCall` parts of the content.
-    for p in parts {
-        if let Some(call) = p.get("functionCall").map(|fc| call_of(fc, "args")) {
-            if !calls.iter().any(|c| c.id == call.id) {
-                calls.push(call);
-            }
+    for call in parts
+        .iter()
+        .filter_map(|p| p.get("functionCall"))
+        .map(|fc| call_of(fc, "args"))
+    {
+        if !calls.iter().any(|c| c.id == call.id) {
+            calls.push(call);
         }
     }
     if text.trim().is_empty() && calls.is_empty() {
@@ -349,14 +340,9 @@ fn result_output(result: &Value) -> (String, bool) {
 /// `response.error` (a failure), or the response as JSON.
 fn response_output(resp: &Value) -> (String, bool) {
     let response = resp.get("response").unwrap_or(&Value::Null);
-    if let Some(err) = response.get("error") {
-        let text = err.as_str().map(str::to_owned).unwrap_or_else(|| err.to_string());
-        return (text, true);
-    }
-    match response.get("output") {
-        Some(Value::String(s)) => (s.clone(), false),
-        Some(other) => (other.to_string(), false),
-        None if response.is_null() => (String::new(), false),
-        None => (response.to_string(), false),
+    match (response.get("error"), response.get("output")) {
+        (Some(err), _) => (string_or_json(Some(err)), true),
+        (None, None) if !response.is_null() => (response.to_string(), false),
+        (None, output) => (string_or_json(output), false),
     }
 }

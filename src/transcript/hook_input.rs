@@ -126,10 +126,7 @@ impl HookInput {
             return Err("the hook input is not a JSON object".into());
         };
         let event_name = string(&map, "hook_event_name").unwrap_or_default();
-        let host = match host {
-            Some(h) => h,
-            None => detect(&map, &event_name)?,
-        };
+        let host = host.map_or_else(|| detect(&map, &event_name), Ok)?;
         let event = match (host, event_name.as_str()) {
             (Host::ClaudeCode | Host::Codex, "SubagentStop") => HookEvent::SubagentStop,
             (Host::ClaudeCode | Host::Codex, "Stop" | "")

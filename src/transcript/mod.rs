@@ -446,9 +446,9 @@ fn call_of(v: &Value, args_key: &str) -> ToolCall {
     }
 }
 
-/// Call arguments that are a JSON string (taken as written) or any other
-/// value (as JSON text).
-fn arguments(v: Option<&Value>) -> String {
+/// A value that is a JSON string (taken as written) or any other value (as
+/// JSON text), empty when absent: call arguments, tool outputs.
+fn string_or_json(v: Option<&Value>) -> String {
     match v {
         Some(Value::String(s)) => s.clone(),
         Some(other) => other.to_string(),

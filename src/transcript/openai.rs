@@ -7,19 +7,18 @@
 
 use serde_json::Value;
 
-use super::{Boundary, RawLine, Transcript, arguments, is_injected, text_of};
+use super::{Boundary, RawLine, Transcript, is_injected, string_or_json, text_of};
 use crate::host::{Message, ToolCall};
 
 /// Where `line` stands in the turn structure: a user message that is not an
 /// advisory starts a turn.
 pub(super) fn boundary(line: &Value) -> Boundary {
-    if line.get("role").and_then(Value::as_str) == Some("user") {
-        let text = text_of(line.get("content").unwrap_or(&Value::Null));
-        if !is_injected(&text) {
-            return Boundary::TurnStart;
-        }
+    let user = line.get("role").and_then(Value::as_str) == Some("user");
+    if user && !is_injected(&text_of(line.get("content").unwrap_or(&Value::Null))) {
+        Boundary::TurnStart
+    } else {
+        Boundary::None
     }
-    Boundary::None
 }
 
 pub(super) fn read(lines: &[RawLine]) -> Result<Transcript, (usize, String)> {
@@ -44,20 +43,16 @@ pub(super) fn read(lines: &[RawLine]) -> Result<Transcript, (usize, String)> {
                         ToolCall {
                             id: c.get("id").and_then(Value::as_str).unwrap_or_default().to_owned(),
                             name: f.get("name").and_then(Value::as_str).unwrap_or("tool").to_owned(),
-                            arguments: arguments(f.get("arguments")),
+                            arguments: string_or_json(f.get("arguments")),
                         }
                     })
                     .collect();
                 t.messages.push(Message::assistant_with_tools(content, calls));
             }
             "tool" | "function" => {
-                let id = line
-                    .get("tool_call_id")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_owned();
+                let id = line.get("tool_call_id").and_then(Value::as_str).unwrap_or_default();
                 let failed = line.get("is_error").and_then(Value::as_bool) == Some(true);
-                t.tool_result(&id, content, failed);
+                t.tool_result(id, content, failed);
             }
             other => return Err((n, format!("unknown role `{other}`"))),
         }

@@ -15,7 +15,7 @@ use clap::{Args, Subcommand};
 
 use crate::input::read_all as read;
 use crate::model_args::ModelArgs;
-use crate::terminal::{fail, json as safe_json, line};
+use crate::terminal::{Exit, fail, json as safe_json, line};
 
 fn pretty(r: &advisor::consult::AdvisorResponse) -> String {
     safe_json(&serde_json::to_string_pretty(r).unwrap_or_default()).into_owned()
@@ -50,30 +50,26 @@ pub(crate) struct CheckArgs {
     file: String,
 }
 
-pub(crate) async fn run(cmd: &ConsultCommand) -> ExitCode {
+pub(crate) async fn run(cmd: &ConsultCommand) -> Exit {
     match cmd {
         ConsultCommand::Check(args) => check(args),
         ConsultCommand::Ask(args) => ask(args).await,
     }
 }
 
-fn check(args: &CheckArgs) -> ExitCode {
-    let text = match read(&args.file) {
-        Ok(t) => t,
-        Err(e) => return fail("consult check", 2, e),
-    };
-    match validate_response(&text) {
+fn check(args: &CheckArgs) -> Exit {
+    let text = read(&args.file).map_err(|e| fail("consult check", 2, e))?;
+    let e = match validate_response(&text) {
         Ok(r) => {
             println!("{}", pretty(&r));
-            ExitCode::SUCCESS
+            return Ok(ExitCode::SUCCESS);
         }
-        Err(e) => {
-            for p in &e.problems {
-                eprintln!("{}: {}", line(&p.field), line(&p.problem));
-            }
-            ExitCode::from(1)
-        }
+        Err(e) => e,
+    };
+    for p in &e.problems {
+        eprintln!("{}: {}", line(&p.field), line(&p.problem));
     }
+    Err(ExitCode::from(1))
 }
 
 /// The request and a session to ask it in; the error is a usage problem.
@@ -89,20 +85,13 @@ fn prepare(args: &AskArgs) -> Result<(AdvisorRequest, ConsultSession), String> {
 
 /// Prints the consultation's response (exit 0, or 3 for STOP) or its error
 /// (exit 1; 2 for an unusable request or model).
-async fn ask(args: &AskArgs) -> ExitCode {
-    let (request, mut session) = match prepare(args) {
-        Ok(p) => p,
-        Err(e) => return fail("consult ask", 2, e),
-    };
-    match session.ask(&request).await {
-        Ok(c) => {
-            println!("{}", pretty(&c.response));
-            if c.response.decision == Decision::Stop {
-                ExitCode::from(3)
-            } else {
-                ExitCode::SUCCESS
-            }
-        }
-        Err(e) => fail("consult ask", 1, e),
-    }
+async fn ask(args: &AskArgs) -> Exit {
+    let (request, mut session) = prepare(args).map_err(|e| fail("consult ask", 2, e))?;
+    let c = (session.ask(&request).await).map_err(|e| fail("consult ask", 1, e))?;
+    println!("{}", pretty(&c.response));
+    Ok(if c.response.decision == Decision::Stop {
+        ExitCode::from(3)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

@@ -29,7 +29,7 @@ use serde_json::json;
 
 use crate::finish::review_transcript;
 use crate::model_args::ModelArgs;
-use crate::terminal::fail;
+use crate::terminal::{Exit, fail};
 
 /// The largest label file read.
 const MAX_LABELS_BYTES: u64 = 4 * 1024 * 1024;
@@ -246,18 +246,18 @@ struct Judge {
 }
 
 impl Judge {
+    /// The outcome of one stop; a case that cannot be reviewed passes with its error.
     async fn judge(&self, base: &Path, label: &Label) -> Outcome {
-        let errored = |e: String| Outcome::pass(Some(e));
-        let text = match stop_text(base, label) {
-            Ok(t) => t,
-            Err(e) => return errored(e),
-        };
-        let (transcript, _) = match parse_transcript(&label.id, &text, None) {
-            Ok(t) => t,
-            Err(e) => return errored(e.to_string()),
-        };
+        self.try_judge(base, label)
+            .await
+            .unwrap_or_else(|e| Outcome::pass(Some(e)))
+    }
+
+    async fn try_judge(&self, base: &Path, label: &Label) -> Result<Outcome, String> {
+        let text = stop_text(base, label)?;
+        let (transcript, _) = parse_transcript(&label.id, &text, None).map_err(|e| e.to_string())?;
         let Some(answer) = transcript.last_answer().map(str::to_owned) else {
-            return Outcome::pass(None);
+            return Ok(Outcome::pass(None));
         };
         let recorder = self.rules.clone().map(|rules| {
             Arc::new(RecordingRules {
@@ -268,19 +268,16 @@ impl Judge {
         let reviewer: Arc<dyn Reviewer> = match (&recorder, &self.reviewer) {
             (Some(r), _) => r.clone(),
             (None, Some(m)) => m.clone(),
-            (None, None) => return errored("no reviewer".into()),
+            (None, None) => return Err("no reviewer".into()),
         };
         let builder = AdvisorPlugin::builder()
             .shared_reviewer(reviewer)
             .max_notes_per_review(self.max_notes)
             .timeout(self.timeout);
-        let finish = match review_transcript(builder, &transcript, &answer, None, None, None, &mut |_| {}).await {
-            Ok(f) => f,
-            Err(e) => return errored(e.to_string()),
-        };
-        let Some(record) = finish.record() else {
-            return errored("no review ran".into());
-        };
+        let finish = review_transcript(builder, &transcript, &answer, None, None, None, &mut |_| {})
+            .await
+            .map_err(|e| e.to_string())?;
+        let record = finish.record().ok_or("no review ran")?;
         let verdict = if finish.consultation.interrupts() {
             Verdict::Block
         } else {
@@ -292,24 +289,23 @@ impl Judge {
             .filter(|d| d.reason == advisor::guard::Reason::Accepted && d.severity.interrupts())
             .filter_map(|d| record.notes.get(d.note))
             .collect();
-        let mut rules = Vec::new();
-        if verdict == Verdict::Block {
-            match &recorder {
-                Some(r) => {
-                    let seen = r.seen.lock().map(|s| s.clone()).unwrap_or_default();
-                    for rn in seen {
-                        if interrupting.iter().any(|n| n.text == rn.note.text) {
-                            let name = rn.rule.as_str().to_owned();
-                            if !rules.contains(&name) {
-                                rules.push(name);
-                            }
-                        }
+        let mut rules: Vec<String> = Vec::new();
+        match &recorder {
+            _ if verdict == Verdict::Pass => {}
+            None => rules.push("model".to_owned()),
+            Some(r) => {
+                let seen = r.seen.lock().map(|s| s.clone()).unwrap_or_default();
+                for rn in seen
+                    .iter()
+                    .filter(|rn| interrupting.iter().any(|n| n.text == rn.note.text))
+                {
+                    if !rules.iter().any(|n| n == rn.rule.as_str()) {
+                        rules.push(rn.rule.as_str().to_owned());
                     }
                 }
-                None => rules.push("model".to_owned()),
             }
         }
-        Outcome {
+        Ok(Outcome {
             verdict,
             rules,
             notes: record
@@ -318,7 +314,7 @@ impl Judge {
                 .map(|n| format!("[{}] {}", n.severity, n.text))
                 .collect(),
             error: record.error.as_ref().map(|e| e.message.clone()),
-        }
+        })
     }
 }
 
@@ -326,15 +322,12 @@ fn pct(x: Option<f64>) -> String {
     x.map_or_else(|| "—".to_owned(), |v| format!("{:.1} %", v * 100.0))
 }
 
-pub(crate) async fn run(args: &EvalArgs) -> ExitCode {
-    let mut labels = match parse_labels(&args.labels) {
-        Ok(l) => l,
-        Err(e) => return fail("eval", 2, e),
-    };
+pub(crate) async fn run(args: &EvalArgs) -> Exit {
+    let mut labels = parse_labels(&args.labels).map_err(|e| fail("eval", 2, e))?;
     if let Some(split) = &args.split {
         labels.retain(|l| l.split.as_deref() == Some(split.as_str()));
         if labels.is_empty() {
-            return fail("eval", 2, format!("no labels in split {split:?}"));
+            return Err(fail("eval", 2, format!("no labels in split {split:?}")));
         }
     }
     for (name, v) in [
@@ -342,11 +335,11 @@ pub(crate) async fn run(args: &EvalArgs) -> ExitCode {
         ("--max-false-block", args.max_false_block),
     ] {
         if v.is_some_and(|v| !(0.0..=1.0).contains(&v)) {
-            return fail("eval", 2, format!("{name} is a fraction between 0 and 1"));
+            return Err(fail("eval", 2, format!("{name} is a fraction between 0 and 1")));
         }
     }
     let (reviewer, rules, label): (Option<Arc<dyn Reviewer>>, _, _) = match args.model.client() {
-        Err(e) => return fail("eval", 2, e),
+        Err(e) => return Err(fail("eval", 2, e)),
         Ok(None) => (None, Some(RulesReviewer::new()), "rules".to_owned()),
         Ok(Some(client)) => {
             let label = format!("model {}", client.model());
@@ -444,11 +437,11 @@ pub(crate) async fn run(args: &EvalArgs) -> ExitCode {
             println!("threshold not met: {f}");
         }
     }
-    if failures.is_empty() {
+    Ok(if failures.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
-    }
+    })
 }
 
 fn render_text(

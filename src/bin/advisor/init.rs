@@ -15,7 +15,7 @@ use std::process::ExitCode;
 use advisor::config::{CONFIG_PATH, STARTER_CONFIG};
 use clap::Args;
 
-use crate::terminal::{fail, show};
+use crate::terminal::{Exit, fail, show};
 
 /// Arguments of `advisor init`.
 #[derive(Debug, Args)]
@@ -57,7 +57,7 @@ fn advisor_dir(root: &Path) -> Result<PathBuf, String> {
     }
 }
 
-pub(crate) fn run(args: &InitArgs) -> ExitCode {
+pub(crate) fn run(args: &InitArgs) -> Exit {
     let path = args.dir.join(CONFIG_PATH);
     let exists = || {
         fail(
@@ -67,24 +67,19 @@ pub(crate) fn run(args: &InitArgs) -> ExitCode {
         )
     };
     if std::fs::symlink_metadata(&path).is_ok() && !args.force {
-        return exists();
+        return Err(exists());
     }
-    let dir = match advisor_dir(&args.dir) {
-        Ok(d) => d,
-        Err(e) => return fail("init", 2, e),
-    };
+    let dir = advisor_dir(&args.dir).map_err(|e| fail("init", 2, e))?;
     let written = if args.force {
         // rename(2) over the path replaces whatever is there, a link included
         crate::atomic_file::write_atomic(&path, STARTER_CONFIG.as_bytes())
     } else {
         match create_new(&path, STARTER_CONFIG.as_bytes()) {
-            Ok(false) => return exists(),
+            Ok(false) => return Err(exists()),
             created => created.map(|_| ()),
         }
     };
-    if let Err(e) = written {
-        return fail("init", 2, format!("cannot write {}: {e}", show(&path)));
-    }
+    written.map_err(|e| fail("init", 2, format!("cannot write {}: {e}", show(&path))))?;
     let ignore = dir.join(".gitignore");
     match create_new(&ignore, b"state/\n") {
         Ok(true) => {}
@@ -99,5 +94,5 @@ pub(crate) fn run(args: &InitArgs) -> ExitCode {
         Err(e) => eprintln!("advisor init: cannot write {}: {e}", show(&ignore)),
     }
     println!("wrote {}: this workspace now opts in to the advisor", show(&path));
-    ExitCode::SUCCESS
+    Ok(ExitCode::SUCCESS)
 }

@@ -108,7 +108,7 @@ fn main() -> ExitCode {
             };
         }
     };
-    match cli.command {
+    let exit: terminal::Exit = match cli.command {
         Command::Review(args) => runtime.block_on(review::run(&args)),
         Command::Eval(args) => runtime.block_on(eval::run(&args)),
         Command::Hook(args) => runtime.block_on(hook::run(&args)),
@@ -120,5 +120,6 @@ fn main() -> ExitCode {
         Command::Mcp(args) => runtime.block_on(mcp::run(&args)),
         Command::Summarize(args) => rollout_cmds::run_summarize(&args),
         Command::Decision(cmd) => rollout_cmds::run_decision(&cmd),
-    }
+    };
+    exit.unwrap_or_else(|code| code)
 }

@@ -39,7 +39,7 @@ use tokio::sync::Mutex;
 
 use crate::finish::{Prior, review_transcript};
 use crate::review::notes_json;
-use crate::terminal::fail;
+use crate::terminal::{Exit, fail};
 
 /// Name of the consultation tool.
 pub(crate) const CONSULT_TOOL: &str = "advisor_consult";
@@ -162,11 +162,9 @@ fn tools() -> Vec<Tool> {
 
 impl AdvisorMcp {
     fn new(workspace: PathBuf) -> AdvisorMcp {
-        let config = match WorkspaceConfig::load(&workspace) {
-            Ok(Some(c)) => Ok(c),
-            Ok(None) => Ok(WorkspaceConfig::default()),
-            Err(e) => Err(e.to_string()),
-        };
+        let config = (WorkspaceConfig::load(&workspace))
+            .map(Option::unwrap_or_default)
+            .map_err(|e| e.to_string());
         if let Err(e) = &config {
             eprintln!("advisor mcp: {e}; every tool call will answer with this error");
         }
@@ -203,10 +201,7 @@ impl AdvisorMcp {
     async fn consult(&self, arguments: JsonObject) -> Result<CallToolResponse, String> {
         let request = AdvisorRequest::parse(&Value::Object(arguments).to_string()).map_err(|e| e.to_string())?;
         let mut guard = self.consult.lock().await;
-        let session = match guard.take() {
-            Some(s) => s,
-            None => self.session()?,
-        };
+        let session = guard.take().map_or_else(|| self.session(), Ok)?;
         let c = guard.insert(session).ask(&request).await.map_err(|e| e.to_string())?;
         let v = serde_json::to_value(&c.response).map_err(|e| format!("the response could not be encoded: {e}"))?;
         Ok(tool_ok(
@@ -367,18 +362,10 @@ fn workspace(args: &McpArgs) -> Result<PathBuf, String> {
         .map_err(|e| format!("workspace {}: {e}", dir.display()))
 }
 
-pub(crate) async fn run(args: &McpArgs) -> ExitCode {
-    let workspace = match workspace(args) {
-        Ok(w) => w,
-        Err(e) => return fail("mcp", 2, e),
-    };
-    let server = AdvisorMcp::new(workspace);
-    let service = match server.serve(rmcp::transport::stdio()).await {
-        Ok(s) => s,
-        Err(e) => return fail("mcp", 1, format!("the client did not initialise the session: {e}")),
-    };
-    match service.waiting().await {
-        Ok(_) => ExitCode::SUCCESS,
-        Err(e) => fail("mcp", 1, e),
-    }
+pub(crate) async fn run(args: &McpArgs) -> Exit {
+    let server = AdvisorMcp::new(workspace(args).map_err(|e| fail("mcp", 2, e))?);
+    let service = (server.serve(rmcp::transport::stdio()).await)
+        .map_err(|e| fail("mcp", 1, format!("the client did not initialise the session: {e}")))?;
+    service.waiting().await.map_err(|e| fail("mcp", 1, e))?;
+    Ok(ExitCode::SUCCESS)
 }

@@ -43,7 +43,7 @@ use crate::json_out;
 use crate::replay_input::{
     EventName, Line, MAX_LINE_BYTES, MAX_STDIN_BYTES, READ_BUFFER, Replayed, Source, line_text, parse_line,
 };
-use crate::terminal::line as escape_for_terminal;
+use crate::terminal::{Exit, fail, line as escape_for_terminal};
 
 /// Arguments of `advisor replay`.
 #[derive(Debug, Args)]
@@ -134,20 +134,11 @@ fn hand_over(mut batch: Vec<ReadLine>, to_guard: &mpsc::SyncSender<Vec<ReadLine>
     to_guard.send(batch).is_ok()
 }
 
-pub(crate) fn run(args: &ReplayArgs) -> ExitCode {
-    let (source, name) = match Source::open(&args.file) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("advisor replay: {e}");
-            return ExitCode::from(2);
-        }
-    };
+pub(crate) fn run(args: &ReplayArgs) -> Exit {
+    let (source, name) = Source::open(&args.file).map_err(|e| fail("replay", 2, e))?;
     let frames = match [ReviewKind::Finish, ReviewKind::Periodic].map(EscapedFrame::new) {
         [Ok(finish), Ok(periodic)] => [finish, periodic],
-        _ => {
-            eprintln!("advisor replay: could not prepare the injection frames");
-            return ExitCode::from(2);
-        }
+        _ => return Err(fail("replay", 2, "could not prepare the injection frames")),
     };
     let stdout = io::stdout();
     // the flags gate plain reviews and traces that did not record their settings
@@ -174,39 +165,33 @@ pub(crate) fn run(args: &ReplayArgs) -> ExitCode {
         let replayed = replay.all(from_reader, in_flight);
         (replayed, reader.join())
     });
-    if let Err(code) = replayed {
-        return code;
-    }
-    if let Err(e) = replay.out.flush() {
-        return write_failed(&e);
-    }
-    let Ok(over_cap) = over_cap else {
-        eprintln!("advisor replay: {name}: the reader thread failed");
-        return ExitCode::from(2);
-    };
+    replayed?;
+    replay.out.flush().map_err(|e| write_failed(&e))?;
+    let over_cap = over_cap.map_err(|_| fail("replay", 2, format!("{name}: the reader thread failed")))?;
     if over_cap {
-        eprintln!(
-            "advisor replay: {name}: standard input is longer than the {MAX_STDIN_BYTES}-byte cap; stopped there"
-        );
-        return ExitCode::from(1);
+        let cap = MAX_STDIN_BYTES;
+        return Err(fail(
+            "replay",
+            1,
+            format!("{name}: standard input is longer than the {cap}-byte cap; stopped there"),
+        ));
     }
     if replay.malformed > 0 {
-        eprintln!(
-            "advisor replay: {}: {} malformed line(s)",
-            escape_for_terminal(&name),
-            replay.malformed
-        );
-        return ExitCode::from(1);
+        return Err(fail(
+            "replay",
+            1,
+            format!("{name}: {} malformed line(s)", replay.malformed),
+        ));
     }
     if args.check && replay.differences > 0 {
-        eprintln!(
-            "advisor replay: {}: {} decision(s) differ from the trace",
-            escape_for_terminal(&name),
-            replay.differences
-        );
-        return ExitCode::from(1);
+        let differences = replay.differences;
+        return Err(fail(
+            "replay",
+            1,
+            format!("{name}: {differences} decision(s) differ from the trace"),
+        ));
     }
-    ExitCode::SUCCESS
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The guard side of a replay: the guards per reviewer, the output and the
@@ -234,8 +219,7 @@ impl<W: Write> Replay<'_, W> {
                     ReadLine::Parsed(line_no, parsed) => self.line(line_no, parsed),
                     ReadLine::Failed(e) => {
                         let _ = self.out.flush();
-                        eprintln!("advisor replay: {}: reading: {e}", self.name);
-                        return Err(ExitCode::from(2));
+                        return Err(fail("replay", 2, format!("{}: reading: {e}", self.name)));
                     }
                 };
                 if let Err(e) = result {

@@ -24,7 +24,7 @@ use serde_json::json;
 
 use crate::finish::review_transcript;
 use crate::model_args::ModelArgs;
-use crate::terminal::{fail, json as safe_json, line};
+use crate::terminal::{Exit, fail, json as safe_json, line};
 
 /// Arguments of `advisor review`.
 #[derive(Debug, Args)]
@@ -74,11 +74,8 @@ pub(crate) fn notes_json(record: &TraceEvent) -> Vec<serde_json::Value> {
         .collect()
 }
 
-pub(crate) async fn run(args: &ReviewArgs) -> ExitCode {
-    let transcript = match read_transcript(&args.transcript, args.format) {
-        Ok(t) => t,
-        Err(e) => return fail("review", 2, e),
-    };
+pub(crate) async fn run(args: &ReviewArgs) -> Exit {
+    let transcript = read_transcript(&args.transcript, args.format).map_err(|e| fail("review", 2, e))?;
     let name = args.transcript.display().to_string();
     let Some(answer) = transcript.last_answer().map(str::to_owned) else {
         if args.json {
@@ -90,12 +87,9 @@ pub(crate) async fn run(args: &ReviewArgs) -> ExitCode {
                 line(&name)
             );
         }
-        return ExitCode::SUCCESS;
+        return Ok(ExitCode::SUCCESS);
     };
-    let (reviewer, label) = match reviewer(args) {
-        Ok(r) => r,
-        Err(e) => return fail("review", 2, e),
-    };
+    let (reviewer, label) = reviewer(args).map_err(|e| fail("review", 2, e))?;
     let builder = AdvisorPlugin::builder()
         .shared_reviewer(reviewer)
         .max_notes_per_review(args.max_notes)
@@ -124,10 +118,7 @@ pub(crate) async fn run(args: &ReviewArgs) -> ExitCode {
         p.abort();
         eprint!("\r\x1b[K");
     }
-    let finish = match finish {
-        Ok(f) => f,
-        Err(e) => return fail("review", 2, e),
-    };
+    let finish = finish.map_err(|e| fail("review", 2, e))?;
     let injection = finish.injection();
     let error = finish.record().and_then(|r| r.error.as_ref());
     let decisions = finish.record().map_or(&[][..], |r| &r.decisions[..]);
@@ -183,9 +174,9 @@ pub(crate) async fn run(args: &ReviewArgs) -> ExitCode {
             None => {}
         }
     }
-    if error.is_some() {
+    Ok(if error.is_some() {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
-    }
+    })
 }

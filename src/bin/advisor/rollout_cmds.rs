@@ -15,7 +15,7 @@ use advisor::rollout::{Arm, parse_decision, summarize_paths};
 use clap::{Args, Subcommand};
 
 use crate::input::read_all;
-use crate::terminal::{fail, json as safe_json, line};
+use crate::terminal::{Exit, fail, json as safe_json, line};
 
 /// Arguments of `advisor summarize`.
 #[derive(Debug, Args)]
@@ -42,11 +42,8 @@ fn pct(r: Option<f64>) -> String {
     r.map_or_else(|| "-".to_owned(), |r| format!("{:.1}%", r * 100.0))
 }
 
-pub(crate) fn run_summarize(args: &SummarizeArgs) -> ExitCode {
-    let summary = match summarize_paths(&args.paths) {
-        Ok(s) => s,
-        Err(e) => return fail("summarize", 2, e),
-    };
+pub(crate) fn run_summarize(args: &SummarizeArgs) -> Exit {
+    let summary = summarize_paths(&args.paths).map_err(|e| fail("summarize", 2, e))?;
     for m in &summary.malformed {
         eprintln!("advisor summarize: {}", line(m));
     }
@@ -103,29 +100,25 @@ pub(crate) fn run_summarize(args: &SummarizeArgs) -> ExitCode {
             }
         }
     }
-    if summary.malformed.is_empty() {
+    Ok(if summary.malformed.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
-    }
+    })
 }
 
-pub(crate) fn run_decision(cmd: &DecisionCommand) -> ExitCode {
+pub(crate) fn run_decision(cmd: &DecisionCommand) -> Exit {
     let DecisionCommand::Check { file } = cmd;
-    let text = match read_all(file) {
-        Ok(t) => t,
-        Err(e) => return fail("decision check", 2, e),
-    };
-    match parse_decision(&text) {
+    let text = read_all(file).map_err(|e| fail("decision check", 2, e))?;
+    let e = match parse_decision(&text) {
         Ok(d) => {
             println!("{}", safe_json(&serde_json::to_string_pretty(&d).unwrap_or_default()));
-            ExitCode::SUCCESS
+            return Ok(ExitCode::SUCCESS);
         }
-        Err(e) => {
-            for p in &e.problems {
-                eprintln!("{}: {}", line(&p.location), line(&p.description));
-            }
-            ExitCode::from(1)
-        }
+        Err(e) => e,
+    };
+    for p in &e.problems {
+        eprintln!("{}: {}", line(&p.location), line(&p.description));
     }
+    Err(ExitCode::from(1))
 }

@@ -50,6 +50,9 @@ pub(crate) fn show(p: &Path) -> String {
     line(&p.display().to_string()).into_owned()
 }
 
+/// How a command ends: `Err` is a failure [`fail`] has already reported.
+pub(crate) type Exit = Result<ExitCode, ExitCode>;
+
 /// Says `advisor <command>: <msg>` on stderr, escaped as one [`line`], and
 /// gives the exit status `code`.
 pub(crate) fn fail(command: &str, code: u8, msg: impl std::fmt::Display) -> ExitCode {

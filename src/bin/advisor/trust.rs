@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use advisor::config::{ReviewerSettings, UserConfig, WorkspaceConfig, trust::fingerprint};
 use clap::Args;
 
-use crate::terminal::{fail, line, show};
+use crate::terminal::{Exit, fail, line, show};
 
 /// Arguments of `advisor trust`.
 #[derive(Debug, Args)]
@@ -32,15 +32,12 @@ pub(crate) struct TrustArgs {
 
 /// What a `[reviewer]` table would do, for a person to judge.
 fn describe(r: &ReviewerSettings) -> String {
+    let key = (r.api_key_env.as_ref()).map_or_else(|| "no API key".to_owned(), |v| format!("API key from ${v}"));
     let mut out = format!(
-        "model reviewer {:?} at {}",
+        "model reviewer {:?} at {}, {key}",
         r.model.as_deref().unwrap_or("(none)"),
         r.base_url.as_deref().unwrap_or("(no base_url)")
     );
-    match &r.api_key_env {
-        Some(v) => out.push_str(&format!(", API key from ${v}")),
-        None => out.push_str(", no API key"),
-    }
     if !r.headers.is_empty() {
         let names: Vec<&str> = r.headers.keys().map(String::as_str).collect();
         out.push_str(&format!(", headers {}", names.join(", ")));
@@ -48,63 +45,45 @@ fn describe(r: &ReviewerSettings) -> String {
     line(&out).into_owned()
 }
 
-pub(crate) fn run(args: &TrustArgs) -> ExitCode {
-    let Some(path) = UserConfig::default_path() else {
-        return fail(
-            "trust",
-            2,
-            "neither XDG_CONFIG_HOME nor HOME is set: no user config to write",
-        );
-    };
-    let mut user = match UserConfig::load_from(&path) {
-        Ok(u) => u,
-        Err(e) => return fail("trust", 2, e),
-    };
+pub(crate) fn run(args: &TrustArgs) -> Exit {
+    let failed = |e: &dyn std::fmt::Display| fail("trust", 2, e);
+    let path = UserConfig::default_path()
+        .ok_or_else(|| failed(&"neither XDG_CONFIG_HOME nor HOME is set: no user config to write"))?;
+    let mut user = UserConfig::load_from(&path).map_err(|e| failed(&e))?;
     if args.list {
-        return list(&user, &path);
+        list(&user, &path);
+        return Ok(ExitCode::SUCCESS);
     }
     let workspace = std::fs::canonicalize(&args.path).unwrap_or_else(|_| args.path.clone());
     if args.revoke {
         if !user.revoke(&workspace) {
             println!("{}: was not trusted; nothing to revoke", show(&workspace));
-            return ExitCode::SUCCESS;
+            return Ok(ExitCode::SUCCESS);
         }
-        if let Err(e) = user.save_to(&path) {
-            return fail("trust", 2, e);
-        }
+        user.save_to(&path).map_err(|e| failed(&e))?;
         println!(
             "revoked: {} may no longer choose where reviews are sent (recorded in {})",
             show(&workspace),
             show(&path)
         );
-        return ExitCode::SUCCESS;
+        return Ok(ExitCode::SUCCESS);
     }
-    let file = match WorkspaceConfig::read_file(&workspace) {
-        Ok(Some(c)) => c,
-        Ok(None) => {
-            return fail(
-                "trust",
-                2,
-                format!(
-                    "{} has no {}; nothing to trust",
-                    workspace.display(),
-                    advisor::config::CONFIG_PATH
-                ),
-            );
-        }
-        Err(e) => return fail("trust", 2, e),
-    };
+    let file = (WorkspaceConfig::read_file(&workspace).map_err(|e| failed(&e))?).ok_or_else(|| {
+        let path = workspace.display();
+        failed(&format!(
+            "{path} has no {}; nothing to trust",
+            advisor::config::CONFIG_PATH
+        ))
+    })?;
     let Some(reviewer) = file.reviewer.filter(ReviewerSettings::sends_data) else {
         println!(
             "{}: its config sends nothing anywhere (the reviewer is not a model); nothing to trust",
             show(&workspace)
         );
-        return ExitCode::SUCCESS;
+        return Ok(ExitCode::SUCCESS);
     };
     let fp = user.trust(&workspace, &reviewer);
-    if let Err(e) = user.save_to(&path) {
-        return fail("trust", 2, e);
-    }
+    user.save_to(&path).map_err(|e| failed(&e))?;
     println!(
         "trusted {}: {}\nrecorded {} in {}\nany change to its [reviewer] table needs `advisor trust` again",
         show(&workspace),
@@ -112,10 +91,10 @@ pub(crate) fn run(args: &TrustArgs) -> ExitCode {
         fp,
         show(&path)
     );
-    ExitCode::SUCCESS
+    Ok(ExitCode::SUCCESS)
 }
 
-fn list(user: &UserConfig, path: &Path) -> ExitCode {
+fn list(user: &UserConfig, path: &Path) {
     println!("user config: {}", show(path));
     if let Some(r) = user.reviewer.as_ref().filter(|r| r.sends_data()) {
         println!("your reviewer: {}", describe(r));
@@ -139,5 +118,4 @@ fn list(user: &UserConfig, path: &Path) -> ExitCode {
         let opt = if grant.opt_in { ", opted in by path" } else { "" };
         println!("{}{opt}: {state}", line(ws));
     }
-    ExitCode::SUCCESS
 }

@@ -71,15 +71,14 @@ pub(crate) enum Says {
 /// The number written right before `word` in `line` (`11 failures` → 11), searching every occurrence.
 fn count_before(line: &str, word: &str) -> Option<u64> {
     let lower = line.to_ascii_lowercase();
-    let mut found = None;
-    for (i, _) in lower.match_indices(word) {
-        let head = lower[..i].trim_end_matches([' ', '\t', ':']);
-        let digits = &head[head.trim_end_matches(|c: char| c.is_ascii_digit()).len()..];
-        if let Ok(n) = digits.parse::<u64>() {
-            found = Some(found.unwrap_or(0) + n);
-        }
-    }
-    found
+    (lower.match_indices(word))
+        .filter_map(|(i, _)| {
+            let head = lower[..i].trim_end_matches([' ', '\t', ':']);
+            head[head.trim_end_matches(|c: char| c.is_ascii_digit()).len()..]
+                .parse::<u64>()
+                .ok()
+        })
+        .reduce(|a, b| a + b)
 }
 
 /// The number written right after `label` (`Failures: 1` → 1).
@@ -113,18 +112,13 @@ fn pytest_counts(line: &str) -> Option<Says> {
     if !tail.trim_end().ends_with('s') || !tail.chars().next().is_some_and(|c| c.is_ascii_digit()) {
         return None;
     }
-    let mut any = false;
     let mut failed = false;
     for part in counts.split(',') {
         let mut it = part.split_whitespace();
         let n: u64 = it.next()?.parse().ok()?;
-        let what = it.next()?;
-        any = true;
-        if matches!(what, "failed" | "error" | "errors") && n > 0 {
-            failed = true;
-        }
+        failed |= matches!(it.next()?, "failed" | "error" | "errors") && n > 0;
     }
-    any.then_some(if failed { Says::Fail } else { Says::Pass })
+    says(!failed, true)
 }
 
 impl Format {
@@ -134,11 +128,7 @@ impl Format {
         match self {
             Format::Cargo => {
                 if let Some(rest) = l.strip_prefix("test result: ") {
-                    return Some(if rest.starts_with("FAILED") {
-                        Says::Fail
-                    } else {
-                        Says::Pass
-                    });
+                    return says(!rest.starts_with("FAILED"), true);
                 }
                 if l.starts_with("error[E") || l.starts_with("error: ") || l == "error" {
                     return Some(Says::Fail);
@@ -290,13 +280,7 @@ impl Format {
                     || (l.starts_with("✔ Test run with") && l.contains("passed"));
                 let fail = l.starts_with("Test Suite 'All tests' failed")
                     || (l.starts_with("✘ Test run with") && l.contains("failed"));
-                if let Some(s) = says(pass, fail) {
-                    return Some(s);
-                }
-                if l.starts_with("error: ") || l.contains(": error: ") {
-                    return Some(Says::Fail);
-                }
-                None
+                says(pass, fail || l.starts_with("error: ") || l.contains(": error: "))
             }
             Format::Tsc => {
                 if l.contains("error TS") {
@@ -377,10 +361,7 @@ pub(crate) fn summary_of(output: &str, formats: &[Format]) -> Option<(Says, Stri
             None => {}
         }
     }
-    match fail.or(make_fail) {
-        Some(line) => Some((Says::Fail, line)),
-        None => pass.map(|l| (Says::Pass, l)),
-    }
+    (fail.or(make_fail).map(|l| (Says::Fail, l))).or_else(|| pass.map(|l| (Says::Pass, l)))
 }
 
 /// The exit status a host wrote into a tool result: `Exit code 2` (Claude
@@ -388,31 +369,21 @@ pub(crate) fn summary_of(output: &str, formats: &[Format]) -> Option<(Says, Stri
 /// `<exit_code>0</exit_code>` (Claude Code background tasks), `exit code: 1`,
 /// `exit status 101`. The last one wins.
 pub(crate) fn exit_code_of(text: &str) -> Option<i64> {
-    let mut code = None;
-    for raw in text.lines() {
-        let l = raw.trim();
-        let lower = l.to_ascii_lowercase();
-        let rest = [
-            "exit code",
-            "process exited with code",
-            "exit status",
-            "exited with code",
-        ]
-        .iter()
-        .find_map(|p| lower.strip_prefix(p))
-        .or_else(|| lower.strip_prefix("<exit_code>"));
-        if let Some(rest) = rest {
-            let digits: String = rest
-                .trim_start_matches([' ', ':', '='])
-                .chars()
-                .take_while(|c| c.is_ascii_digit() || *c == '-')
-                .collect();
-            if let Ok(n) = digits.parse() {
-                code = Some(n);
-            }
-        }
-    }
-    code
+    const MARKERS: [&str; 5] = [
+        "exit code",
+        "process exited with code",
+        "exit status",
+        "exited with code",
+        "<exit_code>",
+    ];
+    text.lines().rev().find_map(|raw| {
+        let lower = raw.trim().to_ascii_lowercase();
+        let rest = MARKERS.iter().find_map(|p| lower.strip_prefix(p))?;
+        let digits: String = (rest.trim_start_matches([' ', ':', '=']).chars())
+            .take_while(|c| c.is_ascii_digit() || *c == '-')
+            .collect();
+        digits.parse().ok()
+    })
 }
 
 #[cfg(test)]

@@ -156,8 +156,7 @@ fn command_line(t: &ToolTrace) -> Option<String> {
             }
         }
         Ok(_) => None,
-        Err(_) if is_shell_name => Some(t.args.clone()),
-        Err(_) => None,
+        Err(_) => is_shell_name.then(|| t.args.clone()),
     }
 }
 
@@ -183,10 +182,7 @@ fn session_polled(t: &ToolTrace) -> Option<String> {
     ["session_id", "task_id", "bash_id", "shell_id"]
         .iter()
         .find_map(|k| map.get(*k))
-        .map(|v| match v {
-            Value::String(s) => s.clone(),
-            other => other.to_string(),
-        })
+        .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned))
 }
 
 /// The runs in `tools`, oldest first. `runner_tools` are non-shell tools the
@@ -236,6 +232,7 @@ pub(crate) fn runs_of(tools: &[ToolTrace], runner_tools: &[(String, RunKind)]) -
                 .join(" && ");
             (invocations, None, display, piped)
         };
+        let session = session_started(&t.output);
         let mut run = Run {
             index,
             invocations,
@@ -243,20 +240,14 @@ pub(crate) fn runs_of(tools: &[ToolTrace], runner_tools: &[(String, RunKind)]) -
             display,
             output: String::new(),
             host_error: t.error.clone(),
-            session: None,
-            finished: true,
+            finished: session.is_none(),
+            session,
             piped,
             ending: Ending::Unknown,
         };
         append_bounded(&mut run.output, &t.output);
-        if let Some(e) = &t.error {
-            if !t.output.contains(e.as_str()) {
-                append_bounded(&mut run.output, e);
-            }
-        }
-        if let Some(id) = session_started(&t.output) {
-            run.session = Some(id);
-            run.finished = false;
+        if let Some(e) = t.error.as_ref().filter(|e| !t.output.contains(e.as_str())) {
+            append_bounded(&mut run.output, e);
         }
         run.decide();
         runs.push(run);

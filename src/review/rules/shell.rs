@@ -52,33 +52,22 @@ fn tokenize(line: &str) -> Vec<(String, Sep)> {
         match c {
             '\'' => {
                 in_word = true;
-                for q in chars.by_ref() {
-                    if q == '\'' {
-                        break;
-                    }
-                    word.push(q);
-                }
+                word.extend(chars.by_ref().take_while(|q| *q != '\''));
             }
             '"' => {
                 in_word = true;
                 while let Some(q) = chars.next() {
                     match q {
                         '"' => break,
-                        '\\' => {
-                            if let Some(n) = chars.next() {
-                                word.push(n);
-                            }
-                        }
+                        '\\' => word.extend(chars.next()),
                         _ => word.push(q),
                     }
                 }
             }
             '\\' => {
-                if let Some(n) = chars.next() {
-                    if n != '\n' {
-                        in_word = true;
-                        word.push(n);
-                    }
+                if let Some(n) = chars.next().filter(|n| *n != '\n') {
+                    in_word = true;
+                    word.push(n);
                 }
             }
             '|' | '&' | ';' | '\n' => {
@@ -102,11 +91,8 @@ fn tokenize(line: &str) -> Vec<(String, Sep)> {
             c if c.is_whitespace() => push_word(&mut out, &mut word, &mut in_word),
             '#' if !in_word => {
                 // a comment runs to the end of the line
-                for q in chars.by_ref() {
-                    if q == '\n' {
-                        out.push((String::new(), Sep::Other));
-                        break;
-                    }
+                if chars.by_ref().any(|q| q == '\n') {
+                    out.push((String::new(), Sep::Other));
                 }
             }
             _ => {
@@ -133,14 +119,11 @@ fn redirection(w: &str) -> Option<bool> {
 }
 
 fn is_assignment(w: &str) -> bool {
-    match w.split_once('=') {
-        Some((name, _)) => {
-            !name.is_empty()
-                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-                && !name.starts_with(|c: char| c.is_ascii_digit())
-        }
-        None => false,
-    }
+    w.split_once('=').is_some_and(|(name, _)| {
+        !name.is_empty()
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !name.starts_with(|c: char| c.is_ascii_digit())
+    })
 }
 
 /// Drops the prefixes that only change how a command runs.
@@ -218,8 +201,7 @@ fn collect(line: &str, depth: usize, out: &mut Vec<SimpleCommand>) {
     for (tok, sep) in tokenize(line) {
         match sep {
             Sep::None => {
-                if skip_next {
-                    skip_next = false;
+                if std::mem::take(&mut skip_next) {
                     continue;
                 }
                 match redirection(&tok) {

@@ -30,6 +30,7 @@ use clap::Args;
 
 use crate::finish::{Finish, Prior, review_transcript};
 use crate::state::{SessionState, load, stage, state_path};
+use crate::terminal::Exit;
 use lock::SessionLock;
 use output::Reply;
 
@@ -131,27 +132,19 @@ fn summary(finish: &Finish, blocked: bool) -> Option<String> {
     }
 }
 
-pub(crate) async fn run(args: &HookArgs) -> ExitCode {
+pub(crate) async fn run(args: &HookArgs) -> Exit {
     let Ok(host_arg) = args.host.as_deref().map(|h| Host::parse(h).ok_or(())).transpose() else {
-        return let_through("--host takes claude, codex, gemini or cursor");
+        return Err(let_through("--host takes claude, codex, gemini or cursor"));
     };
-    let raw = match advisor::bounded_read::read_stream(
-        std::io::stdin().lock(),
-        std::path::Path::new("<stdin>"),
-        MAX_HOOK_INPUT_BYTES,
-    ) {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-        Err(e) => return let_through(format!("cannot read the hook input: {e}")),
-    };
-    let input = match HookInput::parse_for(&raw, host_arg) {
-        Ok(i) => i,
-        Err(e) => return let_through(e),
-    };
+    let stdin = std::io::stdin().lock();
+    let raw = advisor::bounded_read::read_stream(stdin, std::path::Path::new("<stdin>"), MAX_HOOK_INPUT_BYTES)
+        .map_err(|e| let_through(format!("cannot read the hook input: {e}")))?;
+    let input = HookInput::parse_for(&String::from_utf8_lossy(&raw), host_arg).map_err(let_through)?;
     if input.host == Host::Cursor && matches!(input.status.as_deref(), Some("aborted" | "error")) {
-        return ExitCode::SUCCESS; // the run did not complete: nothing to review
+        return Ok(ExitCode::SUCCESS); // the run did not complete: nothing to review
     }
     if input.event == HookEvent::SubagentStop && input.agent_type.as_deref().is_none_or(|t| t.trim().is_empty()) {
-        return ExitCode::SUCCESS; // the host's internal agents (compaction, summaries) are not reviewed
+        return Ok(ExitCode::SUCCESS); // the host's internal agents (compaction, summaries) are not reviewed
     }
     let workspace = args
         .workspace
@@ -161,13 +154,10 @@ pub(crate) async fn run(args: &HookArgs) -> ExitCode {
         .unwrap_or_else(|| PathBuf::from("."));
     let config = match WorkspaceConfig::load(&workspace) {
         Ok(Some(c)) if c.enabled => c,
-        Ok(_) => return ExitCode::SUCCESS, // not opted in: inert, the transcript is never read
-        Err(e) => return let_through_visibly(input.host, e),
+        Ok(_) => return Ok(ExitCode::SUCCESS), // not opted in: inert, the transcript is never read
+        Err(e) => return Err(let_through_visibly(input.host, e)),
     };
-    let builder = match config.plugin_builder() {
-        Ok(b) => b,
-        Err(e) => return let_through_visibly(input.host, e),
-    };
+    let builder = (config.plugin_builder()).map_err(|e| let_through_visibly(input.host, e))?;
     review(args, &input, &workspace, config.verdict, builder).await
 }
 
@@ -177,7 +167,7 @@ async fn review(
     workspace: &std::path::Path,
     verdict: Verdict,
     builder: advisor::plugin::AdvisorPluginBuilder,
-) -> ExitCode {
+) -> Exit {
     let host = input.host;
     let dir = args
         .state_dir
@@ -216,7 +206,9 @@ async fn review(
         None => None,
     };
     if let Some(why) = state_problem.as_ref().filter(|_| input.continuing()) {
-        return let_through(format!("{why}, and a stop hook already sent the agent back"));
+        return Err(let_through(format!(
+            "{why}, and a stop hook already sent the agent back"
+        )));
     }
     let options = ReadOptions {
         allow_partial_last_line: input.last_assistant_message.is_some(),
@@ -232,14 +224,14 @@ async fn review(
                     "the last turn of {} is longer than the {cap}-byte read cap",
                     p.display()
                 );
-                return let_through_visibly(host, why);
+                return Err(let_through_visibly(host, why));
             }
             Ok((t, _)) => (t, None),
             Err(e) if input.last_assistant_message.is_some() => {
                 say(format!("{e}; reviewing the answer alone, without tool evidence"));
                 (Transcript::default(), Some(NO_EVIDENCE))
             }
-            Err(e) => return let_through(e),
+            Err(e) => return Err(let_through(e)),
         },
         None => (Transcript::default(), Some(NO_EVIDENCE)),
     };
@@ -248,7 +240,7 @@ async fn review(
         .clone()
         .or_else(|| transcript.last_answer().map(str::to_owned))
     else {
-        return ExitCode::SUCCESS; // nothing answered in this turn: nothing to review
+        return Ok(ExitCode::SUCCESS); // nothing answered in this turn: nothing to review
     };
     // the request the answer is for: the transcript's last prompt, else what the host says
     let request = transcript
@@ -261,7 +253,7 @@ async fn review(
                 .as_ref()
                 .map(|p| format!("prompt:{}", advisor::transcript::fingerprint(p)))
         });
-    let finish = match review_transcript(
+    let finish = review_transcript(
         builder,
         &transcript,
         &answer,
@@ -271,35 +263,30 @@ async fn review(
         &mut |w| say(w),
     )
     .await
-    {
-        Ok(f) => f,
-        Err(e) => return let_through(e),
-    };
+    .map_err(let_through)?;
     let last_prompt = request.or_else(|| prior.as_ref().and_then(|p| p.last_prompt.clone()));
     let state = SessionState::new(
         finish.checkpoint.clone(),
         last_prompt.as_deref(),
         transcript.last_compaction.as_deref(),
     );
-    let staged = match &path {
-        Some(p) => match stage(p, &state) {
-            Ok(s) => Some(s),
-            Err(e) => {
-                state_problem = Some(format!("cannot save the session state to {}: {e}", p.display()));
-                None
-            }
-        },
-        None => None,
-    };
+    let staged = path.as_deref().and_then(|p| {
+        (stage(p, &state).inspect_err(|e| {
+            state_problem = Some(format!("cannot save the session state to {}: {e}", p.display()));
+        }))
+        .ok()
+    });
     if let Some(err) = finish.record().and_then(|r| r.error.as_ref()) {
         commit(staged);
-        return let_through(format!("the review failed ({})", err.message));
+        return Err(let_through(format!("the review failed ({})", err.message)));
     }
     let reopens = finish.consultation.interrupts();
     if reopens {
         if let Some(why) = &state_problem {
             if input.continuing() {
-                return let_through(format!("{why}, and a stop hook already sent the agent back"));
+                return Err(let_through(format!(
+                    "{why}, and a stop hook already sent the agent back"
+                )));
             }
             say(why);
         }
@@ -320,11 +307,11 @@ async fn review(
         let mut out = std::io::stdout().lock();
         if writeln!(out, "{json}").and_then(|()| out.flush()).is_err() {
             // nobody reads the answer: the round does not count (the staged state is dropped)
-            return ExitCode::SUCCESS;
+            return Ok(ExitCode::SUCCESS);
         }
     }
     commit(staged);
-    ExitCode::SUCCESS
+    Ok(ExitCode::SUCCESS)
 }
 
 fn commit(staged: Option<crate::atomic_file::Staged>) {

@@ -111,12 +111,10 @@ impl Extensions {
     /// Shows `messages` to every observer, in order. Panics are contained.
     pub fn observe(&mut self, phase: ObservePhase, turn: u32, messages: &[Message]) {
         for entry in &mut self.entries {
-            if entry
-                .ext
-                .observer()
-                .is_some_and(|o| contain(|| o.observe_messages(phase, turn, messages)).is_none())
-            {
-                tracing::warn!(extension = entry.ext.name(), %phase, "observer panicked; ignored");
+            if let Some(obs) = entry.ext.observer() {
+                if contain(|| obs.observe_messages(phase, turn, messages)).is_none() {
+                    tracing::warn!(extension = entry.ext.name(), %phase, "observer panicked; ignored");
+                }
             }
         }
     }
@@ -164,12 +162,11 @@ impl Extensions {
     /// ended. Call before [`save`](Self::save). Panics are contained.
     pub fn finalize(&mut self, end: &RunEnd) {
         for entry in self.entries.iter_mut().rev() {
-            if entry
-                .ext
-                .finalizer()
-                .is_some_and(|f| contain(|| f.finalize_run(end)).is_none())
-            {
-                tracing::warn!(extension = %entry.ext.name(), "finalizer panicked; ignored");
+            let name = entry.ext.name().to_owned();
+            if let Some(f) = entry.ext.finalizer() {
+                if contain(|| f.finalize_run(end)).is_none() {
+                    tracing::warn!(extension = %name, "finalizer panicked; ignored");
+                }
             }
         }
     }

@@ -196,16 +196,14 @@ impl AdvisorConfigBuilder {
             NonZeroU32::new(n).ok_or_else(|| Error::config(field, format!("must be at least 1, got 0{why}")))
         };
         let mut c = self.config;
-        c.periodic_review_interval = self
-            .periodic_review_interval
-            .map(|k| {
-                at_least_one(
-                    "periodic_review_interval",
-                    k,
-                    " (leave it unset to review proposed finishes only)",
-                )
-            })
-            .transpose()?;
+        c.periodic_review_interval = match self.periodic_review_interval {
+            None => None,
+            Some(k) => Some(at_least_one(
+                "periodic_review_interval",
+                k,
+                " (leave it unset to review proposed finishes only)",
+            )?),
+        };
         c.max_advisor_attempts = at_least_one("max_advisor_attempts", self.max_advisor_attempts, "")?;
         c.max_revision_attempts = at_least_one("max_revision_attempts", self.max_revision_attempts, "")?;
         if c.repeat_streak_escalation && !c.screen_hints {

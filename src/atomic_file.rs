@@ -49,10 +49,9 @@ impl Drop for Staged {
 }
 
 fn parent_dir(path: &Path) -> &Path {
-    match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    }
+    path.parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
 }
 
 /// Writes `bytes` durably to a new temporary file beside `path` (creating

@@ -113,10 +113,7 @@ impl fmt::Display for Error {
             Some(field) => write!(f, "{what}: {field}: {}", self.message)?,
             None => write!(f, "{what}: {}", self.message)?,
         }
-        match &self.source {
-            Some(e) => write!(f, ": {e}"),
-            None => Ok(()),
-        }
+        self.source.as_ref().map_or(Ok(()), |e| write!(f, ": {e}"))
     }
 }
 

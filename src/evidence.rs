@@ -82,17 +82,16 @@ const MAX_CALL_ARGS_BYTES: usize = 1_024;
 fn bound_message(m: &Message, bounds: &EvidenceBounds, budget: usize) -> Message {
     let limit = bounds.max_message_bytes.min(budget);
     let mut content = truncate_middle(&m.content, limit);
-    if !m.tool_calls.is_empty() {
-        for call in m.tool_calls.iter().take(bounds.max_tool_calls_per_message) {
-            let _ = write!(
-                content,
-                "\nTool call {}: {}",
-                truncate_bytes(&call.name, MAX_NAME_BYTES),
-                truncate_middle(&call.arguments, MAX_CALL_ARGS_BYTES)
-            );
-        }
-        content = truncate_middle(&content, limit);
+    // content is within `limit` already, so without calls the second cut keeps it
+    for call in m.tool_calls.iter().take(bounds.max_tool_calls_per_message) {
+        let _ = write!(
+            content,
+            "\nTool call {}: {}",
+            truncate_bytes(&call.name, MAX_NAME_BYTES),
+            truncate_middle(&call.arguments, MAX_CALL_ARGS_BYTES)
+        );
     }
+    content = truncate_middle(&content, limit);
     Message {
         role: m.role,
         content,

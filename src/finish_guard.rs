@@ -75,12 +75,11 @@ impl StopInterceptor for FinishGuard {
         if info.attempt >= self.max_nudges {
             return StopDecision::Accept;
         }
-        match (self.rule)(info) {
-            Some(message) if !message.is_empty() => {
+        (self.rule)(info)
+            .filter(|message| !message.is_empty())
+            .map_or(StopDecision::Accept, |message| {
                 StopDecision::reopen(vec![Message::user(message)], self.note.clone())
-            }
-            _ => StopDecision::Accept,
-        }
+            })
     }
 }
 

@@ -194,10 +194,7 @@ pub(crate) fn is_blank(s: &str) -> bool {
 /// (`1.0000000000000001`, which `f64` would round to 1) and `-0` are
 /// rejected, so what is accepted never depends on float rounding.
 pub(crate) fn unit_interval(literal: &str) -> Option<f64> {
-    let (int, frac) = match literal.split_once('.') {
-        Some((i, f)) => (i, Some(f)),
-        None => (literal, None),
-    };
+    let (int, frac) = literal.split_once('.').map_or((literal, None), |(i, f)| (i, Some(f)));
     let ok = match (int, frac) {
         ("0", None) | ("1", None) => true,
         ("0", Some(f)) => !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()),

@@ -247,13 +247,10 @@ impl Default for WorkspaceConfig {
 /// line, never a value.
 pub(crate) fn parse_toml<T: serde::de::DeserializeOwned>(name: &str, text: &str) -> Result<T, Error> {
     toml::from_str(text).map_err(|e| {
-        let at = match e.span() {
-            Some(s) => format!(
-                "{name}:{}",
-                1 + text.bytes().take(s.start).filter(|b| *b == b'\n').count()
-            ),
-            None => name.to_owned(),
-        };
+        let line = |s: std::ops::Range<usize>| 1 + text.bytes().take(s.start).filter(|b| *b == b'\n').count();
+        let at = e
+            .span()
+            .map_or_else(|| name.to_owned(), |s| format!("{name}:{}", line(s)));
         Error::new(ErrorKind::Config, format!("{at}: {}", e.message().trim()))
     })
 }

@@ -39,9 +39,7 @@ pub fn normalize_signature(signature: &str) -> String {
         }
     }
     let mut out: String = out.chars().take(MAX_SIGNATURE_CHARS).collect();
-    while out.ends_with('-') {
-        out.pop();
-    }
+    out.truncate(out.trim_end_matches('-').len());
     if out.is_empty() { "none".to_owned() } else { out }
 }
 

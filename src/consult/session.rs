@@ -90,18 +90,14 @@ impl ConsultSession {
         let pending = pending.map_err(SessionError::Store)?;
         match self.consultant.consult(request).await {
             Ok(consultation) => {
-                if let Some(p) = pending {
-                    if let Err(e) = p.complete(&consultation.response) {
-                        tracing::warn!(error = %e, "could not store the consultation pair");
-                    }
+                if let Some(Err(e)) = pending.map(|p| p.complete(&consultation.response)) {
+                    tracing::warn!(error = %e, "could not store the consultation pair");
                 }
                 self.ledger.record(&request.task_id, &request.trigger_hash);
                 Ok(consultation)
             }
             Err(e) => {
-                if let Some(p) = pending {
-                    let _ = p.abandon();
-                }
+                let _ = pending.map(|p| p.abandon());
                 Err(SessionError::Consult(e))
             }
         }

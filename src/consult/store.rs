@@ -34,16 +34,8 @@ pub struct PendingConsult {
 }
 
 fn safe(s: &str) -> String {
-    s.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .take(64)
-        .collect()
+    let keep = |c: char| c.is_ascii_alphanumeric() || c == '.' || c == '-';
+    s.chars().map(|c| if keep(c) { c } else { '_' }).take(64).collect()
 }
 
 impl ConsultStore {

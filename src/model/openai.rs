@@ -371,10 +371,7 @@ impl Inner {
                     "the server's answer is too large",
                 ));
             }
-            return match parse_response(&body) {
-                Ok(r) => Attempt::Done(r),
-                Err(e) => Attempt::Fail(e),
-            };
+            return parse_response(&body).map_or_else(Attempt::Fail, Attempt::Done);
         }
         let code = status.as_u16();
         let excerpt = self.excerpt(&body);

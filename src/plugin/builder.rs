@@ -3,11 +3,11 @@
 //! Owns the defaults (docs/design.md §4), single-reviewer versus group configuration,
 //! and the actionable errors for bad settings. It must not hold per-run state.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use super::reviewer_config::ReviewerConfig;
-use super::{AdvisorPlugin, Config, NotesCallback, NotesEvent, PLUGIN_NAME, UsageCallback};
+use super::{AdvisorPlugin, Config, NotesEvent, PLUGIN_NAME};
 use crate::error::Error;
 use crate::evidence::EvidenceBounds;
 use crate::guard::DEFAULT_MAX_NOTES_PER_REVIEW;
@@ -44,17 +44,8 @@ pub struct AdvisorPluginBuilder {
     reviewer: Option<Arc<dyn Reviewer>>,
     single: Vec<SingleSetting>,
     group: Vec<ReviewerConfig>,
-    enabled: bool,
-    max_notes_per_review: usize,
-    timeout: Duration,
-    evidence: EvidenceBounds,
-    on_notes: Vec<NotesCallback>,
-    on_usage: Vec<UsageCallback>,
-    trace: Option<Arc<dyn TraceSink>>,
-    similarity: bool,
-    max_review_tokens: Option<u64>,
-    max_session_review_tokens: Option<u64>,
-    max_prompt_tokens: Option<u64>,
+    /// The plugin-wide settings; `members` and `last_report` are set by `build`.
+    config: Config,
 }
 
 impl std::fmt::Debug for AdvisorPluginBuilder {
@@ -62,16 +53,16 @@ impl std::fmt::Debug for AdvisorPluginBuilder {
         f.debug_struct("AdvisorPluginBuilder")
             .field("reviewer", &self.reviewer.is_some())
             .field("group", &self.group)
-            .field("enabled", &self.enabled)
-            .field("max_notes_per_review", &self.max_notes_per_review)
-            .field("timeout", &self.timeout)
-            .field("evidence", &self.evidence)
-            .field("on_notes", &self.on_notes.len())
-            .field("trace", &self.trace.is_some())
-            .field("similarity", &self.similarity)
-            .field("max_review_tokens", &self.max_review_tokens)
-            .field("max_session_review_tokens", &self.max_session_review_tokens)
-            .field("max_prompt_tokens", &self.max_prompt_tokens)
+            .field("enabled", &self.config.enabled)
+            .field("max_notes_per_review", &self.config.max_notes_per_review)
+            .field("timeout", &self.config.timeout)
+            .field("evidence", &self.config.evidence)
+            .field("on_notes", &self.config.on_notes.len())
+            .field("trace", &self.config.trace.is_some())
+            .field("similarity", &self.config.similarity)
+            .field("max_review_tokens", &self.config.max_review_tokens)
+            .field("max_session_review_tokens", &self.config.max_session_review_tokens)
+            .field("max_prompt_tokens", &self.config.max_prompt_tokens)
             .finish()
     }
 }
@@ -82,17 +73,21 @@ impl Default for AdvisorPluginBuilder {
             reviewer: None,
             single: Vec::new(),
             group: Vec::new(),
-            enabled: true,
-            max_notes_per_review: DEFAULT_MAX_NOTES_PER_REVIEW,
-            timeout: DEFAULT_TIMEOUT,
-            evidence: EvidenceBounds::default(),
-            on_notes: Vec::new(),
-            on_usage: Vec::new(),
-            trace: None,
-            similarity: false,
-            max_review_tokens: None,
-            max_session_review_tokens: None,
-            max_prompt_tokens: None,
+            config: Config {
+                members: Vec::new(),
+                enabled: true,
+                max_notes_per_review: DEFAULT_MAX_NOTES_PER_REVIEW,
+                timeout: DEFAULT_TIMEOUT,
+                evidence: EvidenceBounds::default(),
+                on_notes: Vec::new(),
+                on_usage: Vec::new(),
+                trace: None,
+                similarity: false,
+                max_review_tokens: None,
+                max_session_review_tokens: None,
+                max_prompt_tokens: None,
+                last_report: Arc::default(),
+            },
         }
     }
 }
@@ -163,24 +158,24 @@ impl AdvisorPluginBuilder {
     setters! {
         /// Whether the plugin takes part in runs (default `true`). A disabled
         /// plugin declines every run, leaving it exactly as without an advisor.
-        enabled(enabled: bool) => enabled = enabled;
+        enabled(enabled: bool) => config.enabled = enabled;
 
         /// Notes admitted per review (default 3, 1..=32).
-        max_notes_per_review(n: usize) => max_notes_per_review = n;
+        max_notes_per_review(n: usize) => config.max_notes_per_review = n;
 
         /// How long a review may take (default 30 s, more than zero). Past it the
         /// review is dropped and the run goes on as without an advisor.
-        timeout(timeout: Duration) => timeout = timeout;
+        timeout(timeout: Duration) => config.timeout = timeout;
 
         /// Limits on the evidence a reviewer reads (defaults: [`EvidenceBounds::default`]).
-        evidence(bounds: EvidenceBounds) => evidence = bounds;
+        evidence(bounds: EvidenceBounds) => config.evidence = bounds;
 
         /// Where to record one event per review (and per reset); see [`crate::trace`].
-        trace(sink: impl TraceSink + 'static) => trace = Some(Arc::new(sink));
+        trace(sink: impl TraceSink + 'static) => config.trace = Some(Arc::new(sink));
 
         /// Similarity dedupe (default off): paraphrases with ≥ 0.8 content-word
         /// overlap count as repeats. See [`EmissionGuard::with_similarity`](crate::EmissionGuard::with_similarity).
-        similarity_dedupe(on: bool) => similarity = on;
+        similarity_dedupe(on: bool) => config.similarity = on;
 
         /// Tokens all reviewers together may spend per user request (default:
         /// no limit). Every reviewer attempt is charged — failed ones included,
@@ -188,13 +183,13 @@ impl AdvisorPluginBuilder {
         /// spent, no further review runs for the request: the stop goes through,
         /// and the report ([`RunReport::budget_stop`](crate::plugin::RunReport))
         /// and the trace say why. A fresh user request starts a new allowance.
-        max_review_tokens(tokens: u64) => max_review_tokens = Some(tokens);
+        max_review_tokens(tokens: u64) => config.max_review_tokens = Some(tokens);
 
         /// Tokens all reviewers together may spend over the plugin's checkpointed
         /// lifetime — a session (default: no limit). Counted like
         /// [`max_review_tokens`](Self::max_review_tokens) but never reset by a
         /// fresh request; carried in the checkpoint.
-        max_session_review_tokens(tokens: u64) => max_session_review_tokens = Some(tokens);
+        max_session_review_tokens(tokens: u64) => config.max_session_review_tokens = Some(tokens);
 
         /// The largest prompt, in estimated tokens, a model reviewer may send
         /// (default: the model's context when the server reports it, else
@@ -202,14 +197,14 @@ impl AdvisorPluginBuilder {
         /// at least [`MIN_PROMPT_TOKENS`](crate::review::MIN_PROMPT_TOKENS)). Over
         /// it the window shrinks oldest-first, long tool outputs keep their head
         /// and tail, and the task and the answer always stay.
-        max_prompt_tokens(tokens: u64) => max_prompt_tokens = Some(tokens);
+        max_prompt_tokens(tokens: u64) => config.max_prompt_tokens = Some(tokens);
     }
 
     /// Called with every review's admitted notes, nits included, and whether
     /// the review was delivered to the agent. Must not block. May be called
     /// several times to register several callbacks.
     pub fn on_notes(mut self, callback: impl Fn(&NotesEvent<'_>) + Send + Sync + 'static) -> Self {
-        self.on_notes.push(Arc::new(callback));
+        self.config.on_notes.push(Arc::new(callback));
         self
     }
 
@@ -217,7 +212,7 @@ impl AdvisorPluginBuilder {
     /// and the usage of all its model attempts (failed ones included), so a
     /// host can charge the run for its reviewer. Must not block.
     pub fn on_usage(mut self, callback: impl Fn(&str, Usage) + Send + Sync + 'static) -> Self {
-        self.on_usage.push(Arc::new(callback));
+        self.config.on_usage.push(Arc::new(callback));
         self
     }
 
@@ -280,20 +275,24 @@ impl AdvisorPluginBuilder {
     /// Validates the settings and builds the plugin.
     pub fn build(self) -> Result<AdvisorPlugin, Error> {
         let members = self.members()?;
-        if !(1..=MAX_NOTES_PER_REVIEW_LIMIT).contains(&self.max_notes_per_review) {
+        if !(1..=MAX_NOTES_PER_REVIEW_LIMIT).contains(&self.config.max_notes_per_review) {
             return Err(Error::config(
                 "max_notes_per_review",
                 format!(
                     "must be between 1 and {MAX_NOTES_PER_REVIEW_LIMIT}, got {}",
-                    self.max_notes_per_review
+                    self.config.max_notes_per_review
                 ),
             ));
         }
-        if self.timeout.is_zero() {
+        if self.config.timeout.is_zero() {
             return Err(Error::config("timeout", "must be more than zero"));
         }
-        self.evidence.validate("evidence")?;
-        if let Some(n) = self.max_prompt_tokens.filter(|n| *n < crate::review::MIN_PROMPT_TOKENS) {
+        self.config.evidence.validate("evidence")?;
+        if let Some(n) = self
+            .config
+            .max_prompt_tokens
+            .filter(|n| *n < crate::review::MIN_PROMPT_TOKENS)
+        {
             return Err(Error::config(
                 "max_prompt_tokens",
                 format!(
@@ -305,18 +304,8 @@ impl AdvisorPluginBuilder {
         Ok(AdvisorPlugin {
             config: Arc::new(Config {
                 members,
-                enabled: self.enabled,
-                max_notes_per_review: self.max_notes_per_review,
-                timeout: self.timeout,
-                evidence: self.evidence,
-                on_notes: self.on_notes,
-                on_usage: self.on_usage,
-                trace: self.trace,
-                similarity: self.similarity,
-                max_review_tokens: self.max_review_tokens,
-                max_session_review_tokens: self.max_session_review_tokens,
-                max_prompt_tokens: self.max_prompt_tokens,
-                last_report: Arc::new(Mutex::new(None)),
+                last_report: Arc::default(),
+                ..self.config
             }),
         })
     }

@@ -133,6 +133,7 @@ pub struct NotesEvent<'a> {
 pub(crate) type NotesCallback = Arc<dyn Fn(&NotesEvent<'_>) + Send + Sync>;
 pub(crate) type UsageCallback = Arc<dyn Fn(&str, Usage) + Send + Sync>;
 
+#[derive(Clone)]
 pub(crate) struct Config {
     pub(crate) members: Vec<ReviewerConfig>,
     pub(crate) enabled: bool,

@@ -86,8 +86,6 @@ impl RunReport {
 
     pub(crate) fn failed(&mut self, kind: ReviewErrorKind) {
         self.errors += 1;
-        if kind == ReviewErrorKind::Timeout {
-            self.timeouts += 1;
-        }
+        self.timeouts += u32::from(kind == ReviewErrorKind::Timeout);
     }
 }

@@ -184,10 +184,8 @@ impl AdvisorRun {
     }
 
     fn trace(&self, event: &TraceEvent) {
-        if let Some(sink) = &self.config.trace {
-            if contain(|| sink.record(event)).is_none() {
-                tracing::warn!("the advisor trace sink panicked; ignored");
-            }
+        if (self.config.trace.as_ref()).is_some_and(|sink| contain(|| sink.record(event)).is_none()) {
+            tracing::warn!("the advisor trace sink panicked; ignored");
         }
     }
 
@@ -432,17 +430,10 @@ impl Checkpoint for AdvisorRun {
     /// Restores a saved state; a rejected one is applied in no part and the
     /// advisor sits out the current request (see [`AdvisorRun::sit_out`]).
     fn restore(&mut self, state: Value) -> Result<(), Error> {
-        match checkpoint::restore(&mut self.members, state) {
-            Ok(spent) => {
-                self.request_budget.set_spent(spent.request);
-                self.session_budget.set_spent(spent.session);
-                Ok(())
-            }
-            Err(why) => {
-                self.sit_out(&why);
-                Err(why)
-            }
-        }
+        let spent = checkpoint::restore(&mut self.members, state).inspect_err(|why| self.sit_out(why))?;
+        self.request_budget.set_spent(spent.request);
+        self.session_budget.set_spent(spent.session);
+        Ok(())
     }
 }
 

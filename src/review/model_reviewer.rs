@@ -246,30 +246,25 @@ impl Reviewer for ModelReviewer {
             );
         }
         let mut result = self.model.complete(request.clone()).await;
-        if let Err(e) = &result {
-            if e.is_context_overflow() {
-                review.usage.charge(e.usage());
-                let mut retry = (budget / 2).max(MIN_PROMPT_TOKENS / 2);
-                if let Some(context) = e.stated_context_tokens() {
-                    retry = retry.min(prompt_tokens_for_context(context));
-                }
-                self.learned.store(retry, Ordering::Relaxed);
-                tracing::warn!(
-                    budget,
-                    retry,
-                    "the model server reported a context overflow; retrying once with a smaller prompt"
-                );
-                request = self.request_within(review, retry).0;
-                result = self.model.complete(request.clone()).await;
-            }
+        if let Some(e) = result.as_ref().err().filter(|e| e.is_context_overflow()) {
+            review.usage.charge(e.usage());
+            let retry = e
+                .stated_context_tokens()
+                .map_or(u64::MAX, prompt_tokens_for_context)
+                .min((budget / 2).max(MIN_PROMPT_TOKENS / 2));
+            self.learned.store(retry, Ordering::Relaxed);
+            tracing::warn!(
+                budget,
+                retry,
+                "the model server reported a context overflow; retrying once with a smaller prompt"
+            );
+            request = self.request_within(review, retry).0;
+            result = self.model.complete(request.clone()).await;
         }
-        let answer = match result {
-            Ok(answer) => answer,
-            Err(e) => {
-                review.usage.charge(e.usage());
-                return Err(ReviewError::model("the reviewer model failed", e));
-            }
-        };
+        let answer = result.map_err(|e| {
+            review.usage.charge(e.usage());
+            ReviewError::model("the reviewer model failed", e)
+        })?;
         review.usage.charge(answer.usage.or_estimate(&request, &answer.text));
         parse_notes(&answer.text).map_err(|why| {
             ReviewError::with_kind(

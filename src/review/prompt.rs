@@ -277,10 +277,7 @@ pub(crate) fn fit_user_prompt(review: &Review, max_tokens: u64) -> FittedPrompt 
         if fits(&fitted.text) {
             break;
         }
-        let oldest = match task {
-            Some(0) => 1,
-            _ => 0,
-        };
+        let oldest = usize::from(task == Some(0));
         if oldest >= messages.len() {
             break;
         }

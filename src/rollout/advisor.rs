@@ -288,11 +288,7 @@ impl Advisor {
             turn: self.solver_calls,
             plan: &self.plan,
             delivered: &self.delivered_cues,
-            streak: if self.config.repeat_streak_escalation {
-                self.streak()
-            } else {
-                None
-            },
+            streak: self.config.repeat_streak_escalation.then(|| self.streak()).flatten(),
             remaining: self.config.max_interventions.saturating_sub(self.interventions),
         };
         let request = ChatRequest::new(vec![

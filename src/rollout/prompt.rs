@@ -115,11 +115,9 @@ pub(crate) fn user_prompt(p: &PromptInput<'_>) -> String {
     let _ = writeln!(
         s,
         "## Your plan from the last review\n{}\n",
-        if p.plan.trim().is_empty() {
-            "(none yet)"
-        } else {
-            p.plan.trim()
-        }
+        Some(p.plan.trim())
+            .filter(|plan| !plan.is_empty())
+            .unwrap_or("(none yet)")
     );
     if !p.delivered.is_empty() {
         s.push_str("## Cues you already delivered (oldest first)\n");

@@ -16,6 +16,8 @@ use std::collections::HashSet;
 use serde::{Deserialize, Serialize};
 use unicode_normalization::UnicodeNormalization;
 
+use crate::transcript::fingerprint;
+
 /// Which check a hint failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -48,15 +50,6 @@ pub struct ScreenResult {
     pub passed: bool,
     /// What it failed.
     pub violations: Vec<Violation>,
-}
-
-fn fnv(text: &str) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in text.as_bytes() {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    format!("{h:016x}")
 }
 
 fn fold(s: &str) -> String {
@@ -139,7 +132,7 @@ pub fn screen_hint(hint: &str, privileged: &[(&str, &str)], visible: &[&str]) ->
     let mut flag = |check: ScreenCheck, text: &str| {
         violations.push(Violation {
             check,
-            excerpt_hash: fnv(text),
+            excerpt_hash: fingerprint(text),
         })
     };
 

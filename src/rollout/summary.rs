@@ -163,22 +163,11 @@ fn summarize_attempts(attempts: &BTreeMap<String, Attempt>, malformed: Vec<Strin
         }
         s.revisions_resampled += a.resampled;
         s.fail_open_events += a.fail_open;
-        if arm == Arm::Advised {
-            if a.fail_open > 0 && a.cues.is_empty() {
-                s.effectively_unadvised += 1;
-            }
-            if a.gated == 0 {
-                s.advised_without_reviews += 1;
-            }
-        }
-        match a.outcome {
-            Some(Outcome::Passed) => {
-                s.graded += 1;
-                s.passed += 1;
-            }
-            Some(Outcome::Failed) => s.graded += 1,
-            _ => {}
-        }
+        let advised = arm == Arm::Advised;
+        s.effectively_unadvised += u32::from(advised && a.fail_open > 0 && a.cues.is_empty());
+        s.advised_without_reviews += u32::from(advised && a.gated == 0);
+        s.graded += u32::from(matches!(a.outcome, Some(Outcome::Passed | Outcome::Failed)));
+        s.passed += u32::from(a.outcome == Some(Outcome::Passed));
     }
     for s in arms.values_mut() {
         s.pass_rate = rate(s.passed, s.graded);

@@ -228,9 +228,7 @@ impl RolloutTrace {
         if counters.ended {
             return;
         }
-        if let EventKind::AttemptEnd { .. } = kind {
-            counters.ended = true;
-        }
+        counters.ended = matches!(kind, EventKind::AttemptEnd { .. });
         counters.seq += 1;
         let event = RolloutEvent {
             schema: ROLLOUT_TRACE_SCHEMA.to_owned(),

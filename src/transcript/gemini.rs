@@ -58,10 +58,7 @@ pub(super) fn try_read(name: &str, text: &str, forced: bool) -> Option<Result<Tr
     let trimmed = text.trim_start_matches('\u{feff}');
     // The single-JSON format (or a one-line JSONL file) is one JSON value.
     if let Ok(whole) = serde_json::from_str::<Value>(trimmed) {
-        if forced || is_metadata(&whole) {
-            return Some(Ok(read_records(std::iter::once(Some(whole)))));
-        }
-        return None;
+        return (forced || is_metadata(&whole)).then(|| Ok(read_records(std::iter::once(Some(whole)))));
     }
     let mut lines = trimmed.lines().filter(|l| !l.trim().is_empty()).peekable();
     let first = lines.peek().and_then(|l| serde_json::from_str::<Value>(l).ok());

@@ -30,10 +30,8 @@ impl ModelArgs {
         let mut b = OpenAiCompatible::builder(self.base_url.clone().unwrap_or_default(), model.clone())
             .structured_output(self.structured_output)
             .timeout(Duration::from_secs(self.timeout_secs));
-        if let Ok(key) = std::env::var("ADVISOR_API_KEY") {
-            if !key.is_empty() {
-                b = b.api_key(key);
-            }
+        if let Some(key) = std::env::var("ADVISOR_API_KEY").ok().filter(|k| !k.is_empty()) {
+            b = b.api_key(key);
         }
         b.build().map(Some).map_err(|e| e.to_string())
     }

@@ -195,10 +195,8 @@ fn evidence(run: &Run) -> String {
 
 fn capitalise(s: &str) -> String {
     let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().chain(c).collect(),
-        None => String::new(),
-    }
+    c.next()
+        .map_or_else(String::new, |f| f.to_uppercase().chain(c).collect())
 }
 
 /// Nits for failed calls that are not runs, were not rejected, and were not

@@ -281,15 +281,13 @@ async fn review(
         return Err(let_through(format!("the review failed ({})", err.message)));
     }
     let reopens = finish.consultation.interrupts();
-    if reopens {
-        if let Some(why) = &state_problem {
-            if input.continuing() {
-                return Err(let_through(format!(
-                    "{why}, and a stop hook already sent the agent back"
-                )));
-            }
-            say(why);
+    if let Some(why) = state_problem.as_ref().filter(|_| reopens) {
+        if input.continuing() {
+            return Err(let_through(format!(
+                "{why}, and a stop hook already sent the agent back"
+            )));
         }
+        say(why);
     }
     let reply = Reply {
         block: finish.injection().map(str::to_owned),

@@ -104,7 +104,6 @@ fn sync_dir(_dir: &Path) -> io::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
     use super::*;
 
     fn scratch(name: &str) -> std::path::PathBuf {

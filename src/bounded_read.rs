@@ -234,7 +234,6 @@ impl<R: BufRead> Iterator for BoundedLines<R> {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
     use super::*;
 
     fn lines(input: &[u8], cap: usize) -> Vec<BoundedLine> {

@@ -430,7 +430,6 @@ impl AdvisorPlugin {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
     use super::*;
 
     #[test]

@@ -143,7 +143,6 @@ pub fn resolve(workspace: &Path, user: &UserConfig) -> Result<Option<Resolved>, 
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
     use super::*;
 
     #[test]

@@ -30,7 +30,6 @@ mod normalize;
 mod similarity;
 
 use std::collections::VecDeque;
-use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
@@ -51,38 +50,20 @@ pub const DEDUPE_CAPACITY: usize = 4096;
 /// Default breadth cap: notes admitted per review.
 pub const DEFAULT_MAX_NOTES_PER_REVIEW: usize = 3;
 
-/// Why the guard admitted or suppressed a note.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Reason {
-    /// Admitted.
-    Accepted,
-    /// Nothing left once punctuation, whitespace and invisible characters are gone.
-    Empty,
-    /// A phrase that only expresses silence ("Stop.", "LGTM", "No issues").
-    ContentFree,
-    /// Already delivered at this severity or higher.
-    Duplicate,
-    /// The review already used its breadth cap.
-    OverBudget,
-}
-
-impl Reason {
-    /// The snake_case name used in traces and `advisor replay` output.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Reason::Accepted => "accepted",
-            Reason::Empty => "empty",
-            Reason::ContentFree => "content_free",
-            Reason::Duplicate => "duplicate",
-            Reason::OverBudget => "over_budget",
-        }
-    }
-}
-
-impl fmt::Display for Reason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+wire_enum! {
+    /// Why the guard admitted or suppressed a note. Its wire name (snake_case)
+    /// is used in traces and `advisor replay` output.
+    Reason {
+        /// Admitted.
+        Accepted => "accepted",
+        /// Nothing left once punctuation, whitespace and invisible characters are gone.
+        Empty => "empty",
+        /// A phrase that only expresses silence ("Stop.", "LGTM", "No issues").
+        ContentFree => "content_free",
+        /// Already delivered at this severity or higher.
+        Duplicate => "duplicate",
+        /// The review already used its breadth cap.
+        OverBudget => "over_budget",
     }
 }
 

@@ -236,7 +236,6 @@ pub(crate) fn restore(members: &mut [Member], state: Value) -> Result<Spent, Err
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
     use super::*;
     use crate::note::Severity;
 

@@ -13,17 +13,19 @@ use std::path::PathBuf;
 
 use serde_json::{Map, Value};
 
-/// The coding agent that runs the hook.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Host {
-    /// Claude Code (`Stop`, `SubagentStop`).
-    ClaudeCode,
-    /// Codex (`Stop`, `SubagentStop`, with `turn_id`).
-    Codex,
-    /// Gemini CLI (`AfterAgent`).
-    Gemini,
-    /// Cursor (`stop`).
-    Cursor,
+wire_enum! {
+    /// The coding agent that runs the hook; its wire name is the one
+    /// `--host` takes (`claude`, `codex`, `gemini`, `cursor`).
+    Host {
+        /// Claude Code (`Stop`, `SubagentStop`).
+        ClaudeCode => "claude",
+        /// Codex (`Stop`, `SubagentStop`, with `turn_id`).
+        Codex => "codex",
+        /// Gemini CLI (`AfterAgent`).
+        Gemini => "gemini",
+        /// Cursor (`stop`).
+        Cursor => "cursor",
+    }
 }
 
 impl Host {
@@ -35,16 +37,6 @@ impl Host {
             "gemini" | "gemini-cli" => Some(Host::Gemini),
             "cursor" => Some(Host::Cursor),
             _ => None,
-        }
-    }
-
-    /// The host's name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Host::ClaudeCode => "claude",
-            Host::Codex => "codex",
-            Host::Gemini => "gemini",
-            Host::Cursor => "cursor",
         }
     }
 }
@@ -217,7 +209,6 @@ fn detect(map: &Map<String, Value>, event: &str) -> Result<Host, String> {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
     use super::*;
 
     #[test]

@@ -167,7 +167,6 @@ impl Iterator for ReverseLines {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
     use super::*;
     use crate::bounded_read::BoundedLines;
 

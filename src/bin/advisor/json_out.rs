@@ -109,7 +109,6 @@ pub(crate) fn write_usize(out: &mut impl Write, mut n: usize) -> io::Result<()> 
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
     use super::*;
     use proptest::prelude::*;
 

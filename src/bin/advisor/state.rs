@@ -145,7 +145,6 @@ pub(crate) fn stage(path: &Path, state: &SessionState) -> std::io::Result<crate:
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
     use super::*;
 
     #[test]

@@ -47,29 +47,20 @@ const QUOTE_BYTES: usize = 160;
 /// Bytes of a command quoted in a note.
 const COMMAND_BYTES: usize = 120;
 
-/// Which rule raised a note.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum Rule {
-    /// The answer claims success over a failing test or build run.
-    UnverifiedCompletion,
-    /// A test or build run failed and the answer does not mention it.
-    UnreportedFailure,
-    /// The answer contains a stub marker.
-    StubMarker,
-    /// Another tool call failed and no later call of it succeeded.
-    ToolFailure,
-}
-
-impl Rule {
-    /// The rule's stable name (`unverified_completion`, …).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Rule::UnverifiedCompletion => "unverified_completion",
-            Rule::UnreportedFailure => "unreported_failure",
-            Rule::StubMarker => "stub_marker",
-            Rule::ToolFailure => "tool_failure",
-        }
+wire_enum! {
+    /// Which rule raised a note; its wire name is the rule's stable name
+    /// (`unverified_completion`, …).
+    #[derive(PartialOrd, Ord)]
+    #[non_exhaustive]
+    Rule {
+        /// The answer claims success over a failing test or build run.
+        UnverifiedCompletion => "unverified_completion",
+        /// A test or build run failed and the answer does not mention it.
+        UnreportedFailure => "unreported_failure",
+        /// The answer contains a stub marker.
+        StubMarker => "stub_marker",
+        /// Another tool call failed and no later call of it succeeded.
+        ToolFailure => "tool_failure",
     }
 }
 

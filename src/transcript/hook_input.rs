@@ -15,29 +15,21 @@ use serde_json::{Map, Value};
 
 wire_enum! {
     /// The coding agent that runs the hook; its wire name is the one
-    /// `--host` takes (`claude`, `codex`, `gemini`, `cursor`).
+    /// `--host` takes (`claude`, `codex`, `gemini`, `cursor`; with the `cli`
+    /// feature it is a `clap::ValueEnum`, which also takes `claude-code` and
+    /// `gemini-cli`).
+    #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
     Host {
         /// Claude Code (`Stop`, `SubagentStop`).
+        #[cfg_attr(feature = "cli", value(name = "claude", alias = "claude-code", alias = "claudecode"))]
         ClaudeCode => "claude",
         /// Codex (`Stop`, `SubagentStop`, with `turn_id`).
         Codex => "codex",
         /// Gemini CLI (`AfterAgent`).
+        #[cfg_attr(feature = "cli", value(alias = "gemini-cli"))]
         Gemini => "gemini",
         /// Cursor (`stop`).
         Cursor => "cursor",
-    }
-}
-
-impl Host {
-    /// Parses a host name: `claude`, `codex`, `gemini` or `cursor`.
-    pub fn parse(name: &str) -> Option<Host> {
-        match name.trim().to_ascii_lowercase().as_str() {
-            "claude" | "claude-code" | "claudecode" => Some(Host::ClaudeCode),
-            "codex" => Some(Host::Codex),
-            "gemini" | "gemini-cli" => Some(Host::Gemini),
-            "cursor" => Some(Host::Cursor),
-            _ => None,
-        }
     }
 }
 

@@ -43,9 +43,9 @@ pub(crate) struct HookArgs {
     /// The workspace root (default: the hook's `cwd`, else the current directory).
     #[arg(long)]
     workspace: Option<PathBuf>,
-    /// The host: claude, codex, gemini or cursor (default: recognised from the input).
-    #[arg(long)]
-    host: Option<String>,
+    /// The host (default: recognised from the input).
+    #[arg(long, value_enum, ignore_case = true)]
+    host: Option<Host>,
 }
 
 /// One line, newlines folded.
@@ -133,13 +133,10 @@ fn summary(finish: &Finish, blocked: bool) -> Option<String> {
 }
 
 pub(crate) async fn run(args: &HookArgs) -> Exit {
-    let Ok(host_arg) = args.host.as_deref().map(|h| Host::parse(h).ok_or(())).transpose() else {
-        return Err(let_through("--host takes claude, codex, gemini or cursor"));
-    };
     let stdin = std::io::stdin().lock();
     let raw = advisor::bounded_read::read_stream(stdin, std::path::Path::new("<stdin>"), MAX_HOOK_INPUT_BYTES)
         .map_err(|e| let_through(format!("cannot read the hook input: {e}")))?;
-    let input = HookInput::parse_for(&String::from_utf8_lossy(&raw), host_arg).map_err(let_through)?;
+    let input = HookInput::parse_for(&String::from_utf8_lossy(&raw), args.host).map_err(let_through)?;
     if input.host == Host::Cursor && matches!(input.status.as_deref(), Some("aborted" | "error")) {
         return Ok(ExitCode::SUCCESS); // the run did not complete: nothing to review
     }

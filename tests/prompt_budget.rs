@@ -184,6 +184,19 @@ impl Respond for ContextLimitedServer {
     }
 }
 
+/// A client for `server`, whose chat endpoint answers like a server with a
+/// `context_bytes` context (mounted here).
+async fn context_limited_model(server: &MockServer, context_bytes: usize) -> OpenAiCompatible {
+    Mock::given(method("POST"))
+        .and(path("/v1/chat/completions"))
+        .respond_with(ContextLimitedServer { context_bytes })
+        .mount(server)
+        .await;
+    OpenAiCompatible::builder(format!("{}/v1", server.uri()), "m")
+        .build()
+        .unwrap()
+}
+
 fn chat_requests(requests: &[Request]) -> Vec<&Request> {
     requests
         .iter()
@@ -195,16 +208,7 @@ fn chat_requests(requests: &[Request]) -> Vec<&Request> {
 async fn a_context_overflow_gets_one_retry_at_half_the_budget_and_the_next_review_starts_there() {
     let server = MockServer::start().await;
     // 4 096 tokens of context, but the server does not say so up front.
-    Mock::given(method("POST"))
-        .and(path("/v1/chat/completions"))
-        .respond_with(ContextLimitedServer {
-            context_bytes: 4_096 * 3,
-        })
-        .mount(&server)
-        .await;
-    let model = OpenAiCompatible::builder(format!("{}/v1", server.uri()), "m")
-        .build()
-        .unwrap();
+    let model = context_limited_model(&server, 4_096 * 3).await;
     let reviewer = ModelReviewer::new(model);
     let review = long_review(40, 4_000);
     assert_eq!(reviewer.prompt_budget(&review).await, DEFAULT_MAX_PROMPT_TOKENS);
@@ -228,14 +232,7 @@ async fn a_context_overflow_gets_one_retry_at_half_the_budget_and_the_next_revie
 #[tokio::test]
 async fn an_overflow_that_persists_fails_open_after_exactly_one_retry() {
     let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/v1/chat/completions"))
-        .respond_with(ContextLimitedServer { context_bytes: 10 })
-        .mount(&server)
-        .await;
-    let model = OpenAiCompatible::builder(format!("{}/v1", server.uri()), "m")
-        .build()
-        .unwrap();
+    let model = context_limited_model(&server, 10).await;
     let err = ModelReviewer::new(model)
         .review(&long_review(10, 1_000))
         .await
@@ -257,16 +254,7 @@ async fn a_context_the_server_reports_sets_the_default_budget() {
         .respond_with(ResponseTemplate::new(200).set_body_json(json!({"default_generation_settings": {"n_ctx": 2048}})))
         .mount(&server)
         .await;
-    Mock::given(method("POST"))
-        .and(path("/v1/chat/completions"))
-        .respond_with(ContextLimitedServer {
-            context_bytes: 2_048 * 3,
-        })
-        .mount(&server)
-        .await;
-    let model = OpenAiCompatible::builder(format!("{}/v1", server.uri()), "m")
-        .build()
-        .unwrap();
+    let model = context_limited_model(&server, 2_048 * 3).await;
     let reviewer = ModelReviewer::new(model);
     let review = long_review(40, 4_000);
     assert_eq!(
@@ -290,16 +278,7 @@ async fn a_context_the_server_reports_sets_the_default_budget() {
 #[tokio::test]
 async fn the_plugins_max_prompt_tokens_reaches_the_reviewer() {
     let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/v1/chat/completions"))
-        .respond_with(ContextLimitedServer {
-            context_bytes: usize::MAX,
-        })
-        .mount(&server)
-        .await;
-    let model = OpenAiCompatible::builder(format!("{}/v1", server.uri()), "m")
-        .build()
-        .unwrap();
+    let model = context_limited_model(&server, usize::MAX).await;
     let plugin = advisor::AdvisorPlugin::builder()
         .reviewer(ModelReviewer::new(model))
         .max_prompt_tokens(2_000)

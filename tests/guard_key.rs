@@ -245,13 +245,7 @@ fn spelled_out_content_free_phrases_are_not_admitted() {
         "L\u{301}G\u{308}T\u{323}M",
         "ĹĞŤḾ",
     ] {
-        let mut guard = EmissionGuard::new(3);
-        let gate = gate_review(
-            &mut guard,
-            &[Note::blocker(text)],
-            ReviewKind::Finish,
-            Severity::Blocker,
-        );
+        let gate = gate_one_blocker(text);
         assert_eq!(gate.outcome.admissions[0].reason, Reason::ContentFree, "{text:?}");
         assert!(gate.injection.is_none(), "{text:?}");
     }
@@ -269,13 +263,7 @@ fn spelled_out_content_free_phrases_are_not_admitted() {
 fn a_note_of_combining_marks_only_is_empty() {
     // issue 14 item 8: a note of combining marks only was admitted and interrupted
     for text in ["\u{301}\u{308}\u{323}", " \u{301} \u{20DD} ", ". \u{301}!"] {
-        let mut guard = EmissionGuard::new(3);
-        let gate = gate_review(
-            &mut guard,
-            &[Note::blocker(text)],
-            ReviewKind::Finish,
-            Severity::Blocker,
-        );
+        let gate = gate_one_blocker(text);
         assert_eq!(gate.outcome.admissions[0].reason, Reason::Empty, "{text:?}");
         assert!(gate.injection.is_none());
     }
@@ -347,4 +335,14 @@ fn real_non_latin_notes_are_kept_apart_and_keep_their_letters() {
     for n in notes {
         assert!(guard.accept(&Note::new(n, Severity::Concern)).accepted(), "{n:?}");
     }
+}
+
+/// One finish review of `text` as a blocker, through a fresh guard.
+fn gate_one_blocker(text: &str) -> advisor::gate::GateResult {
+    gate_review(
+        &mut EmissionGuard::new(3),
+        &[Note::blocker(text)],
+        ReviewKind::Finish,
+        Severity::Blocker,
+    )
 }

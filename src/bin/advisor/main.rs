@@ -26,6 +26,13 @@ mod state;
 mod terminal;
 mod trust;
 
+/// mimalloc instead of the system allocator: `advisor replay` allocates a few
+/// small strings per note on two threads, and glibc's allocator spent about a
+/// fifth of the run in malloc/free (docs/performance.md, third session).
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};

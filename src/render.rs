@@ -40,9 +40,50 @@ use crate::review::ReviewKind;
 /// The guidance attribute carried by every advisory (before escaping).
 pub const GUIDANCE: &str = "weigh, don't blindly obey";
 
-/// Appends `s` with `&`, `<`, `>`, `"` and `'` escaped.
-fn push_escaped(out: &mut String, s: &str) {
-    html_escape::encode_quoted_attribute_to_string(s, out);
+/// The guidance attribute as written inside its quotes.
+const GUIDANCE_ESCAPED: &str = "weigh, don&#x27;t blindly obey";
+
+/// Bytes scanned at a time for a character to escape.
+const BLOCK: usize = 16;
+
+/// Appends `s` with `&`, `<` and `>` escaped — and with `QUOTES`, `"` and
+/// `'` too (`&amp; &lt; &gt; &quot; &#x27;`) — copying the runs between
+/// them whole. Element text needs the first three; attribute values and note
+/// text inside an `<advisory>` get all five.
+pub(crate) fn push_escaped_markup<const QUOTES: bool>(out: &mut String, s: &str) {
+    // bitwise, not short-circuit: the same steps for every byte
+    let special = |b: u8| (b == b'&') | (b == b'<') | (b == b'>') | (QUOTES & ((b == b'"') | (b == b'\'')));
+    let bytes = s.as_bytes();
+    let (mut start, mut i) = (0, 0);
+    while i < bytes.len() {
+        // a block without a special byte is skipped whole (the fold has no
+        // early exit, so the compiler checks it in a few vector steps); one
+        // with some is walked byte by byte, then scanning goes on after it
+        let end = match bytes.get(i..i + BLOCK).and_then(|b| <&[u8; BLOCK]>::try_from(b).ok()) {
+            Some(block) if !block.iter().fold(false, |any, &b| any | special(b)) => {
+                i += BLOCK;
+                continue;
+            }
+            Some(_) => i + BLOCK,
+            None => bytes.len(),
+        };
+        for (at, b) in bytes.iter().enumerate().take(end).skip(i) {
+            let entity = match b {
+                b'&' => "&amp;",
+                b'<' => "&lt;",
+                b'>' => "&gt;",
+                b'"' if QUOTES => "&quot;",
+                b'\'' if QUOTES => "&#x27;",
+                _ => continue,
+            };
+            // `at` is at an ASCII byte, so both cuts are on character boundaries
+            out.push_str(s.get(start..at).unwrap_or_default());
+            out.push_str(entity);
+            start = at + 1;
+        }
+        i = end;
+    }
+    out.push_str(s.get(start..).unwrap_or_default());
 }
 
 /// Renders one `<advisory>` element per note, separated by a newline.
@@ -71,12 +112,14 @@ fn push_advisories<'a>(out: &mut String, notes: impl IntoIterator<Item = &'a Not
             out.push('\n');
         }
         let severity: Severity = note.severity;
+        // a severity name and the guidance need no escape beyond the one
+        // GUIDANCE_ESCAPED carries (tests check both)
         out.push_str("<advisory severity=\"");
-        push_escaped(out, severity.as_str());
+        out.push_str(severity.as_str());
         out.push_str("\" guidance=\"");
-        push_escaped(out, GUIDANCE);
+        out.push_str(GUIDANCE_ESCAPED);
         out.push_str("\">\n");
-        push_escaped(out, &clean_delivered(&note.text));
+        push_escaped_markup::<true>(out, &clean_delivered(&note.text));
         out.push_str("\n</advisory>");
     }
 }
@@ -139,5 +182,54 @@ pub fn injection_frame(kind: ReviewKind) -> InjectionFrame {
             head: PERIODIC_FRAMING,
             tail: PERIODIC_CLOSING,
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The plain definition: each special character replaced by its entity.
+    fn plain(s: &str, quotes: bool) -> String {
+        s.chars()
+            .map(|c| match c {
+                '&' => "&amp;".to_owned(),
+                '<' => "&lt;".to_owned(),
+                '>' => "&gt;".to_owned(),
+                '"' if quotes => "&quot;".to_owned(),
+                '\'' if quotes => "&#x27;".to_owned(),
+                c => c.to_string(),
+            })
+            .collect()
+    }
+
+    fn escaped<const QUOTES: bool>(s: &str) -> String {
+        let mut out = String::new();
+        push_escaped_markup::<QUOTES>(&mut out, s);
+        out
+    }
+
+    #[test]
+    fn the_fixed_attribute_values_are_written_escaped() {
+        assert_eq!(escaped::<true>(GUIDANCE), GUIDANCE_ESCAPED);
+        for s in [Severity::Nit, Severity::Concern, Severity::Blocker] {
+            assert_eq!(escaped::<true>(s.as_str()), s.as_str());
+        }
+    }
+
+    #[test]
+    fn specials_in_and_across_blocks_are_escaped() {
+        let s = "0123456789abcde<f&\"'>x — é 0123456789abcdef<";
+        assert_eq!(escaped::<true>(s), plain(s, true));
+        assert_eq!(escaped::<false>(s), plain(s, false));
+    }
+
+    proptest! {
+        #[test]
+        fn escaping_matches_the_plain_definition(s in "(?s)[&<>\"'a-z\\PC\n]{0,80}") {
+            prop_assert_eq!(escaped::<true>(&s), plain(&s, true));
+            prop_assert_eq!(escaped::<false>(&s), plain(&s, false));
+        }
     }
 }

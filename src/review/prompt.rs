@@ -95,11 +95,13 @@ Answer with one JSON object and nothing else, no prose and no code fence:
 or {{\"notes\":[]}} when nothing needs to change."
     );
     if let Some(a) = attention.map(str::trim).filter(|a| !a.is_empty()) {
+        let mut escaped = String::with_capacity(a.len());
+        crate::render::push_escaped_markup::<false>(&mut escaped, a);
         let _ = write!(
             s,
             "\n\nThe operator asks you to pay particular attention to the following (their words, inside the \
 element):\n<attention>\n{}\n</attention>",
-            html_escape::encode_text(a)
+            escaped
         );
     }
     s

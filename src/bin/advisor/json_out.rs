@@ -57,18 +57,24 @@ pub(crate) fn write_str_contents(out: &mut impl Write, s: &str) -> io::Result<()
     let mut i = 0;
     let mut buf = [0u8; 6];
     while i < bytes.len() {
-        if let Some(word) = bytes.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
-            if plain_word(u64::from_le_bytes(word)) {
+        // a plain word is skipped whole; one with a byte to escape is
+        // walked byte by byte, and scanning goes on after it
+        let end = match bytes.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
+            Some(word) if plain_word(u64::from_le_bytes(word)) => {
                 i += 8;
                 continue;
             }
+            Some(_) => i + 8,
+            None => bytes.len(),
+        };
+        while i < end {
+            if let Some(seq) = bytes.get(i).and_then(|b| escape(*b, &mut buf)) {
+                out.write_all(bytes.get(start..i).unwrap_or_default())?;
+                out.write_all(seq)?;
+                start = i + 1;
+            }
+            i += 1;
         }
-        if let Some(seq) = bytes.get(i).and_then(|b| escape(*b, &mut buf)) {
-            out.write_all(bytes.get(start..i).unwrap_or_default())?;
-            out.write_all(seq)?;
-            start = i + 1;
-        }
-        i += 1;
     }
     out.write_all(bytes.get(start..).unwrap_or_default())
 }

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::guard::{EmissionGuard, PreparedNote, Reason, ReviewOutcome};
 use crate::note::{Note, Severity};
-use crate::render::render_injection;
+use crate::render::render_admitted;
 use crate::review::ReviewKind;
 
 /// The settings one reviewer's notes are gated with; recorded in every
@@ -130,9 +130,6 @@ pub fn gate_prepared(
 }
 
 fn gate_outcome(outcome: ReviewOutcome, kind: ReviewKind) -> GateResult {
-    let injection = outcome.interrupts().then(|| {
-        let accepted = outcome.admissions.iter().filter(|a| a.accepted()).map(|a| &a.note);
-        render_injection(accepted, kind)
-    });
+    let injection = outcome.interrupts().then(|| render_admitted(&outcome, kind));
     GateResult { outcome, injection }
 }

@@ -33,7 +33,7 @@
 //! message: without it, a model that judges itself compliant replies with a
 //! verdict on the note, and that verdict replaces the user's answer.
 
-use crate::guard::clean_delivered;
+use crate::guard::{ReviewOutcome, clean_delivered};
 use crate::note::{Note, Severity};
 use crate::review::ReviewKind;
 
@@ -108,20 +108,26 @@ pub fn render_advisories<'a>(notes: impl IntoIterator<Item = &'a Note>) -> Strin
 /// Appends [`render_advisories`] of `notes` to `out`.
 fn push_advisories<'a>(out: &mut String, notes: impl IntoIterator<Item = &'a Note>) {
     for (i, note) in notes.into_iter().enumerate() {
-        if i > 0 {
-            out.push('\n');
-        }
-        let severity: Severity = note.severity;
-        // a severity name and the guidance need no escape beyond the one
-        // GUIDANCE_ESCAPED carries (tests check both)
-        out.push_str("<advisory severity=\"");
-        out.push_str(severity.as_str());
-        out.push_str("\" guidance=\"");
-        out.push_str(GUIDANCE_ESCAPED);
-        out.push_str("\">\n");
-        push_escaped_markup::<true>(out, &clean_delivered(&note.text));
-        out.push_str("\n</advisory>");
+        push_advisory(out, i, note.severity, &clean_delivered(&note.text));
     }
+}
+
+/// Appends the `i`-th `<advisory>` element (0-based): a newline before all
+/// but the first, then the element for `text`, already cleaned of control
+/// and invisible characters.
+fn push_advisory(out: &mut String, i: usize, severity: Severity, text: &str) {
+    if i > 0 {
+        out.push('\n');
+    }
+    // a severity name and the guidance need no escape beyond the one
+    // GUIDANCE_ESCAPED carries (tests check both)
+    out.push_str("<advisory severity=\"");
+    out.push_str(severity.as_str());
+    out.push_str("\" guidance=\"");
+    out.push_str(GUIDANCE_ESCAPED);
+    out.push_str("\">\n");
+    push_escaped_markup::<true>(out, text);
+    out.push_str("\n</advisory>");
 }
 
 const FINISH_FRAMING: &str = "[System: a reviewer read the answer you were about to give and raised the points below. \
@@ -144,12 +150,28 @@ answer the user should see.]";
 /// Renders the injection message for a review that interrupts: the framing,
 /// the advisories, and the closing instruction for the review's kind.
 pub fn render_injection<'a>(notes: impl IntoIterator<Item = &'a Note>, kind: ReviewKind) -> String {
+    framed(kind, |out| push_advisories(out, notes))
+}
+
+/// The injection frame of `kind` around what `advisories` appends.
+fn framed(kind: ReviewKind, advisories: impl FnOnce(&mut String)) -> String {
     let frame = injection_frame(kind);
     let mut out = String::with_capacity(frame.head.len() + frame.tail.len() + 512);
     out.push_str(frame.head);
-    push_advisories(&mut out, notes);
+    advisories(&mut out);
     out.push_str(frame.tail);
     out
+}
+
+/// [`render_injection`] of the notes `outcome` admitted. Their text is what
+/// the guard delivers — already cleaned ([`crate::guard::PreparedNote`]) —
+/// so it is not cleaned a second time.
+pub(crate) fn render_admitted(outcome: &ReviewOutcome, kind: ReviewKind) -> String {
+    framed(kind, |out| {
+        for (i, a) in outcome.admissions.iter().filter(|a| a.accepted()).enumerate() {
+            push_advisory(out, i, a.note.severity, &a.note.text);
+        }
+    })
 }
 
 /// The fixed text around the advisories of an injection: every injection of
@@ -208,6 +230,19 @@ mod tests {
         let mut out = String::new();
         push_escaped_markup::<QUOTES>(&mut out, s);
         out
+    }
+
+    #[test]
+    fn admitted_notes_render_as_the_raw_notes_do() {
+        let notes = [
+            Note::concern("a\u{202E}b <x> \u{E0041}y"),
+            Note::blocker("c\u{7}d\u{85}e"),
+            Note::nit("plain 'text'"),
+        ];
+        let outcome = crate::guard::EmissionGuard::new(0).review(&notes);
+        for kind in [ReviewKind::Finish, ReviewKind::Periodic] {
+            assert_eq!(render_admitted(&outcome, kind), render_injection(&notes, kind));
+        }
     }
 
     #[test]

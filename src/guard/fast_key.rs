@@ -169,6 +169,21 @@ impl KeyWriter {
         self.out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
     }
 
+    /// Appends the run of ASCII letters and digits that `bytes` begins
+    /// with to the current word, lowercased; returns its length.
+    fn push_ascii_run(&mut self, bytes: &[u8]) -> usize {
+        let mut n = 0;
+        for &b in bytes {
+            match ASCII_WORD[usize::from(b)] {
+                SEPARATOR | CONTROL => break,
+                lower => self.out.push(lower),
+            }
+            n += 1;
+        }
+        self.word_latin = true;
+        n
+    }
+
     /// Appends the lowercase of a character of the current word.
     fn push(&mut self, p: Props) {
         self.push_char(p.lowercase());
@@ -235,21 +250,27 @@ pub(super) enum Removable {
 /// lowercasing, nothing is invisible and nothing folds, so only the words
 /// are left to split. One table lookup per byte.
 fn ascii_key(text: &str, removable: Removable) -> Option<String> {
-    let mut out = Vec::with_capacity(text.len());
+    // the key is never longer than the text: written by index into a
+    // buffer of the text's length, then cut to what was written
+    let mut out = vec![0u8; text.len()];
+    let mut len = 0;
     let mut pending_space = false;
     for &b in text.as_bytes() {
         match ASCII_WORD[usize::from(b)] {
             CONTROL if removable == Removable::Refuse => return None,
-            SEPARATOR | CONTROL => pending_space = !out.is_empty(),
+            SEPARATOR | CONTROL => pending_space = len > 0,
             lower => {
                 if pending_space {
-                    out.push(b' ');
+                    *out.get_mut(len)? = b' ';
+                    len += 1;
                     pending_space = false;
                 }
-                out.push(lower);
+                *out.get_mut(len)? = lower;
+                len += 1;
             }
         }
     }
+    out.truncate(len);
     String::from_utf8(out).ok()
 }
 
@@ -277,14 +298,15 @@ pub(super) fn normalize_fast(text: &str, removable: Removable) -> Option<String>
         if b.is_ascii() {
             match ASCII_WORD[usize::from(b)] {
                 CONTROL if removable == Removable::Refuse => return None,
-                SEPARATOR | CONTROL => w.end_word(),
-                lower => {
+                SEPARATOR | CONTROL => {
+                    w.end_word();
+                    i += 1;
+                }
+                _ => {
                     w.begin_word();
-                    w.word_latin = true;
-                    w.out.push(lower);
+                    i += w.push_ascii_run(bytes.get(i..).unwrap_or_default());
                 }
             }
-            i += 1;
             continue;
         }
         let c = text.get(i..)?.chars().next()?;

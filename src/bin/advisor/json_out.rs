@@ -13,41 +13,48 @@ use std::io::{self, Write};
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGH: u64 = 0x8080_8080_8080_8080;
 
-/// Whether some byte of `x` is zero.
-fn has_zero_byte(x: u64) -> bool {
-    x.wrapping_sub(ONES) & !x & HIGH != 0
+/// The zero bytes of `x`, as their high bits. Exact up to the lowest zero
+/// byte; bytes above it may be flagged wrongly (a borrow), which is all the
+/// callers need: they look at the lowest flagged byte only.
+fn zero_bytes(x: u64) -> u64 {
+    x.wrapping_sub(ONES) & !x & HIGH
 }
 
-/// Whether none of the eight bytes of `x` needs a JSON escape.
-fn plain_word(x: u64) -> bool {
-    let control = x.wrapping_sub(ONES * 0x20) & !x & HIGH != 0;
-    !(control || has_zero_byte(x ^ (ONES * u64::from(b'"'))) || has_zero_byte(x ^ (ONES * u64::from(b'\\'))))
+/// The bytes of `x` (little-endian) that need a JSON escape, as their high
+/// bits: exact for the lowest one, which is the only one looked at.
+fn escape_bytes(x: u64) -> u64 {
+    let control = x.wrapping_sub(ONES * 0x20) & !x & HIGH;
+    control | zero_bytes(x ^ (ONES * u64::from(b'"'))) | zero_bytes(x ^ (ONES * u64::from(b'\\')))
 }
 
-/// The escape sequence `serde_json` writes for `b`, if `b` needs one.
-fn escape(b: u8, buf: &mut [u8; 6]) -> Option<&[u8]> {
+/// Writes the escape sequence `serde_json` writes for `b`, or `b` itself
+/// when it needs none. Each sequence is a constant, so writing it into a
+/// buffer is a store of its own, not a copy of unknown length.
+fn write_escaped_byte(out: &mut impl Write, b: u8) -> io::Result<()> {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    Some(match b {
-        b'"' => b"\\\"",
-        b'\\' => b"\\\\",
-        b'\n' => b"\\n",
-        b'\r' => b"\\r",
-        b'\t' => b"\\t",
-        0x08 => b"\\b",
-        0x0C => b"\\f",
-        0..0x20 => {
-            *buf = [
-                b'\\',
-                b'u',
-                b'0',
-                b'0',
-                HEX[usize::from(b >> 4)],
-                HEX[usize::from(b & 0xF)],
-            ];
-            &buf[..]
-        }
-        _ => return None,
-    })
+    match b {
+        b'"' => out.write_all(b"\\\""),
+        b'\\' => out.write_all(b"\\\\"),
+        b'\n' => out.write_all(b"\\n"),
+        b'\r' => out.write_all(b"\\r"),
+        b'\t' => out.write_all(b"\\t"),
+        0x08 => out.write_all(b"\\b"),
+        0x0C => out.write_all(b"\\f"),
+        0..0x20 => out.write_all(&[
+            b'\\',
+            b'u',
+            b'0',
+            b'0',
+            HEX[usize::from(b >> 4)],
+            HEX[usize::from(b & 0xF)],
+        ]),
+        _ => out.write_all(&[b]),
+    }
+}
+
+/// Whether `b` needs a JSON escape.
+fn needs_escape(b: u8) -> bool {
+    b < 0x20 || b == b'"' || b == b'\\'
 }
 
 /// Writes `s` escaped as the contents of a JSON string (no quotes).
@@ -55,26 +62,27 @@ pub(crate) fn write_str_contents(out: &mut impl Write, s: &str) -> io::Result<()
     let bytes = s.as_bytes();
     let mut start = 0;
     let mut i = 0;
-    let mut buf = [0u8; 6];
-    while i < bytes.len() {
-        // a plain word is skipped whole; one with a byte to escape is
-        // walked byte by byte, and scanning goes on after it
-        let end = match bytes.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
-            Some(word) if plain_word(u64::from_le_bytes(word)) => {
-                i += 8;
-                continue;
-            }
-            Some(_) => i + 8,
-            None => bytes.len(),
-        };
-        while i < end {
-            if let Some(seq) = bytes.get(i).and_then(|b| escape(*b, &mut buf)) {
-                out.write_all(bytes.get(start..i).unwrap_or_default())?;
-                out.write_all(seq)?;
-                start = i + 1;
-            }
-            i += 1;
+    // eight bytes at a time: a plain word is skipped whole, else scanning
+    // jumps to its first byte to escape and goes on after it
+    while let Some(word) = bytes.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
+        let escapes = escape_bytes(u64::from_le_bytes(word));
+        if escapes == 0 {
+            i += 8;
+            continue;
         }
+        let at = i + (escapes.trailing_zeros() / 8) as usize;
+        out.write_all(bytes.get(start..at).unwrap_or_default())?;
+        write_escaped_byte(out, bytes.get(at).copied().unwrap_or_default())?;
+        start = at + 1;
+        i = at + 1;
+    }
+    while let Some(&b) = bytes.get(i) {
+        if needs_escape(b) {
+            out.write_all(bytes.get(start..i).unwrap_or_default())?;
+            write_escaped_byte(out, b)?;
+            start = i + 1;
+        }
+        i += 1;
     }
     out.write_all(bytes.get(start..).unwrap_or_default())
 }
@@ -134,6 +142,19 @@ mod tests {
             let mut v = Vec::new();
             write_usize(&mut v, n).unwrap();
             assert_eq!(String::from_utf8(v).unwrap(), n.to_string());
+        }
+    }
+
+    #[test]
+    fn escapes_next_to_each_other_at_every_offset_match_serde_json() {
+        let specials = ["\u{0}", "\u{1}", "\u{1f}", "\"", "\\", "\n", "é", " ", "!"];
+        for offset in 0..18 {
+            for a in specials {
+                for b in specials {
+                    let s = format!("{}{a}{b}{}", "x".repeat(offset), "y".repeat(9));
+                    assert_eq!(ours(&s), serde_json::to_string(&s).unwrap(), "{s:?}");
+                }
+            }
         }
     }
 

@@ -1,6 +1,8 @@
 //! Rendering of admitted notes into the message the agent reads.
 //!
-//! Owns the `<advisory>` element and the injection wording. It must not decide
+//! Owns the `<advisory>` element, the injection wording, and the crate's one
+//! markup escaper (the reviewer prompt's `<attention>` element uses it too).
+//! It must not decide
 //! which notes are delivered (the guard does) and must never let note text
 //! close or forge an element: all five HTML-special characters are escaped in
 //! text and attributes.

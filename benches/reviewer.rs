@@ -38,6 +38,7 @@ fn window_review() -> Review {
                 args: format!("select {i}"),
                 output: "ok".into(),
                 error: None,
+                exit_code: None,
             })
             .collect(),
         round: 1,

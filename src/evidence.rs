@@ -213,6 +213,7 @@ pub fn bound_tools(tools: &[ToolTrace], bounds: &EvidenceBounds) -> (Vec<ToolTra
             // a runner's summary and exit status come last: keep more of the tail
             output: truncate_middle_tail(&t.output, n),
             error: t.error.as_deref().map(|e| truncate_middle(e, n)),
+            exit_code: t.exit_code,
         })
         .collect();
     (kept, start)

@@ -78,6 +78,7 @@ fn failing_run(piped: bool) -> ToolTrace {
             format!("Exit code 2\n{summary}")
         },
         error: (!piped).then(|| "Exit code 2".to_owned()),
+        exit_code: None,
     }
 }
 

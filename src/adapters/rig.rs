@@ -150,6 +150,7 @@ fn convert(history: &[RigMessage], prompt: &RigMessage) -> (Vec<Message>, Vec<To
                             args: call.arguments,
                             error: r.is_error.then(|| crate::text::clamp_chars(&output, 300).to_owned()),
                             output,
+                            exit_code: None,
                         });
                     }
                 }
@@ -192,6 +193,7 @@ impl AgentHook for RigAdvisor {
             final_answer: answer.content.clone(),
             turns: turn,
             tools: slot.tools,
+            earlier_tools: 0,
             attempt: 0,
         };
         let consultation = {

@@ -245,6 +245,7 @@ impl Agent {
                 final_answer: run.final_answer.clone(),
                 turns: turn,
                 tools: run.tools.clone(),
+                earlier_tools: 0,
                 attempt: 0,
             };
             match exts.turn_stopping(&info).await {

@@ -73,6 +73,11 @@ pub struct StopInfo {
     pub turns: u32,
     /// The run's tool trace so far.
     pub tools: Vec<ToolTrace>,
+    /// How many of the oldest [`tools`](Self::tools) were made before the
+    /// current request — earlier turns, when a host hands over a whole
+    /// conversation (the `advisor hook` transcript). 0 when `tools` holds only
+    /// calls made for this request, as in a run of a library loop.
+    pub earlier_tools: usize,
     /// How many times *this* extension already re-opened the run. Kept by the
     /// dispatcher; whatever the caller sets is overwritten.
     pub attempt: u32,

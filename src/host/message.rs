@@ -111,6 +111,13 @@ pub struct ToolTrace {
     /// Set when the call failed; `None` means success.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// The exit status the host recorded for the call in its own fields or
+    /// header (Codex `exit_code`, the `Exit code N` first line Claude Code
+    /// writes for a failed Bash call, Gemini CLI's `Exit Code:` after the
+    /// output), when it records one. Never read from what the tool printed:
+    /// an output line cannot set it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<i64>,
 }
 
 impl ToolTrace {

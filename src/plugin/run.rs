@@ -339,6 +339,7 @@ impl AdvisorRun {
             review.final_answer = Some(final_answer);
             review.tools = tools;
             review.omitted_tools = omitted_tools;
+            review.earlier_tools = info.earlier_tools.saturating_sub(omitted_tools);
             let record = self.run_review(idx, review).await;
             consultation.push(record);
         }

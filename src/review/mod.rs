@@ -53,6 +53,11 @@ pub struct Review {
     pub tools: Vec<ToolTrace>,
     /// How many older tool traces were left out.
     pub omitted_tools: usize,
+    /// How many of the oldest [`tools`](Self::tools) were made before the
+    /// current request (earlier turns); the rest answer the request under
+    /// review. 0: all of them do.
+    #[serde(default)]
+    pub earlier_tools: usize,
     /// 0-based index of this review within its kind.
     pub round: u32,
     /// Notes already delivered to the agent, oldest first.

@@ -176,6 +176,9 @@ pub struct Transcript {
     /// Where each turn starts: the index in [`messages`](Self::messages) of
     /// each genuine user prompt, oldest first.
     pub turn_starts: Vec<usize>,
+    /// How many of [`tools`](Self::tools) were made before the last genuine
+    /// prompt (earlier turns); the rest belong to the turn under review.
+    pub earlier_tools: usize,
     /// Genuine user prompts in what was read (not tool results, not
     /// notifications, command output, interrupt markers, summaries, hook
     /// feedback or advisories).
@@ -236,6 +239,7 @@ impl Transcript {
         self.tools.clear();
         self.rejected.clear();
         self.turn_starts.clear();
+        self.earlier_tools = 0;
         self.interrupted_at = None;
         self.recorded_answer = None;
     }
@@ -245,6 +249,7 @@ impl Transcript {
         self.user_prompts += 1;
         self.last_prompt = Some(id);
         self.turn_starts.push(self.messages.len());
+        self.earlier_tools = self.tools.len();
         self.messages.push(Message::user(text));
     }
 
@@ -306,11 +311,16 @@ impl Transcript {
         let call = self.call(call_id);
         self.messages.push(Message::tool_result(&call, output.clone()));
         let error = outcome.error(&output);
+        let exit_code = match outcome {
+            Outcome::Exit(code) => Some(code),
+            Outcome::Failed(_) | Outcome::Running => None,
+        };
         self.tools.push(ToolTrace {
             name: call.name,
             args: call.arguments,
             error,
             output,
+            exit_code,
         });
         self.tools.len() - 1
     }

@@ -120,6 +120,7 @@ pub(crate) async fn review_transcript(
         turns,
         tools: transcript.tools.clone(),
         attempt: 0,
+        earlier_tools: transcript.earlier_tools,
     };
     exts.turn_stopping(&info).await;
     let checkpoint = exts.save()?.remove(PLUGIN_NAME).unwrap_or_default();

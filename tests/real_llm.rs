@@ -21,7 +21,7 @@ use advisor::{AdvisorPlugin, Agent, EmissionGuard, Severity};
 
 mod local_llm;
 
-use local_llm::{server, skip};
+use local_llm::{server, skip, start_server};
 
 fn canned_review() -> Review {
     Review {
@@ -43,6 +43,7 @@ fn canned_review() -> Review {
             args: "cargo test".into(),
             output: String::new(),
             error: Some("1 failed, 41 passed".into()),
+            exit_code: None,
         }],
         ..Review::default()
     }
@@ -65,10 +66,7 @@ async fn a_real_model_review_has_the_right_structure() {
     let reviewer = ModelReviewer::new(model.clone());
     let review = canned_review();
     let started = Instant::now();
-    let notes = reviewer
-        .review(&review)
-        .await
-        .expect("the real model's answer parses to notes");
+    let notes = server.check("the real model's review", reviewer.review(&review).await);
     eprintln!(
         "real model: {} note(s) in {:?}, {:?} tokens, structured output mode {:?}",
         notes.len(),
@@ -106,13 +104,66 @@ async fn a_real_model_review_has_the_right_structure() {
         .build()
         .unwrap();
     let agent_model = ScriptedModel::texts(["All tests pass.", "All tests pass (re-checked).", "Final."]);
-    let out = Agent::new(agent_model)
-        .extension(plugin.clone())
-        .run("Fix the pagination bug.")
-        .await
-        .unwrap();
+    let out = server.check(
+        "the agent run reviewed by the real model",
+        Agent::new(agent_model)
+            .extension(plugin.clone())
+            .run("Fix the pagination bug.")
+            .await,
+    );
     let report = plugin.last_report().unwrap();
     assert!(report.finish_reviews >= 1);
-    assert_eq!(report.errors, 0, "the real model answered parseable notes every time");
+    assert_eq!(
+        report.errors,
+        0,
+        "the real model answered parseable notes every time{}",
+        server.died().map(|d| format!("; {d}")).unwrap_or_default()
+    );
     assert!(!out.final_answer.is_empty());
+}
+
+/// A server that dies after it started (here: killed with SIGSEGV, as a
+/// llama.cpp build tuned to another CPU dies on its first completion) makes
+/// a real-model test fail with how it died and its log's tail — never with a
+/// bare transport error.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_dies_after_start_is_reported_with_its_signal_and_log() {
+    if skip("the dying-server test") {
+        return;
+    }
+    // always a server of its own: it is killed
+    let server = start_server();
+    let pid = server.pid.clone().expect("started here");
+    let killed = std::process::Command::new("kill")
+        .args(["-SEGV", &pid])
+        .status()
+        .expect("run kill");
+    assert!(killed.success());
+    // the supervisor records the ending as soon as the process is reaped
+    // (a real process, so real time: at most 10 s)
+    for _ in 0..200 {
+        if server.died().is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let model = OpenAiCompatible::builder(&server.base_url, &server.model)
+        .timeout(Duration::from_secs(10))
+        .max_retries(0)
+        .build()
+        .unwrap();
+    let result = ModelReviewer::new(model).review(&canned_review()).await;
+    assert!(result.is_err(), "a dead server cannot answer");
+    let panic = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        server.check("the real model's review", result)
+    }))
+    .expect_err("the check fails the test");
+    let message = panic
+        .downcast_ref::<String>()
+        .cloned()
+        .expect("a formatted panic message");
+    assert!(message.contains("signal 11 (SIGSEGV)"), "{message}");
+    assert!(message.contains("the last lines of its log"), "{message}");
+    // the log's tail is quoted: the server's own start-up lines
+    assert!(message.contains("Uvicorn running on"), "{message}");
 }

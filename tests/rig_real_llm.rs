@@ -178,12 +178,10 @@ async fn a_rig_agent_on_a_real_model_is_sent_back_once_and_the_cap_holds() {
         .max_tokens(48)
         .add_hook(RigAdvisor::new(plugin.clone()))
         .build();
-    let response = agent
-        .prompt("What is the capital of France?")
-        .max_turns(6)
-        .run()
-        .await
-        .expect("the run ends normally");
+    let response = server.check(
+        "the rig run on the local model",
+        agent.prompt("What is the capital of France?").max_turns(6).run().await,
+    );
     let output = response.output().to_owned();
     eprintln!("final answer: {output:?}");
 

@@ -6,6 +6,7 @@
 //! [`skip`] first: `ADVISOR_SKIP_REAL_LLM=1` is the only way to skip them.
 #![allow(dead_code, unreachable_pub)]
 
+use std::path::PathBuf;
 use std::process::Command;
 use std::sync::{Arc, Mutex};
 
@@ -16,14 +17,96 @@ use async_trait::async_trait;
 pub struct Server {
     pub base_url: String,
     pub model: String,
-    pid: Option<String>,
+    /// The server's process id, when this test started it (it is then stopped on drop).
+    pub pid: Option<String>,
+    /// The server's log (`ADVISOR_LLM_LOG`), when known.
+    log: Option<PathBuf>,
+    /// The supervisor's exit-status file (`ADVISOR_LLM_STATUS`), when known: it
+    /// exists once the server has exited.
+    status: Option<PathBuf>,
 }
 
 impl Drop for Server {
     fn drop(&mut self) {
+        // a test that failed for another reason (an assert on an answer that
+        // never came) still says that the server died under it
+        if std::thread::panicking() {
+            if let Some(died) = self.died() {
+                eprintln!("{died}");
+            }
+        }
         if let Some(pid) = &self.pid {
-            let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/local-llm.sh");
-            let _ = Command::new("bash").args([script, "stop", pid]).status();
+            let _ = Command::new("bash").args([SCRIPT, "stop", pid]).status();
+        }
+    }
+}
+
+const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/local-llm.sh");
+/// Lines of the server's log quoted when it died.
+const LOG_TAIL_LINES: usize = 20;
+
+/// `SIGSEGV` for 11, and so on for the signals a server dies of.
+fn signal_name(signal: i32) -> &'static str {
+    match signal {
+        1 => "SIGHUP",
+        2 => "SIGINT",
+        4 => "SIGILL",
+        6 => "SIGABRT",
+        7 => "SIGBUS",
+        8 => "SIGFPE",
+        9 => "SIGKILL",
+        11 => "SIGSEGV",
+        13 => "SIGPIPE",
+        15 => "SIGTERM",
+        _ => "an unnamed signal",
+    }
+}
+
+/// How a process ended, from the shell status the supervisor wrote (`128 + N` for signal N).
+pub fn ending(status: i32) -> String {
+    if status > 128 {
+        let signal = status - 128;
+        format!("exited with signal {signal} ({})", signal_name(signal))
+    } else {
+        format!("exited with status {status}")
+    }
+}
+
+impl Server {
+    /// Why the server is gone, when it is: how it exited and the tail of its
+    /// log. `None` while it runs (or when nothing is known of it).
+    pub fn died(&self) -> Option<String> {
+        let status = std::fs::read_to_string(self.status.as_ref()?).ok()?;
+        let status: i32 = status.trim().parse().ok()?;
+        let tail = self
+            .log
+            .as_ref()
+            .and_then(|p| std::fs::read_to_string(p).ok())
+            .map(|log| {
+                let lines: Vec<&str> = log.lines().collect();
+                lines[lines.len().saturating_sub(LOG_TAIL_LINES)..].join("\n")
+            })
+            .unwrap_or_else(|| "(no log)".into());
+        Some(format!(
+            "the local model server at {} {} after it started; the last lines of its log ({}):\n{tail}",
+            self.base_url,
+            ending(status),
+            self.log
+                .as_ref()
+                .map_or_else(|| "unknown".into(), |p| p.display().to_string()),
+        ))
+    }
+
+    /// The value of a model call, or a panic that says why it failed: when
+    /// the server died, how (its signal) and its log's tail — never only the
+    /// transport error.
+    pub fn check<T, E: std::fmt::Debug>(&self, what: &str, result: Result<T, E>) -> T {
+        match result {
+            Ok(v) => v,
+            Err(e) => match self.died() {
+                Some(died) => panic!("{what} failed: {died}\n(the client saw: {e:?})"),
+                None => panic!("{what} failed: {e:?} (the local model server is still running)"),
+            },
         }
     }
 }
@@ -45,11 +128,17 @@ pub fn server() -> Server {
             base_url: url,
             model,
             pid: None,
+            log: std::env::var_os("ADVISOR_LLM_LOG").map(PathBuf::from),
+            status: std::env::var_os("ADVISOR_LLM_STATUS").map(PathBuf::from),
         };
     }
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/local-llm.sh");
+    start_server()
+}
+
+/// A server started now by `scripts/local-llm.sh start`, whatever the environment says.
+pub fn start_server() -> Server {
     let out = Command::new("bash")
-        .args([script, "start"])
+        .args([SCRIPT, "start"])
         .output()
         .expect("run scripts/local-llm.sh");
     assert!(
@@ -68,6 +157,8 @@ pub fn server() -> Server {
         base_url: var("ADVISOR_LLM_BASE_URL"),
         model: var("ADVISOR_LLM_MODEL"),
         pid: Some(var("ADVISOR_LLM_PID")),
+        log: Some(PathBuf::from(var("ADVISOR_LLM_LOG"))),
+        status: Some(PathBuf::from(var("ADVISOR_LLM_STATUS"))),
     }
 }
 

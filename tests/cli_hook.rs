@@ -28,6 +28,10 @@ impl Workspace {
                 .arg(&dir)
                 .assert()
                 .success();
+            // stub markers interrupt in these tests (the default makes them nits)
+            let config = dir.join(".advisor/config.toml");
+            let text = std::fs::read_to_string(&config).unwrap();
+            std::fs::write(&config, format!("{text}\n[rules]\nstub_markers = \"concern\"\n")).unwrap();
         }
         Workspace(dir)
     }

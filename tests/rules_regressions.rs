@@ -48,6 +48,13 @@ fn interrupts(notes: &[advisor::Note]) -> bool {
     notes.iter().any(|n| n.severity.interrupts())
 }
 
+/// Whether the rules, with stub markers made concerns (`[rules] stub_markers
+/// = "concern"`), raise one on `answer`.
+fn flags_stub(answer: &str) -> bool {
+    let rules = RulesReviewer::new().stub_markers(Severity::Concern);
+    interrupts(&check_with(&rules, answer, vec![]))
+}
+
 const MIX_FAILING: &str = "..........F....\nFinished in 4.2 seconds (1.1s async, 3.1s sync)\n297 tests, 11 failures\n\nRandomized with seed 12345";
 
 // bullet 1
@@ -293,7 +300,7 @@ fn a_tool_marked_as_a_test_runner_by_name_is_read_and_an_unmarked_one_is_not() {
     let notes = check_with(&marked, "All tests pass.", vec![run.clone()]);
     let b = blocker(&notes).expect("a configured runner tool is read");
     assert!(
-        b.text.contains("`run_tests`") && b.text.contains("3 passed, 2 failed in 0.50s"),
+        b.text.contains("`run_tests`") && b.text.contains("3 passed, 2 failed in …s"),
         "{}",
         b.text
     );
@@ -337,7 +344,7 @@ fn commands_are_read_through_chains_env_prefixes_cd_shells_and_argv_arrays() {
 
 // item 4
 #[test]
-fn an_unreported_failure_is_a_concern_that_quotes_the_run() {
+fn an_unreported_failure_is_a_nit_that_quotes_the_run() {
     let notes = check(
         "I refactored the parser into two modules.",
         vec![bash(
@@ -348,7 +355,8 @@ fn an_unreported_failure_is_a_concern_that_quotes_the_run() {
         )],
     );
     assert_eq!(notes.len(), 1, "{notes:?}");
-    assert_eq!(notes[0].severity, Severity::Concern);
+    // the answer claims nothing the failure contradicts: recorded, never sent back
+    assert_eq!(notes[0].severity, Severity::Nit);
     assert!(
         notes[0].text.contains("`go test ./...`") && notes[0].text.contains("FAIL github.com/acme/app/parse"),
         "{}",
@@ -357,14 +365,25 @@ fn an_unreported_failure_is_a_concern_that_quotes_the_run() {
 }
 
 #[test]
-fn stub_markers_are_concerns_but_mock_is_not_one() {
-    assert!(interrupts(&check("Added a TODO for the last page.", vec![])));
-    assert!(interrupts(&check("It returns a placeholder value.", vec![])));
-    assert!(!interrupts(&check(
-        "The HTTP client is mocked in the integration tests.",
-        vec![]
-    )));
-    assert!(!interrupts(&check("I used a mock server for the API tests.", vec![])));
+fn stub_markers_are_nits_by_default_concerns_when_asked_and_mock_is_not_one() {
+    // the answer told the user itself: recorded, not sent back
+    assert!(!interrupts(&check("Added a TODO for the last page.", vec![])));
+    assert!(
+        check("Added a TODO for the last page.", vec![])
+            .iter()
+            .any(|n| n.severity == Severity::Nit)
+    );
+    assert!(flags_stub("Added a TODO for the last page."));
+    assert!(flags_stub("It returns a placeholder value."));
+    assert!(!flags_stub("The HTTP client is mocked in the integration tests."));
+    assert!(!flags_stub("I used a mock server for the API tests."));
+    // inside a negation, in so many words
+    assert!(!flags_stub("No TODOs or stubs are left."));
+    assert!(!flags_stub(
+        "I removed the placeholder values; there are no stubs anymore."
+    ));
+    assert!(!flags_stub("The module is free of TODO markers."));
+    assert!(flags_stub("No tests changed, but I left a TODO in the parser."));
 }
 
 // item 1: the runner tools come from the workspace file's `[rules]` table
@@ -389,24 +408,17 @@ fn the_workspace_rules_table_marks_runner_tools_by_name() {
 // Explore subagent of tests/fixtures/real/claude-2.1.38-spotter-subagent-afc096d.jsonl)
 #[test]
 fn a_marker_word_that_describes_existing_code_is_not_a_stub() {
-    assert!(!interrupts(&check(
-        "This is a placeholder directory (2 small config files), not containing application code.",
-        vec![]
-    )));
-    assert!(!interrupts(&check(
-        "The legacy module is a stub kept for compatibility",
-        vec![]
-    )));
-    assert!(interrupts(&check("I left a placeholder in the config loader.", vec![])));
-    assert!(interrupts(&check("The handler is a stub for now.", vec![])));
-    assert!(interrupts(&check("The endpoint returns stub data.", vec![])));
+    assert!(!flags_stub(
+        "This is a placeholder directory (2 small config files), not containing application code."
+    ));
+    assert!(!flags_stub("The legacy module is a stub kept for compatibility"));
+    assert!(flags_stub("I left a placeholder in the config loader."));
+    assert!(flags_stub("The handler is a stub for now."));
+    assert!(flags_stub("The endpoint returns stub data."));
 }
 
 #[test]
 fn a_marker_word_that_closes_its_clause_names_the_result() {
-    assert!(interrupts(&check(
-        "Done, though the export is still a placeholder.",
-        vec![]
-    )));
-    assert!(interrupts(&check("The parser is a stub; the rest works", vec![])));
+    assert!(flags_stub("Done, though the export is still a placeholder."));
+    assert!(flags_stub("The parser is a stub; the rest works"));
 }

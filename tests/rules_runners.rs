@@ -78,7 +78,7 @@ row!(cargo_build_check_clippy, "cargo clippy --all-targets -- -D warnings",
 row!(pytest, "python -m pytest -q tests/",
     pass: "..........                                                               [100%]\n10 passed in 0.20s",
     fail: "FAILED tests/test_io.py::test_roundtrip - AssertionError\n========================= 1 failed, 9 passed in 0.31s =========================",
-    quotes: "1 failed, 9 passed in 0.31s");
+    quotes: "1 failed, 9 passed in …s");
 row!(go_test, "go test ./...",
     pass: "ok  \tgithub.com/acme/app/parse\t0.004s\nok  \tgithub.com/acme/app/store\t0.010s",
     fail: "--- FAIL: TestParse (0.00s)\n    parse_test.go:12: want 2, got 3\nFAIL\nFAIL\tgithub.com/acme/app/parse\t0.004s\nok  \tgithub.com/acme/app/store\t0.010s\nFAIL",

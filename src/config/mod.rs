@@ -86,6 +86,7 @@ timeout_secs = 30
 # [rules]
 # test_tools = ["run_tests"]
 # build_tools = ["build"]
+# stub_markers = "concern"              # send back answers that mention a TODO or placeholder (default "nit")
 #
 # [reviewer]
 # kind = "model"                        # or "rules": offline checks
@@ -205,21 +206,30 @@ pub struct RulesSettings {
     /// Tool names whose calls are builds, type checks or lints.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub build_tools: Vec<String>,
+    /// The severity of a note on a stub marker in the answer (`TODO`, a
+    /// placeholder): `nit` when unset — the answer told the user itself —,
+    /// `concern` or `blocker` to send such an answer back.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stub_markers: Option<Severity>,
 }
 
 impl RulesSettings {
     /// Whether the table sets nothing.
     pub fn is_empty(&self) -> bool {
-        self.test_tools.is_empty() && self.build_tools.is_empty()
+        self.test_tools.is_empty() && self.build_tools.is_empty() && self.stub_markers.is_none()
     }
 
     /// The rules reviewer these settings describe.
     pub fn reviewer(&self) -> RulesReviewer {
         let tests = self.test_tools.iter().map(|t| (t, RunKind::Test));
         let builds = self.build_tools.iter().map(|t| (t, RunKind::Build));
-        tests.chain(builds).fold(RulesReviewer::new(), |r, (name, kind)| {
+        let rules = tests.chain(builds).fold(RulesReviewer::new(), |r, (name, kind)| {
             r.runner_tool(name.clone(), kind)
-        })
+        });
+        match self.stub_markers {
+            Some(s) => rules.stub_markers(s),
+            None => rules,
+        }
     }
 }
 

@@ -22,7 +22,9 @@ impl Workspace {
         ));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join(".advisor")).unwrap();
-        std::fs::write(dir.join(".advisor/config.toml"), config).unwrap();
+        // stub markers interrupt here, so that FLAGGED is blocked even when a
+        // host sends no transcript (the default makes them nits)
+        std::fs::write(dir.join(".advisor/config.toml"), format!("{config}\n{STUBS_INTERRUPT}")).unwrap();
         Workspace(dir)
     }
 
@@ -114,8 +116,11 @@ pub(crate) fn hook(input: &str, args: &[&str]) -> Run {
     }
 }
 
-/// An answer the rules reviewer flags (a stub marker): the stop is blocked
-/// while the allowance lasts.
+/// The `[rules]` table every test workspace gets: stub markers as concerns.
+pub(crate) const STUBS_INTERRUPT: &str = "[rules]\nstub_markers = \"concern\"\n";
+
+/// An answer the rules reviewer flags (a stub marker, a concern in the test
+/// workspaces): the stop is blocked while the allowance lasts.
 pub(crate) const FLAGGED: &str = "Done. The export still returns a placeholder value.";
 /// An answer the rules reviewer has nothing to say about.
 pub(crate) const CLEAN: &str = "Done: the function now returns the parsed value.";

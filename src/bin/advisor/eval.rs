@@ -1,10 +1,12 @@
-//! `advisor eval <labels.jsonl>`: a reviewer measured on a labelled set of stop points.
+//! `advisor eval <labels.jsonl>…`: a reviewer measured on labelled sets of stop points.
 //!
 //! Owns reading the label file, cutting each transcript at its stop line (the
 //! existing reader parses the prefix — the reader itself is not changed),
 //! appending a derived case's written lines, reviewing the stop through the
 //! real plugin path (the same as `advisor review`), and the confusion matrix,
-//! precision, recall and false-block rate, overall, per split and per rule.
+//! precision, recall and false-block rate, overall, per split, per
+//! repository (or session source) and per rule, with every false block
+//! listed with its notes.
 //! Exit status 1 when `--min-recall` or `--max-false-block` is not met, 2 for
 //! an unusable label file. Must not judge a case itself: the verdict is
 //! whatever the plugin decides.
@@ -39,8 +41,9 @@ const MAX_TRANSCRIPT_BYTES: u64 = 64 * 1024 * 1024;
 /// Arguments of `advisor eval`.
 #[derive(Debug, Args)]
 pub(crate) struct EvalArgs {
-    /// The label file (JSONL; paths inside are relative to its directory).
-    labels: PathBuf,
+    /// The label files (JSONL; paths inside each are relative to its directory).
+    #[arg(required = true, num_args = 1..)]
+    labels: Vec<PathBuf>,
     /// Review with a model instead of the offline rules.
     #[command(flatten)]
     model: ModelArgs,
@@ -70,6 +73,8 @@ struct Label {
     id: String,
     #[serde(default)]
     session: String,
+    /// The public repository the session came from (`owner/name`).
+    repo: Option<String>,
     transcript: PathBuf,
     line: Option<usize>,
     append: Option<PathBuf>,
@@ -80,6 +85,16 @@ struct Label {
     split: Option<String>,
     #[serde(default)]
     derived: bool,
+    /// The directory the label's paths are relative to (its file's).
+    #[serde(skip)]
+    base: PathBuf,
+}
+
+impl Label {
+    /// Where the stop point came from: its repository, else its session.
+    fn source(&self) -> &str {
+        self.repo.as_deref().unwrap_or(&self.session)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -176,8 +191,9 @@ fn parse_labels(path: &Path) -> Result<Vec<Label>, String> {
         if raw.trim().is_empty() {
             continue;
         }
-        let label: Label =
+        let mut label: Label =
             serde_json::from_str(raw).map_err(|e| format!("{}:{}: not a label ({e})", path.display(), i + 1))?;
+        label.base = path.parent().map(Path::to_path_buf).unwrap_or_default();
         if label.line == Some(0) {
             return Err(format!("{}:{}: `line` is 1-based", path.display(), i + 1));
         }
@@ -191,7 +207,8 @@ fn parse_labels(path: &Path) -> Result<Vec<Label>, String> {
 
 /// The transcript text the reviewer sees at this stop point: the first
 /// `line` lines of the transcript, then the derived lines.
-fn stop_text(base: &Path, label: &Label) -> Result<String, String> {
+fn stop_text(label: &Label) -> Result<String, String> {
+    let base = &label.base;
     let path = base.join(&label.transcript);
     let bytes = read_file(&path, MAX_TRANSCRIPT_BYTES).map_err(|e| e.to_string())?;
     let text = String::from_utf8_lossy(&bytes);
@@ -247,14 +264,12 @@ struct Judge {
 
 impl Judge {
     /// The outcome of one stop; a case that cannot be reviewed passes with its error.
-    async fn judge(&self, base: &Path, label: &Label) -> Outcome {
-        self.try_judge(base, label)
-            .await
-            .unwrap_or_else(|e| Outcome::pass(Some(e)))
+    async fn judge(&self, label: &Label) -> Outcome {
+        self.try_judge(label).await.unwrap_or_else(|e| Outcome::pass(Some(e)))
     }
 
-    async fn try_judge(&self, base: &Path, label: &Label) -> Result<Outcome, String> {
-        let text = stop_text(base, label)?;
+    async fn try_judge(&self, label: &Label) -> Result<Outcome, String> {
+        let text = stop_text(label)?;
         let (transcript, _) = parse_transcript(&label.id, &text, None).map_err(|e| e.to_string())?;
         let Some(answer) = transcript.last_answer().map(str::to_owned) else {
             return Ok(Outcome::pass(None));
@@ -323,7 +338,10 @@ fn pct(x: Option<f64>) -> String {
 }
 
 pub(crate) async fn run(args: &EvalArgs) -> Exit {
-    let mut labels = parse_labels(&args.labels).map_err(|e| fail("eval", 2, e))?;
+    let mut labels = Vec::new();
+    for path in &args.labels {
+        labels.extend(parse_labels(path).map_err(|e| fail("eval", 2, e))?);
+    }
     if let Some(split) = &args.split {
         labels.retain(|l| l.split.as_deref() == Some(split.as_str()));
         if labels.is_empty() {
@@ -353,7 +371,6 @@ pub(crate) async fn run(args: &EvalArgs) -> Exit {
         max_notes: args.max_notes,
         timeout: Duration::from_secs(args.model.timeout_secs),
     };
-    let base = args.labels.parent().map(Path::to_path_buf).unwrap_or_default();
     let bar = ProgressBar::with_draw_target(Some(labels.len() as u64), ProgressDrawTarget::stderr());
     if let Ok(style) = ProgressStyle::with_template("advisor eval {bar:30} {pos}/{len} {msg}") {
         bar.set_style(style);
@@ -361,19 +378,24 @@ pub(crate) async fn run(args: &EvalArgs) -> Exit {
     let mut outcomes = Vec::with_capacity(labels.len());
     for label in &labels {
         bar.set_message(label.id.clone());
-        outcomes.push(judge.judge(&base, label).await);
+        outcomes.push(judge.judge(label).await);
         bar.inc(1);
     }
     bar.finish_and_clear();
 
     let mut overall = Counts::default();
     let mut splits: BTreeMap<String, Counts> = BTreeMap::new();
+    let mut sources: BTreeMap<String, Counts> = BTreeMap::new();
     let mut rules: BTreeMap<String, RuleCounts> = BTreeMap::new();
     let mut errors = 0;
     for (label, out) in labels.iter().zip(&outcomes) {
         overall.add(label.expected, out.verdict);
         let split = label.split.clone().unwrap_or_else(|| "(none)".to_owned());
         splits.entry(split).or_default().add(label.expected, out.verdict);
+        sources
+            .entry(label.source().to_owned())
+            .or_default()
+            .add(label.expected, out.verdict);
         errors += usize::from(out.error.is_some());
         for rule in &out.rules {
             let c = rules.entry(rule.clone()).or_default();
@@ -410,17 +432,25 @@ pub(crate) async fn run(args: &EvalArgs) -> Exit {
             .zip(&outcomes)
             .map(|(l, o)| {
                 json!({
-                    "id": l.id, "session": l.session, "split": l.split, "derived": l.derived,
+                    "id": l.id, "session": l.session, "repo": l.repo, "split": l.split, "derived": l.derived,
                     "expected": l.expected.as_str(), "verdict": o.verdict.as_str(),
                     "correct": l.expected == o.verdict, "rules": o.rules, "notes": o.notes, "error": o.error,
                 })
             })
             .collect();
+        let false_blocks: Vec<&str> = labels
+            .iter()
+            .zip(&outcomes)
+            .filter(|(l, o)| l.expected == Verdict::Pass && o.verdict == Verdict::Block)
+            .map(|(l, _)| l.id.as_str())
+            .collect();
         let out = json!({
-            "labels": args.labels.display().to_string(),
+            "labels": args.labels.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
             "reviewer": judge.label,
             "overall": overall.json(),
             "splits": splits.iter().map(|(k, v)| (k.clone(), v.json())).collect::<serde_json::Map<_, _>>(),
+            "repos": sources.iter().map(|(k, v)| (k.clone(), v.json())).collect::<serde_json::Map<_, _>>(),
+            "false_blocks": false_blocks,
             "rules": rules.iter().map(|(k, v)| (k.clone(), json!({"correct_blocks": v.correct, "false_blocks": v.false_blocks, "missed": v.missed}))).collect::<serde_json::Map<_, _>>(),
             "errors": errors,
             "cases": cases,
@@ -431,7 +461,16 @@ pub(crate) async fn run(args: &EvalArgs) -> Exit {
     } else {
         print!(
             "{}",
-            render_text(args, &judge.label, &labels, &outcomes, &groups, &rules, errors)
+            render_text(
+                args,
+                &judge.label,
+                &labels,
+                &outcomes,
+                &groups,
+                &sources,
+                &rules,
+                errors
+            )
         );
         for f in &failures {
             println!("threshold not met: {f}");
@@ -450,14 +489,20 @@ fn render_text(
     labels: &[Label],
     outcomes: &[Outcome],
     groups: &[(&str, &Counts)],
+    sources: &BTreeMap<String, Counts>,
     rules: &BTreeMap<String, RuleCounts>,
     errors: usize,
 ) -> String {
     let mut s = String::new();
+    let files: Vec<String> = args.labels.iter().map(|p| p.display().to_string()).collect();
     let _ = writeln!(
         s,
         "labels: {} ({} stop points)\nreviewer: {reviewer}\n",
-        args.labels.display(),
+        if files.len() > 3 {
+            format!("{} files", files.len())
+        } else {
+            files.join(", ")
+        },
         labels.len()
     );
     let _ = writeln!(
@@ -480,6 +525,28 @@ fn render_text(
             pct(c.false_block_rate())
         );
     }
+    if sources.len() > 1 {
+        let width = sources.keys().map(String::len).max().unwrap_or(6).max(6);
+        let _ = writeln!(
+            s,
+            "\n{:<width$} {:>5} {:>4} {:>4} {:>4} {:>4} {:>8} {:>12}",
+            "source", "stops", "TP", "FN", "FP", "TN", "recall", "false-block"
+        );
+        for (name, c) in sources {
+            let _ = writeln!(
+                s,
+                "{:<width$} {:>5} {:>4} {:>4} {:>4} {:>4} {:>8} {:>12}",
+                name,
+                c.total(),
+                c.tp,
+                c.fn_,
+                c.fp,
+                c.tn,
+                pct(c.recall()),
+                pct(c.false_block_rate())
+            );
+        }
+    }
     let _ = writeln!(
         s,
         "\n{:<24} {:>14} {:>12} {:>7}",
@@ -494,6 +561,18 @@ fn render_text(
     }
     if errors > 0 {
         let _ = writeln!(s, "\n{errors} stop point(s) could not be reviewed (counted as pass)");
+    }
+    let false_blocks: Vec<(&Label, &Outcome)> = labels
+        .iter()
+        .zip(outcomes)
+        .filter(|(l, o)| l.expected == Verdict::Pass && o.verdict == Verdict::Block)
+        .collect();
+    let _ = writeln!(s, "\nfalse blocks: {}", false_blocks.len());
+    for (l, o) in &false_blocks {
+        let _ = writeln!(s, "  {} [{}] — {}", l.id, l.split.as_deref().unwrap_or("-"), l.why);
+        for n in &o.notes {
+            let _ = writeln!(s, "      {}", crate::terminal::clamp(n, 300));
+        }
     }
     let mut header = false;
     for (l, o) in labels.iter().zip(outcomes) {

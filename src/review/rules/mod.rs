@@ -1,35 +1,55 @@
 //! `RulesReviewer`: an offline, deterministic reviewer — the CLI's default.
 //!
 //! Owns the rules and their configuration; each rule is a pure function of
-//! the [`Review`]:
-//! 1. **unverified completion** (blocker): the answer claims success while a
-//!    test or build run failed and no later run of at least the same tests
-//!    passed;
-//! 2. **unreported failure** (concern): such a failure, and an answer that
-//!    neither claims success nor mentions it;
-//! 3. **stub markers** (concern): the answer contains `TODO`, `FIXME`, the
-//!    `unimplemented` or `todo` macros, "placeholder", "stub" or "lorem ipsum";
-//! 4. **tool failure** (nit, recorded only): another call failed and no later
-//!    call of the same tool succeeded. Rejected and cancelled calls never
-//!    count. It is a nit because the readers also flag calls whose output
-//!    merely *contains* failure words (a Grep over logs), and a Read of a
-//!    missing file is routine; it rides along when another note interrupts.
+//! the [`Review`]. What an answer claims decides what evidence counts:
+//! - a claim about **tests, builds or type checks** ("all tests pass",
+//!   "builds cleanly") is held against every failed run of that kind no later
+//!   run cleared — this turn's or an earlier one's;
+//! - a claim about **the task** ("Done", "PR created", "the feature is
+//!   complete") only against the failures of the turn under review (since the
+//!   last genuine prompt; continuations after a Stop hook's feedback are the
+//!   same turn);
+//! - an answer that claims neither, or that **discloses** the failure in any
+//!   wording (names the failing test, "still red", "pre-existing", "unrelated",
+//!   "fails on main too", asks whether to update a test), is never
+//!   interrupted.
 //!
-//! Runs are recognised by the command that ran ([`runners`]), read from each
-//! runner's summary line and the exit status ([`outcome`]), collected from the
-//! trace ([`runs`]); the answer is normalised before matching ([`claims`]).
-//! Must not call models, read files or keep state. It sees what a model
-//! reviewer would see, and says nothing when nothing matches.
+//! The rules:
+//! 1. **unverified completion** (blocker): a claim the evidence above
+//!    contradicts, over a run whose outcome the rules could read (a runner's
+//!    summary line, or the exit status of a runner they know);
+//! 2. **unreported failure** (nit): an outstanding failure the answer neither
+//!    claims against nor mentions, or a claim over a run that went through a
+//!    wrapper whose output the rules cannot read (`just test` exiting 1 with
+//!    no runner summary) — recorded, never an interruption;
+//! 3. **stub markers** (nit): the answer itself says it left `TODO`, a
+//!    placeholder or a stub — it is telling the user, so it is recorded and
+//!    never sent back; markers inside a negation ("no TODOs left") are not
+//!    markers;
+//! 4. **tool failure** (nit): another call failed and no later call of the
+//!    same tool succeeded. Rejected and cancelled calls never count.
+//!
+//! Runs are recognised by the command that ran ([`runners`]), read from the
+//! host's recorded exit status and each runner's summary line ([`outcome`],
+//! [`runs`]), cleared by a later run that covers them ([`coverage`]); the
+//! answer is normalised before matching ([`claims`]). Note text never quotes
+//! durations, timestamps, temporary paths or process ids ([`stable`]), so the
+//! same failure gives the same note whatever the timing. Must not call
+//! models, read files or keep state; the caller hands in what the workspace
+//! says (its `package.json` scripts). It sees what a model reviewer would
+//! see, and says nothing when nothing matches.
 //!
 //! # Token effect
 //!
 //! None: no model is called.
 
 mod claims;
+mod coverage;
 mod outcome;
 mod runners;
 mod runs;
 mod shell;
+mod stable;
 mod stubs;
 
 use async_trait::async_trait;
@@ -41,6 +61,10 @@ use crate::text::truncate_middle;
 
 pub use runners::RunKind;
 use runs::{Ending, Run, is_rejected, outstanding_failures, runs_of};
+
+/// A workspace's package scripts: name → command line (`package.json`
+/// `scripts`), to resolve `npm run <script>`.
+pub type Scripts = std::collections::BTreeMap<String, String>;
 
 /// Bytes of evidence quoted in a note.
 const QUOTE_BYTES: usize = 160;
@@ -55,7 +79,8 @@ wire_enum! {
     Rule {
         /// The answer claims success over a failing test or build run.
         UnverifiedCompletion => "unverified_completion",
-        /// A test or build run failed and the answer does not mention it.
+        /// A test or build run failed and the answer does not mention it, or
+        /// a claim rests on a run the rules cannot read (recorded as a nit).
         UnreportedFailure => "unreported_failure",
         /// The answer contains a stub marker.
         StubMarker => "stub_marker",
@@ -79,12 +104,13 @@ impl RuleNote {
     }
 }
 
+/// `text` on one line, without volatile parts, cut to `bytes`.
 fn quote(text: &str, bytes: usize) -> String {
     let flat: Vec<&str> = text
         .split(|c: char| c.is_control() || c.is_whitespace())
         .filter(|w| !w.is_empty())
         .collect();
-    truncate_middle(&flat.join(" "), bytes)
+    truncate_middle(&stable::stable(&flat.join(" ")), bytes)
 }
 
 /// The offline rules reviewer.
@@ -108,6 +134,8 @@ fn quote(text: &str, bytes: usize) -> String {
 #[derive(Debug, Clone, Default)]
 pub struct RulesReviewer {
     runner_tools: Vec<(String, RunKind)>,
+    scripts: Scripts,
+    stub_severity: crate::Severity,
 }
 
 impl RulesReviewer {
@@ -126,6 +154,24 @@ impl RulesReviewer {
         self
     }
 
+    /// The workspace's package scripts (`package.json` `scripts`), so that
+    /// `npm|pnpm|yarn|bun run <script>` is read as the command it runs when
+    /// deciding whether a later run covers an earlier failure. Without them
+    /// such coverage is undecided, and an undecided failure never blocks.
+    pub fn package_scripts(mut self, scripts: Scripts) -> RulesReviewer {
+        self.scripts = scripts;
+        self
+    }
+
+    /// The severity of a stub-marker note: [`Nit`](crate::Severity::Nit) by
+    /// default (the answer told the user itself), or `Concern`/`Blocker` for a
+    /// workspace that wants an answer mentioning a `TODO` or a placeholder sent
+    /// back.
+    pub fn stub_markers(mut self, severity: crate::Severity) -> RulesReviewer {
+        self.stub_severity = severity;
+        self
+    }
+
     /// Applies every rule to `review`, most severe first.
     pub fn check(&self, review: &Review) -> Vec<Note> {
         self.check_rules(review).into_iter().map(|r| r.note).collect()
@@ -137,42 +183,97 @@ impl RulesReviewer {
         let answer = review.final_answer.as_deref().unwrap_or("");
         let normalised = claims::normalise(answer);
         let runs = runs_of(&review.tools, &self.runner_tools);
-        let failures = outstanding_failures(&runs);
-
-        if let Some(last) = failures.last().filter(|_| !answer.is_empty()) {
-            let (evidence, what) = (evidence(last), if last.is_test() { "tests" } else { "build" });
-            if claims::claims_success(&normalised) {
-                notes.push(RuleNote::new(
-                    Rule::UnverifiedCompletion,
-                    Note::blocker(format!(
-                        "The answer claims success, but {evidence} and no later run of the same {what} passed. Re-run \
-it and fix the failure, or say plainly that it still fails."
-                    )),
-                ));
-            } else if !claims::mentions_failure(&normalised) {
-                notes.push(RuleNote::new(
-                    Rule::UnreportedFailure,
-                    Note::concern(format!(
-                        "{} and no later run of the same {what} passed, but the answer does not say so; say whether it \
-still fails.",
-                        capitalise(&evidence)
-                    )),
-                ));
-            }
+        let failures = outstanding_failures(&runs, &self.scripts);
+        if !answer.is_empty() {
+            notes.extend(self.failure_note(review, &normalised, &failures));
         }
-
         if let Some(marker) = stubs::stub_marker(answer) {
             notes.push(RuleNote::new(
                 Rule::StubMarker,
-                Note::concern(format!(
-                    "The answer contains \"{marker}\", which suggests a stub or placeholder stands in for the real result."
-                )),
+                Note::new(
+                    format!(
+                        "The answer says it contains \"{marker}\": a stub or placeholder may stand in for the real result."
+                    ),
+                    self.stub_severity,
+                ),
             ));
         }
-
         notes.extend(tool_failures(&review.tools, &runs));
         notes
     }
+
+    /// The note on the newest outstanding failure, by what the answer claims.
+    fn failure_note(&self, review: &Review, normalised: &str, failures: &[&Run]) -> Option<RuleNote> {
+        let claims = claims::claims(normalised);
+        let in_turn = |r: &Run| r.index >= review.earlier_tools;
+        let contradicted =
+            |r: &&&Run| (claims.tests && r.is_test()) || (claims.build && !r.is_test()) || (claims.task && in_turn(r));
+        let hidden = |r: &Run| !claims::discloses(normalised, &failing_names(r));
+        if let Some(run) = failures.iter().rev().filter(contradicted).find(|r| hidden(r)) {
+            let (evidence, what) = (evidence(run), if run.is_test() { "tests" } else { "build" });
+            if run.is_opaque() {
+                return Some(RuleNote::new(
+                    Rule::UnreportedFailure,
+                    Note::nit(format!(
+                        "The answer claims success, but {evidence} and no later run of the same {what} passed; \
+the rules cannot read that command's output, so this is not held against the answer."
+                    )),
+                ));
+            }
+            return Some(RuleNote::new(
+                Rule::UnverifiedCompletion,
+                Note::blocker(format!(
+                    "The answer claims success, but {evidence} and no later run of the same {what} passed. Re-run \
+it and fix the failure, or say plainly that it still fails."
+                )),
+            ));
+        }
+        let last = failures.last()?;
+        (!claims.any() && !claims::mentions_failure(normalised)).then(|| {
+            let what = if last.is_test() { "tests" } else { "build" };
+            RuleNote::new(
+                Rule::UnreportedFailure,
+                Note::nit(format!(
+                    "{} and no later run of the same {what} passed, but the answer does not say so.",
+                    capitalise(&evidence(last))
+                )),
+            )
+        })
+    }
+}
+
+/// The failing tests and files a run's output names (lower case), so that
+/// an answer naming one of them discloses the failure.
+fn failing_names(run: &Run) -> Vec<String> {
+    let mut names = Vec::new();
+    for line in run.output.lines().rev().take(400) {
+        let l = line.trim();
+        let failing =
+            l.contains("FAIL") || l.contains("fail") || l.contains('✕') || l.contains('✗') || l.contains("Error");
+        if !failing {
+            continue;
+        }
+        for word in l.split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | '"' | '\'' | ',' | '[' | ']')) {
+            let w = word.trim_matches(|c: char| !c.is_alphanumeric() && c != '_');
+            let named =
+                w.contains("::") || w.contains('/') || w.contains('.') || w.contains('_') || w.starts_with("test");
+            if named && w.len() >= 4 && !w.starts_with("http") && names.len() < 64 {
+                // `tests/test_a.py::test_x` is named by `test_x` or `test_a.py` too
+                for part in w.split(['/', ':']).filter(|p| p.len() >= 4) {
+                    names.push(part.to_lowercase());
+                }
+            }
+        }
+    }
+    names.retain(|n| {
+        !matches!(
+            n.as_str(),
+            "failed" | "failures" | "error" | "errors" | "tests" | "test"
+        )
+    });
+    names.sort();
+    names.dedup();
+    names
 }
 
 /// "`mix test` failed (297 tests, 11 failures)".

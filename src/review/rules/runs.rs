@@ -7,11 +7,19 @@
 //! runner is a run by itself. Output that arrives later — Codex unified exec
 //! `write_stdin` polls of a session, Claude Code `TaskOutput`/`BashOutput` of a
 //! background task — is attached to the run that started it. A rejected or
-//! cancelled call is not a run and not a failure. Must not look at the answer.
+//! cancelled call is not a run and not a failure.
+//!
+//! How a run ended comes from the host first: the exit status the host
+//! recorded ([`ToolTrace::exit_code`]), else the host's header at the top of
+//! the output (`Exit code 1`, `Process exited with code 1`, `<exit_code>`),
+//! never a line further down that the tool itself printed; then the runner's
+//! own summary line. A later passing run clears an earlier failure when it
+//! covers it ([`coverage`](super::coverage)). Must not look at the answer.
 
 use serde_json::Value;
 
-use super::outcome::{Says, exit_code_of, summary_of};
+use super::coverage::{Covers, covers};
+use super::outcome::{Says, summary_of};
 use super::runners::{Invocation, RUNNERS, RunKind, recognise};
 use super::shell::simple_commands;
 use crate::host::ToolTrace;
@@ -66,20 +74,27 @@ pub(crate) struct Run {
     pub(crate) index: usize,
     /// What it ran: one invocation per runner in the command line.
     pub(crate) invocations: Vec<Invocation>,
+    /// The directory each invocation ran in, relative to where the call
+    /// started (`cd svc && pytest` → `svc`; empty: where it started).
+    pub(crate) dirs: Vec<String>,
     /// A configured runner tool: its name and arguments (instead of invocations).
     pub(crate) tool: Option<(String, String, RunKind)>,
     /// The command line (or tool name), for notes.
     pub(crate) display: String,
     /// All output seen for it.
-    output: String,
+    pub(crate) output: String,
     /// Whether the host flagged the call as failed (its `error`).
     host_error: Option<String>,
+    /// The exit status the host recorded, in its fields or its header.
+    host_exit: Option<i64>,
     /// A background session id its later output arrives under.
     session: Option<String>,
     /// Whether it finished (false while a unified-exec session or background task runs on).
     finished: bool,
     /// Whether its output went through a pipe (the exit status is then the pipe's).
     piped: bool,
+    /// Whether the ending rests on a runner's own summary line.
+    pub(crate) read_from_summary: bool,
     /// How it ended.
     pub(crate) ending: Ending,
 }
@@ -89,6 +104,15 @@ impl Run {
     pub(crate) fn is_test(&self) -> bool {
         self.invocations.iter().any(|i| i.runner().kind == RunKind::Test)
             || self.tool.as_ref().is_some_and(|t| t.2 == RunKind::Test)
+    }
+
+    /// Whether its ending rests only on an exit status of a task runner whose
+    /// task the rules only guessed to be a test or build (`just check`)
+    /// and whose output they could not read: such a failure is reported,
+    /// never held against the answer as a blocker. A standard entry point
+    /// (`npm test`, `make test`, `tox`) fails its tests when it exits non-zero.
+    pub(crate) fn is_opaque(&self) -> bool {
+        !self.read_from_summary && self.tool.is_none() && self.invocations.iter().all(super::coverage::is_task_runner)
     }
 
     fn decide(&mut self) {
@@ -101,8 +125,8 @@ impl Run {
                 .collect()
         };
         let summary = summary_of(&self.output, &formats);
-        let code = exit_code_of(&self.output).or_else(|| self.host_error.as_deref().and_then(exit_code_of));
-        self.ending = match (summary, code) {
+        self.read_from_summary = summary.is_some();
+        self.ending = match (summary, self.host_exit) {
             (Some((Says::Fail, line)), _) => Ending::Failed(line),
             (_, Some(c)) if c != 0 => Ending::Failed(format!("exit status {c}")),
             (Some((Says::Pass, _)), _) | (None, Some(_)) => Ending::Passed,
@@ -122,18 +146,80 @@ fn first_line(s: &str) -> String {
     crate::text::clamp_chars(line, 200).to_owned()
 }
 
+/// Lines of a host header read at most.
+const MAX_HEADER_LINES: usize = 8;
+
+/// The exit status in the header a host writes above a tool's own output:
+/// `Exit code 2` (Claude Code, its first line), `Chunk ID …`/`Wall time …`/
+/// `Process exited with code 1`/`Output:` (Codex unified exec),
+/// `<retrieval_status>`…`<exit_code>0</exit_code>` before `<output>` (Claude
+/// Code background tasks), `exit code: 1` / `exit status 101` as the whole
+/// first line (a library's error text). Reading stops at the first line that
+/// is not a header line, so nothing the tool printed can set it.
+pub(crate) fn header_exit_code(text: &str) -> Option<i64> {
+    const CODE: [&str; 5] = [
+        "exit code",
+        "process exited with code",
+        "exit status",
+        "exited with code",
+        "<exit_code>",
+    ];
+    const OTHER: [&str; 9] = [
+        "chunk id:",
+        "wall time:",
+        "original token count:",
+        "process running with session id",
+        "<retrieval_status>",
+        "<task_id>",
+        "<task_type>",
+        "<status>",
+        "<shell_id>",
+    ];
+    for raw in text.lines().take(MAX_HEADER_LINES) {
+        let lower = raw.trim().to_ascii_lowercase();
+        if let Some(rest) = CODE.iter().find_map(|p| lower.strip_prefix(p)) {
+            let digits: String = (rest.trim_start_matches([' ', ':', '=']).chars())
+                .take_while(|c| c.is_ascii_digit() || *c == '-')
+                .collect();
+            return digits.parse().ok();
+        }
+        if !OTHER.iter().any(|p| lower.starts_with(p)) {
+            return None;
+        }
+    }
+    None
+}
+
+/// The exit status the host recorded for `t`: its field, else its header.
+fn host_exit_of(t: &ToolTrace) -> Option<i64> {
+    t.exit_code
+        .or_else(|| header_exit_code(&t.output))
+        .or_else(|| t.error.as_deref().and_then(header_exit_code))
+}
+
+/// The host's marker texts for a call that never ran.
+const NEVER_RAN: &[&str] = &[
+    "The user doesn't want to proceed with this tool use",
+    "The user doesn't want to take this action right now",
+    "The tool use was rejected",
+    "Sibling tool call errored",
+    "[Request interrupted by user",
+    "rejected by user",
+    "aborted by user",
+];
+
 /// Whether a call was rejected by the user or cancelled by the host, so it
-/// never ran. (When the transcript readers add a `rejected` flag to
-/// [`ToolTrace`], it belongs here too.)
+/// never ran: the host's marker is the whole start of what the call
+/// returned (inside `<tool_use_error>` where Claude Code wraps it), and the
+/// host recorded no exit status. A marker the tool printed after its own
+/// output — or under an exit-status header — does not count.
 pub(crate) fn is_rejected(t: &ToolTrace) -> bool {
-    let text = t.error.as_deref().unwrap_or(&t.output);
-    let head = crate::text::clamp_chars(text.trim_start(), 400);
-    head.contains("The user doesn't want to proceed with this tool use")
-        || head.contains("The tool use was rejected")
-        || head.contains("Sibling tool call errored")
-        || head.contains("[Request interrupted by user")
-        || head.starts_with("rejected by user")
-        || head.starts_with("aborted by user")
+    if host_exit_of(t).is_some() {
+        return false;
+    }
+    let text = t.error.as_deref().unwrap_or(&t.output).trim_start();
+    let text = text.strip_prefix("<tool_use_error>").unwrap_or(text).trim_start();
+    NEVER_RAN.iter().any(|m| text.starts_with(m))
 }
 
 /// The command line of a shell call, if it is one.
@@ -185,6 +271,50 @@ fn session_polled(t: &ToolTrace) -> Option<String> {
         .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned))
 }
 
+/// Joins `dir` onto `base` (both relative to where the call started; an
+/// absolute `dir` stands alone), folding `.` and `..`.
+fn join_dir(base: &str, dir: &str) -> String {
+    let mut parts: Vec<&str> = if dir.starts_with('/') {
+        vec![""]
+    } else {
+        base.split('/').filter(|p| !p.is_empty()).collect()
+    };
+    for p in dir.split('/') {
+        match p {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            p => parts.push(p),
+        }
+    }
+    parts.join("/")
+}
+
+/// A shell call's recognised invocations, the directory each ran in, and
+/// whether a recognised command's output went through a pipe.
+fn invocations_of(line: &str) -> (Vec<Invocation>, Vec<String>, bool) {
+    let cmds = simple_commands(line);
+    let mut dir = String::new();
+    let (mut invocations, mut dirs) = (Vec::new(), Vec::new());
+    let mut piped = false;
+    for cmd in &cmds {
+        if cmd.words.first().is_some_and(|w| w == "cd") {
+            match cmd.words.get(1) {
+                Some(d) if d != "-" && !d.starts_with('~') => dir = join_dir(&dir, d),
+                _ => dir.clear(),
+            }
+            continue;
+        }
+        if let Some(inv) = recognise(cmd) {
+            piped |= cmd.piped;
+            invocations.push(inv);
+            dirs.push(dir.clone());
+        }
+    }
+    (invocations, dirs, piped)
+}
+
 /// The runs in `tools`, oldest first. `runner_tools` are non-shell tools the
 /// configuration marks as runners.
 pub(crate) fn runs_of(tools: &[ToolTrace], runner_tools: &[(String, RunKind)]) -> Vec<Run> {
@@ -203,46 +333,49 @@ pub(crate) fn runs_of(tools: &[ToolTrace], runner_tools: &[(String, RunKind)]) -
                 append_bounded(&mut run.output, &t.output);
                 run.finished = !t.output.contains("Process running with session ID")
                     && !t.output.contains("<status>running</status>");
-                if t.error.is_some() && exit_code_of(&t.output).is_none() && run.finished {
-                    run.host_error = t.error.clone();
+                if run.finished {
+                    run.host_exit = host_exit_of(t).or(run.host_exit);
+                    if t.error.is_some() && run.host_exit.is_none() {
+                        run.host_error = t.error.clone();
+                    }
                 }
                 run.decide();
                 continue;
             }
         }
         let configured = runner_tools.iter().find(|(n, _)| n.eq_ignore_ascii_case(&t.name));
-        let (invocations, tool, display, piped) = if let Some((name, kind)) = configured {
+        let (invocations, dirs, tool, display, piped) = if let Some((name, kind)) = configured {
             let tool = (name.clone(), normalise_args(&t.args), *kind);
-            (Vec::new(), Some(tool), name.clone(), false)
+            (Vec::new(), Vec::new(), Some(tool), name.clone(), false)
         } else {
             let Some(line) = command_line(t) else { continue };
-            let cmds = simple_commands(&line);
-            let invocations: Vec<Invocation> = cmds.iter().filter_map(recognise).collect();
+            let (invocations, dirs, piped) = invocations_of(&line);
             if invocations.is_empty() {
                 continue;
             }
-            let piped = cmds
-                .iter()
-                .zip(cmds.iter().skip(1))
-                .any(|(a, _)| a.piped && recognise(a).is_some());
             let display = invocations
                 .iter()
                 .map(|i| i.display.as_str())
                 .collect::<Vec<_>>()
                 .join(" && ");
-            (invocations, None, display, piped)
+            (invocations, dirs, None, display, piped)
         };
         let session = session_started(&t.output);
+        let finished = session.is_none();
         let mut run = Run {
             index,
             invocations,
+            dirs,
             tool,
             display,
             output: String::new(),
             host_error: t.error.clone(),
-            finished: session.is_none(),
+            // a session still running has no exit status yet, whatever its header says
+            host_exit: if finished { host_exit_of(t) } else { None },
+            finished,
             session,
             piped,
+            read_from_summary: false,
             ending: Ending::Unknown,
         };
         append_bounded(&mut run.output, &t.output);
@@ -265,49 +398,16 @@ fn normalise_args(args: &str) -> String {
     }
 }
 
-/// Whether passing run `later` ran at least the tests of `inv`: the same runner
-/// with the same selection or with none.
-fn covers_invocation(later: &Run, inv: &Invocation) -> bool {
-    later.invocations.iter().any(|l| {
-        // a passing test run of the same tool also builds: `cargo test` covers `cargo build`
-        let same = l.row == inv.row
-            || (l.runner().name.split(' ').next() == inv.runner().name.split(' ').next()
-                && l.runner().kind == RunKind::Test
-                && inv.runner().kind == RunKind::Build);
-        same && (l.selection.is_empty() || l.selection == inv.selection)
-    })
-}
-
-/// Whether passing run `later` clears failed run `failed`.
-fn clears(later: &Run, failed: &Run) -> bool {
-    if let (Some((n1, a1, _)), Some((n2, a2, _))) = (&later.tool, &failed.tool) {
-        return n1 == n2 && (a1.is_empty() || a1 == a2);
-    }
-    if later.display == failed.display {
-        return true;
-    }
-    let tests: Vec<&Invocation> = failed
-        .invocations
-        .iter()
-        .filter(|i| i.runner().kind == RunKind::Test)
-        .collect();
-    let needed: Vec<&Invocation> = if tests.is_empty() {
-        failed.invocations.iter().collect()
-    } else {
-        tests
-    };
-    !needed.is_empty() && needed.iter().all(|inv| covers_invocation(later, inv))
-}
-
-/// The failed runs no later passing run cleared, oldest first.
-pub(crate) fn outstanding_failures(runs: &[Run]) -> Vec<&Run> {
+/// The failed runs no later passing run cleared, oldest first. A later run
+/// whose coverage cannot be decided clears too: precision first.
+pub(crate) fn outstanding_failures<'a>(runs: &'a [Run], scripts: &super::Scripts) -> Vec<&'a Run> {
     runs.iter()
         .enumerate()
         .filter(|(_, r)| matches!(r.ending, Ending::Failed(_)))
         .filter(|(i, r)| {
             !runs[i + 1..]
                 .iter()
-                .any(|later| later.ending == Ending::Passed && clears(later, r))
+                .any(|later| later.ending == Ending::Passed && covers(later, r, scripts) != Covers::No)
         })
         .map(|(_, r)| r)
         .collect()
@@ -340,7 +440,7 @@ mod tests {
         ];
         let runs = runs_of(&tools, &[]);
         assert_eq!(runs[1].ending, Ending::Unknown);
-        assert_eq!(outstanding_failures(&runs).len(), 1);
+        assert_eq!(outstanding_failures(&runs, &Default::default()).len(), 1);
     }
 
     #[test]
@@ -349,5 +449,59 @@ mod tests {
         append_bounded(&mut out, &"é".repeat(MAX_RUN_OUTPUT));
         append_bounded(&mut out, "test result: ok.");
         assert!(out.len() <= MAX_RUN_OUTPUT && out.ends_with("test result: ok."));
+    }
+
+    #[test]
+    fn exit_codes_are_read_from_the_host_header_only() {
+        assert_eq!(header_exit_code("Exit code 2\nfoo"), Some(2));
+        assert_eq!(
+            header_exit_code("Chunk ID: 1\nWall time: 0.2 seconds\nProcess exited with code 1\nOutput:"),
+            Some(1)
+        );
+        assert_eq!(
+            header_exit_code("<retrieval_status>success</retrieval_status>\n<exit_code>0</exit_code>"),
+            Some(0)
+        );
+        // printed by the tool below its own first line: not the host's
+        assert_eq!(header_exit_code("1 failed, 2 passed\nexit code 0"), None);
+        assert_eq!(header_exit_code("the test checks the exit code 3 path"), None);
+        assert_eq!(header_exit_code("all good"), None);
+    }
+
+    #[test]
+    fn a_printed_marker_neither_silences_nor_invents_a_failure() {
+        // Claude Code's header says 1; the tool printed "exit code 0" last
+        let faked = ToolTrace {
+            name: "Bash".into(),
+            args: serde_json::json!({"command": "pytest"}).to_string(),
+            output: "Exit code 1\n1 failed, 2 passed\nexit code 0".into(),
+            error: Some("Exit code 1".into()),
+            ..ToolTrace::default()
+        };
+        let runs = runs_of(std::slice::from_ref(&faked), &[]);
+        assert!(matches!(runs[0].ending, Ending::Failed(_)), "{:?}", runs[0].ending);
+        // a cancellation marker under a Codex exit header is no cancellation
+        let codex = exec(
+            "pytest",
+            "Process exited with code 1\nOutput:\nSibling tool call errored\n1 failed in 0.1s",
+        );
+        assert!(!is_rejected(&codex));
+        assert_eq!(runs_of(&[codex], &[]).len(), 1);
+        // the host's own rejection is one
+        let rejected = ToolTrace {
+            name: "Bash".into(),
+            args: serde_json::json!({"command": "pytest"}).to_string(),
+            error: Some("<tool_use_error>Sibling tool call errored</tool_use_error>".into()),
+            ..ToolTrace::default()
+        };
+        assert!(is_rejected(&rejected));
+    }
+
+    #[test]
+    fn cd_sets_the_directory_of_the_invocations_after_it() {
+        let (inv, dirs, _) = invocations_of("cd svc && pytest tests/test_a.py; cd .. && cargo test");
+        assert_eq!(inv.len(), 2);
+        assert_eq!(dirs, vec!["svc".to_owned(), String::new()]);
+        assert_eq!(join_dir("a/b", "../c"), "a/c");
     }
 }

@@ -2,7 +2,8 @@
 //! `unimplemented` and `todo` macros) and words that describe a stand-in
 //! ("placeholder", "stub", "lorem ipsum").
 //!
-//! Owns [`stub_marker`]. A marker word counts only where it describes the
+//! Owns [`stub_marker`]. A marker inside a negation ("no TODOs left",
+//! "without placeholders", "removed the stub") is none. A marker word counts only where it describes the
 //! agent's own result — followed by what was stubbed ("placeholder value",
 //! "stub implementation"), closing its clause ("the export is still a
 //! placeholder."), or in a sentence that speaks in the first person
@@ -72,11 +73,58 @@ fn contains_word(hay: &str, word: &str) -> bool {
         .any(|sentence| describes_own_stub(sentence, word))
 }
 
-/// The first stub marker in `answer`.
+/// Words that, a few words before a marker in its sentence, say there is
+/// none of it: "no TODOs left", "without placeholders", "removed the stub".
+const NEGATIONS: &[&str] = &[
+    "no",
+    "not",
+    "without",
+    "zero",
+    "none",
+    "nor",
+    "removed",
+    "remove",
+    "replaced",
+    "replace",
+    "eliminated",
+    "dropped",
+    "free",
+    "any",
+];
+
+/// Whether `sentence` (as written) holds `marker` only inside a negation:
+/// every occurrence has a negating word at most four words before it.
+fn negated(sentence: &str, marker: &str) -> bool {
+    let lower = sentence.to_lowercase().replace(['\u{2019}', '\u{2018}'], "'");
+    let marker = marker.to_lowercase();
+    let mut found = false;
+    for (i, _) in lower.match_indices(&marker) {
+        found = true;
+        let before: Vec<&str> = lower[..i]
+            .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+            .filter(|w| !w.is_empty())
+            .collect();
+        let near = &before[before.len().saturating_sub(4)..];
+        if !near.iter().any(|w| NEGATIONS.contains(w) || w.ends_with("n't")) {
+            return false;
+        }
+    }
+    found
+}
+
+/// Whether `marker` stands in `answer` outside a negation, in some sentence.
+fn affirmed(answer: &str, marker: &str, present: impl Fn(&str) -> bool) -> bool {
+    answer
+        .split(['.', '!', '?', '\n', ';'])
+        .any(|sentence| present(sentence) && !negated(sentence, marker))
+}
+
+/// The first stub marker in `answer`, outside a negation ("no TODOs are
+/// left" names none).
 pub(crate) fn stub_marker(answer: &str) -> Option<&'static str> {
     CODE_STUBS
         .iter()
-        .find(|m| answer.contains(*m))
-        .or_else(|| WORD_STUBS.iter().find(|w| contains_word(answer, w)))
+        .find(|m| affirmed(answer, m, |s| s.contains(*m)))
+        .or_else(|| WORD_STUBS.iter().find(|w| affirmed(answer, w, |s| contains_word(s, w))))
         .copied()
 }

@@ -43,6 +43,7 @@ fn canned_review() -> Review {
             args: "cargo test".into(),
             output: String::new(),
             error: Some("1 failed, 41 passed".into()),
+            exit_code: None,
         }],
         ..Review::default()
     }

@@ -379,7 +379,10 @@ fn settle(t: &mut Transcript, s: &mut State, at: usize, call_id: &str, end: End,
     trace.error = match (end.exit_code, end.failed) {
         (_, _) if end.declined => Some("declined by the user".to_owned()),
         (Some(code), _) if code != 0 => Outcome::Exit(code).error(body(&text)),
-        (_, Some(true)) => Outcome::Failed(true).error(body(&text)),
+        (_, Some(true)) => {
+            let line = format!("failed: {}", super::first_line_with_failure(body(&text)));
+            Some(crate::text::clamp_chars(&line, 300).to_owned())
+        }
         (Some(_), _) | (_, Some(false)) => None,
         (None, None) => trace.error.take(),
     };

@@ -219,6 +219,88 @@ fn a_forced_gemini_read_of_garbage_is_an_error_not_a_panic() {
     assert_eq!(err.kind(), TranscriptErrorKind::NotJson);
 }
 
+// --- point 1: outcomes from the host's fields
+
+#[test]
+fn derived_shell_outcomes_come_from_status_and_the_trailing_exit_code() {
+    let (t, _) = fixture("derived", "gemini-jsonl-derived-shell-outcomes.jsonl");
+    let outcome: Vec<(bool, Option<i64>)> = t.tools.iter().map(|tr| (tr.error.is_some(), tr.exit_code)).collect();
+    assert_eq!(
+        outcome,
+        [
+            // `Error: (none)` with `Exit Code: 0`: a success
+            (false, Some(0)),
+            // a printed `Exit Code: 0` before the host's `Exit Code: 101`
+            (true, Some(101)),
+            // `error:` printed by the command, no exit code recorded: a success
+            (false, None),
+        ]
+    );
+    assert_eq!(
+        t.last_answer(),
+        Some("`cargo test` fails in `parse` (exit code 101); the build and clippy are clean.")
+    );
+}
+
+#[test]
+fn a_successful_shell_call_with_an_empty_error_field_is_not_failed() {
+    let text = [
+        json!({"sessionId": "s", "projectHash": "p"}),
+        json!({"id": "u", "type": "user", "content": "go"}),
+        json!({"id": "g", "type": "gemini", "content": "", "toolCalls": [
+            {"id": "a", "name": "run_shell_command", "args": {}, "status": "success", "result": [{"functionResponse": {"id": "a", "name": "run_shell_command", "response": {"output": "Command: ls\nDirectory: (root)\nOutput: a\nError: \nExit Code: 0\nSignal: (none)\nBackground PIDs: (none)\nProcess Group PGID: 1"}}}]},
+            {"id": "b", "name": "read_file", "args": {}, "status": "success", "result": [{"functionResponse": {"id": "b", "name": "read_file", "response": {"output": "error: a line of the file\nExit Code: 3"}}}]}
+        ]}),
+    ]
+    .iter()
+    .map(|v| v.to_string() + "\n")
+    .collect::<String>();
+    let (t, _) = parse_transcript("s.jsonl", &text, None).unwrap();
+    let outcome: Vec<(bool, Option<i64>)> = t.tools.iter().map(|tr| (tr.error.is_some(), tr.exit_code)).collect();
+    assert_eq!(
+        outcome,
+        [(false, Some(0)), (false, None)],
+        "only the shell tool writes Exit Code"
+    );
+}
+
+// --- point 2: non-answers are not reviewed
+
+#[test]
+fn derived_error_records_are_skipped_and_a_cancelled_turn_has_no_answer() {
+    let (t, _) = fixture("derived", "gemini-jsonl-derived-non-answers.jsonl");
+    assert_eq!(t.skipped["message:error"], 1);
+    assert_eq!(t.skipped["message:warning"], 1);
+    assert!(t.messages.iter().all(|m| !m.content.contains("API Error")));
+    assert_eq!(t.last_prompt.as_deref(), Some("id:u-3"));
+    assert_eq!(t.last_answer(), None, "the user cancelled the last turn");
+    // without the cancelled turn, the answer is the turn's last genuine text
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/derived/gemini-jsonl-derived-non-answers.jsonl");
+    let text = std::fs::read_to_string(path).unwrap();
+    let head: String = text.lines().take(7).map(|l| l.to_owned() + "\n").collect();
+    let (t, _) = parse_transcript("s.jsonl", &head, None).unwrap();
+    assert_eq!(t.last_answer(), Some("Profiling first."));
+}
+
+// --- point 4: prompts, turns and the answer
+
+#[test]
+fn derived_prompts_are_turns_with_ids_and_the_answer_is_the_last_model_text() {
+    let (t, _) = fixture("derived", "gemini-jsonl-derived-turns.jsonl");
+    assert_eq!(t.user_prompts, 2);
+    assert_eq!(t.turn_starts.len(), 2);
+    assert_eq!(t.messages[t.turn_starts[1]].content, "run its tests");
+    assert_eq!(t.last_prompt.as_deref(), Some("id:u-2"));
+    assert_eq!(t.earlier_tools, 1, "`ls crates` belongs to the first turn");
+    assert!(t.tools[t.earlier_tools].args.contains("cargo test"));
+    assert_eq!(
+        t.last_answer(),
+        Some("All 3 tests pass."),
+        "not every text of the turn joined"
+    );
+}
+
 #[derive(Debug, Clone)]
 enum Op {
     Put(u8, u8),

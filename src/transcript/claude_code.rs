@@ -7,13 +7,24 @@
 //! told apart by structure where the format gives it — tool results
 //! (`tool_result` blocks), `isMeta` lines, compaction summaries
 //! (`isCompactSummary`), rejected calls (`toolUseResult: "User rejected tool
-//! use"`) — and by the markers Claude Code writes otherwise: task
+//! use"`, or an `is_error` result whose whole content is the host's
+//! rejection text) — and by the markers Claude Code writes otherwise: task
 //! notifications, local and slash command output, interrupt markers, another
 //! hook's feedback and the advisor's own advisories. In a main session, side
 //! chains (inlined sub-agent lines) are left out; a sub-agent's own
 //! transcript (its last chat line is a side chain) is read as a session of
-//! its own. A `compact_boundary` system line is a compaction. Must not review
-//! anything.
+//! its own. A `compact_boundary` system line is a compaction.
+//!
+//! A call's outcome is the host's `is_error`; its exit code is the `Exit
+//! code N` header Claude Code writes as the FIRST line of a failed Bash
+//! result (a later line is the tool's own output and never counts, so a
+//! printed "exit code 0" or a printed rejection text cannot turn a failure
+//! into a success or a rejection). Assistant lines that are no answer are
+//! skipped and counted: Claude Code's own (`<synthetic>` model, API errors
+//! marked `isApiErrorMessage`) and compaction summaries.
+//!
+//! Must not review anything, and must not judge an outcome from the words
+//! a tool printed.
 
 use serde_json::Value;
 
@@ -211,9 +222,8 @@ pub(super) fn read(lines: &[RawLine]) -> Result<Transcript, (usize, String)> {
         };
         let content = message.get("content").unwrap_or(&Value::Null);
         if ty == "assistant" {
-            if message.get("model").and_then(Value::as_str) == Some("<synthetic>") {
-                // written by Claude Code itself (API errors, "No response requested.")
-                t.skip("synthetic");
+            if let Some(what) = non_answer(line, message) {
+                t.skip(what);
                 last_assistant_id = None;
                 continue;
             }
@@ -227,6 +237,23 @@ pub(super) fn read(lines: &[RawLine]) -> Result<Transcript, (usize, String)> {
         }
     }
     Ok(t)
+}
+
+/// Why an assistant line is no answer of the agent's, if it is none: Claude
+/// Code's own text (`<synthetic>` model: "No response requested.", API
+/// errors), an API error however it is attributed (`isApiErrorMessage`), or
+/// a compaction summary.
+fn non_answer(line: &Value, message: &Value) -> Option<&'static str> {
+    let flag = |key: &str| line.get(key).and_then(Value::as_bool) == Some(true);
+    if flag("isApiErrorMessage") {
+        Some("api-error")
+    } else if message.get("model").and_then(Value::as_str) == Some("<synthetic>") {
+        Some("synthetic")
+    } else if flag("isCompactSummary") {
+        Some("compact-summary")
+    } else {
+        None
+    }
 }
 
 fn assistant(t: &mut Transcript, content: &Value, same_turn: bool) {
@@ -262,12 +289,30 @@ fn assistant(t: &mut Transcript, content: &Value, same_turn: bool) {
     t.messages.push(Message::assistant_with_tools(text.join("\n"), calls));
 }
 
-/// Whether a tool result says the user declined the call.
+/// What Claude Code writes as the whole result of a call the user declined.
+const REJECTED: &str = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
+/// The start of the same, when the user gave a reason (which follows it).
+const REJECTED_WITH_REASON: &str = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). To tell you how to proceed, the user said:\n";
+/// What Claude Code writes as the whole result of a call the user cancelled.
+const CANCELLED: &str = "The user doesn't want to take this action right now. STOP what you are doing and wait for the user to tell you how to proceed.";
+
+/// The exit code in the `Exit code N` header Claude Code writes as the first
+/// line of a failed Bash result; a later line never counts.
+fn exit_header(output: &str) -> Option<i64> {
+    let first = output.lines().next()?.trim();
+    first.strip_prefix("Exit code ")?.trim().parse().ok()
+}
+
+/// Whether a tool result says the user declined the call: by the line's
+/// `toolUseResult`, or by an `is_error` result whose whole content is the
+/// host's rejection text (never one with an `Exit code` header: that call
+/// ran, whatever it printed after).
 fn is_rejection(line: &Value, block: &Value, output: &str) -> bool {
     let structural = line.get("toolUseResult").and_then(Value::as_str) == Some("User rejected tool use");
+    let whole = output.trim();
     let marker = block.get("is_error").and_then(Value::as_bool) == Some(true)
-        && (output.starts_with("The user doesn't want to proceed with this tool use")
-            || output.starts_with("The user doesn't want to take this action right now"));
+        && exit_header(output).is_none()
+        && (whole == REJECTED || whole == CANCELLED || whole.starts_with(REJECTED_WITH_REASON));
     structural || marker
 }
 
@@ -289,7 +334,9 @@ fn user(t: &mut Transcript, raw: &RawLine, line: &Value, content: &Value) {
                             // Claude Code states the outcome (`is_error`, set for a
                             // non-zero exit too): no guessing from the output's words
                             let failed = b.get("is_error").and_then(Value::as_bool) == Some(true);
-                            t.tool_outcome(id, output, Outcome::Failed(failed));
+                            let code = failed.then(|| exit_header(&output)).flatten();
+                            let at = t.tool_outcome(id, output, Outcome::Failed(failed));
+                            t.tools[at].exit_code = code;
                         }
                     }
                     Some("text") => text.extend(b.get("text").and_then(Value::as_str).map(str::to_owned)),
@@ -303,7 +350,10 @@ fn user(t: &mut Transcript, raw: &RawLine, line: &Value, content: &Value) {
     if text.trim().is_empty() {
         return;
     }
-    if aside {
+    if aside && classify(&text) == UserText::Interrupt {
+        // the interrupt marker written beside the interrupted call's result
+        t.interrupt(text);
+    } else if aside {
         t.aside(text);
     } else {
         user_text_line(t, raw, line, text);

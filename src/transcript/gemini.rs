@@ -18,22 +18,38 @@
 //! - Lines that are not JSON are skipped, as Gemini CLI skips them.
 //!
 //! Messages are then mapped to the neutral [`Transcript`]: `user` records are
-//! prompts unless they only carry tool responses (`functionResponse` parts,
-//! which newer versions record next to `toolCalls[].result`), are what Gemini
-//! CLI itself does not resume as user content (empty, starting with `/` or `?`,
-//! `<session_context>` or `<hook_context>`, see `isIgnoredUserContent` in
-//! `packages/core/src/utils/sessionUtils.ts`), or are the continuation Gemini
+//! prompts — each recorded through the transcript's prompt bookkeeping with
+//! the identity `id:<message id>`, so turns, the last prompt and the calls of
+//! earlier turns are known as for the other formats — unless they only carry
+//! tool responses (`functionResponse` parts, which newer versions record next
+//! to `toolCalls[].result`), are what Gemini CLI itself does not resume as
+//! user content (empty, starting with `/` or `?`, `<session_context>` or
+//! `<hook_context>`, see `isIgnoredUserContent` in
+//! `packages/core/src/utils/sessionUtils.ts`), are the continuation Gemini
 //! CLI sends on its own (`Please continue.` from the next-speaker check in
 //! `packages/core/src/core/client.ts`, `System: Please continue.` from the
-//! invalid-stream retry removed in gemini-cli#26340). A `/init` expanded into
-//! its long instruction is what the user asked for by typing `/init`, so it is
-//! kept as the prompt. `gemini` records carry the answer text (thought parts
-//! left out) and `toolCalls[]` whose `result` holds `functionResponse` parts. A
-//! tool call recorded with `status: "success"` can still have failed: the shell
-//! tool reports a non-zero exit only as `Exit Code: N` in its output text, so
-//! the output is checked with the shared failure heuristics. `info`, `error`
-//! and `warning` records are not conversation and are skipped, as in Gemini
-//! CLI's `convertSessionToClientHistory`.
+//! invalid-stream retry removed in gemini-cli#26340), or are the advisor's
+//! own advisories (kept as asides). A `/init` expanded into its long
+//! instruction is what the user asked for by typing `/init`, so it is kept as
+//! the prompt. `gemini` records carry the model's text (thought parts left
+//! out) and `toolCalls[]` whose `result` holds `functionResponse` parts; the
+//! answer under review is the text of the last turn's last `gemini` record
+//! with text, never every text of the turn joined (as the AfterAgent hook's
+//! `prompt_response` is).
+//!
+//! A call's outcome is what the host recorded: its `status` (`error`,
+//! `cancelled`), a `response.error`, and for the shell tool
+//! (`run_shell_command`) the fields Gemini CLI writes after the command's
+//! output (`packages/core/src/tools/shell.ts`): the last `Exit Code: N` line
+//! of that trailing block is the exit code (a non-zero one fails a call
+//! recorded `success`), and `Signal: <name>` a kill. The `Error:` field the
+//! shell output carries (empty or `(none)` on success) is not a failure, and
+//! nothing else the tool printed is read as one. `info`, `error` and
+//! `warning` records are not conversation and are skipped (counted), as in
+//! Gemini CLI's `convertSessionToClientHistory`; a cancelled turn — an `info`
+//! `Request cancelled.`, or a model record whose every call was cancelled,
+//! after which Gemini CLI does not call the model again — has no answer
+//! unless the model wrote text after it.
 //!
 //! Must not review anything, and must not read files: it parses text it is given.
 
@@ -41,7 +57,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use super::{Transcript, TranscriptError, TranscriptErrorKind, call_of, string_or_json};
+use super::{Outcome, Transcript, TranscriptError, TranscriptErrorKind, call_of, string_or_json};
 use crate::bounded_read::BoundedLine;
 use crate::host::Message;
 
@@ -180,15 +196,15 @@ fn read_records(records: impl IntoIterator<Item = Option<Value>>) -> Transcript 
             t.skip("line:unknown");
         }
     }
-    // Every prompt the file ever recorded, rewound ones included: the count
-    // grows when the user asks something new, even after a rewind.
-    t.user_prompts = conv.prompts_seen.len();
     let mut answered: HashSet<String> = HashSet::new();
     for id in &conv.order {
         if let Some(msg) = conv.by_id.get(id) {
-            message(&mut t, msg, &mut answered);
+            message(&mut t, id, msg, &mut answered);
         }
     }
+    // Every prompt the file ever recorded, rewound ones included: the count
+    // grows when the user asks something new, even after a rewind.
+    t.user_prompts = conv.prompts_seen.len();
     t
 }
 
@@ -240,34 +256,48 @@ fn is_ignored_user_content(trimmed: &str) -> bool {
         || trimmed.starts_with("<hook_context>")
 }
 
-fn message(t: &mut Transcript, msg: &Value, answered: &mut HashSet<String>) {
+/// Whether an `info` record says the user cancelled the request (Gemini
+/// CLI's `Request cancelled.`).
+fn is_cancellation(parts: &[Value]) -> bool {
+    text_parts(parts).trim_start().starts_with("Request cancelled")
+}
+
+fn message(t: &mut Transcript, id: &str, msg: &Value, answered: &mut HashSet<String>) {
     let ty = msg.get("type").and_then(Value::as_str).unwrap_or("");
     let parts = parts(msg.get("content").unwrap_or(&Value::Null));
     match ty {
-        "user" => user(t, &parts, answered),
+        "user" => user(t, id, msg, &parts, answered),
         "gemini" => gemini(t, msg, &parts, answered),
+        // the turn was cancelled: the text before it is no answer
+        "info" if is_cancellation(&parts) => t.interrupt(format!("[{}]", text_parts(&parts).trim())),
         // `info`, `error` and `warning` records are not conversation
         "" => t.skip("message:untyped"),
         other => t.skip(&format!("message:{other}")),
     }
 }
 
-fn user(t: &mut Transcript, parts: &[Value], answered: &mut HashSet<String>) {
+fn user(t: &mut Transcript, id: &str, msg: &Value, parts: &[Value], answered: &mut HashSet<String>) {
     // Tool responses recorded as a user turn: pair the ones `toolCalls` did not.
     for resp in parts.iter().filter_map(|p| p.get("functionResponse")) {
-        let id = resp.get("id").and_then(Value::as_str).unwrap_or_default();
-        if !id.is_empty() && answered.insert(id.to_owned()) {
+        let call_id = resp.get("id").and_then(Value::as_str).unwrap_or_default();
+        if !call_id.is_empty() && answered.insert(call_id.to_owned()) {
+            let name = resp.get("name").and_then(Value::as_str).unwrap_or_default();
             let (output, failed) = response_output(resp);
-            t.tool_result(id, output, failed);
+            traced(t, call_id, name, output, failed);
         }
     }
     let text = text_parts(parts);
+    if is_prompt(msg) {
+        t.prompt(text, format!("id:{id}"));
+        return;
+    }
     match text.trim() {
         "" if parts.iter().any(|p| p.get("functionResponse").is_some()) => {}
         "" => t.skip("user:empty"),
         trimmed if CONTINUATIONS.contains(&trimmed) => t.skip("user:continuation"),
         trimmed if is_ignored_user_content(trimmed) => t.skip("user:not-a-prompt"),
-        _ => t.messages.push(Message::user(text)),
+        // an advisory the advisor injected: not a new request
+        _ => t.aside(text),
     }
 }
 
@@ -275,22 +305,27 @@ fn gemini(t: &mut Transcript, msg: &Value, parts: &[Value], answered: &mut HashS
     let text = text_parts(parts);
     let mut calls = Vec::new();
     let mut results = Vec::new();
+    let mut cancelled = 0;
     if let Some(Value::Array(records)) = msg.get("toolCalls") {
         for tc in records {
             let call = call_of(tc, "args");
             let status = tc.get("status").and_then(Value::as_str).unwrap_or("");
             let status_failed = FAILED_STATUSES.contains(&status);
+            cancelled += usize::from(status == "cancelled");
             match tc.get("result") {
                 Some(result) if !result.is_null() => {
                     let (output, failed) = result_output(result);
-                    results.push((call.id.clone(), output, failed || status_failed));
+                    results.push((call.id.clone(), call.name.clone(), output, failed || status_failed));
                 }
-                _ if status_failed => results.push((call.id.clone(), format!("tool call {status}"), true)),
+                _ if status_failed => {
+                    results.push((call.id.clone(), call.name.clone(), format!("tool call {status}"), true))
+                }
                 _ => {}
             }
             calls.push(call);
         }
     }
+    let all_cancelled = cancelled > 0 && cancelled == calls.len();
     // Checkpointed history keeps calls as `functionCall` parts of the content.
     for call in parts
         .iter()
@@ -306,15 +341,65 @@ fn gemini(t: &mut Transcript, msg: &Value, parts: &[Value], answered: &mut HashS
         return;
     }
     t.messages.push(Message::assistant_with_tools(text, calls));
-    for (id, output, failed) in results {
+    for (id, name, output, failed) in results {
         if id.is_empty() || answered.insert(id.clone()) {
-            t.tool_result(&id, output, failed);
+            traced(t, &id, &name, output, failed);
         }
+    }
+    if all_cancelled {
+        // Gemini CLI does not call the model again after this: the turn ends here
+        t.interrupt("[tool calls cancelled]".to_owned());
     }
 }
 
+/// Shell tool names whose output ends in the fields Gemini CLI writes.
+const SHELL_TOOLS: [&str; 2] = ["run_shell_command", "shell"];
+
+/// Records a tool result with the outcome the host recorded: `failed` (its
+/// status or `response.error`), and for the shell tool the exit code and
+/// signal in the fields after the output.
+fn traced(t: &mut Transcript, call_id: &str, name: &str, output: String, failed: bool) {
+    let (code, signal) = if SHELL_TOOLS.contains(&name) {
+        shell_fields(&output)
+    } else {
+        (None, false)
+    };
+    let failed = failed || signal || code.is_some_and(|c| c != 0);
+    let at = t.tool_outcome(call_id, output, Outcome::Failed(failed));
+    t.tools[at].exit_code = code;
+}
+
+/// The exit code and whether a signal is named, from the block of fields
+/// Gemini CLI's shell tool writes after the command's output (`Error:`,
+/// `Exit Code:`, `Signal:`, `Background PIDs:`, `Process Group PGID:`, inside
+/// `<untrusted_context>` in newer versions). Read from the end: the last
+/// `Exit Code:` line is the host's; a line of the output never counts.
+fn shell_fields(output: &str) -> (Option<i64>, bool) {
+    const TRAILING: [&str; 3] = ["Error:", "Background PIDs:", "Process Group PGID:"];
+    let mut code = None;
+    let mut seen_code = false;
+    let mut signal = false;
+    for line in output.lines().rev().map(str::trim) {
+        if line.is_empty() || line == "</untrusted_context>" {
+            continue;
+        }
+        if let Some(value) = line.strip_prefix("Exit Code:") {
+            if !seen_code {
+                seen_code = true;
+                code = value.trim().parse().ok();
+            }
+        } else if let Some(value) = line.strip_prefix("Signal:") {
+            let value = value.trim();
+            signal |= !value.is_empty() && value != "(none)";
+        } else if !TRAILING.iter().any(|k| line.starts_with(k)) {
+            break;
+        }
+    }
+    (code, signal)
+}
+
 /// Output text of a `toolCalls[].result` (`PartListUnion`), and whether it
-/// reports an error.
+/// reports an error (`response.error`).
 fn result_output(result: &Value) -> (String, bool) {
     let mut texts = Vec::new();
     let mut failed = false;
@@ -327,10 +412,7 @@ fn result_output(result: &Value) -> (String, bool) {
             texts.push(text.to_owned());
         }
     }
-    let text = texts.join("\n");
-    // The shell tool reports a kill only as a `Signal: <name>` line.
-    failed |= text.lines().any(|l| l.trim_start().starts_with("Signal: "));
-    (text, failed)
+    (texts.join("\n"), failed)
 }
 
 /// Output text of a `functionResponse`: `response.output`, or

@@ -184,7 +184,8 @@ pub struct Transcript {
     /// feedback or advisories).
     pub user_prompts: usize,
     /// The identity of the last genuine prompt (`uuid:<uuid>` for Claude
-    /// Code, `at:<offset>:<hash>` otherwise): a new value means a new request.
+    /// Code, `id:<message id>` for Gemini CLI, `at:<offset>:<hash>`
+    /// otherwise): a new value means a new request.
     pub last_prompt: Option<String>,
     /// How many compactions (rebases) were read.
     pub compactions: usize,
@@ -300,13 +301,17 @@ impl Transcript {
             })
     }
 
-    /// Records a tool result and pairs it with its call; returns the trace's index.
+    /// Records a tool result and pairs it with its call, failed when the host
+    /// says so or (for formats that record no outcome) when the output reads
+    /// as a failure; returns the trace's index.
     fn tool_result(&mut self, call_id: &str, output: String, failed: bool) -> usize {
         let failed = failed || looks_failed(&output);
         self.tool_outcome(call_id, output, Outcome::Failed(failed))
     }
 
-    /// Records a tool result whose outcome the host stated; returns the trace's index.
+    /// Records a tool result whose outcome the host stated; returns the trace's
+    /// index. Only [`Outcome::Exit`] sets the trace's exit code; a reader
+    /// that knows the code but words the error itself sets it afterwards.
     fn tool_outcome(&mut self, call_id: &str, output: String, outcome: Outcome) -> usize {
         let call = self.call(call_id);
         self.messages.push(Message::tool_result(&call, output.clone()));

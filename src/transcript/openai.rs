@@ -2,8 +2,10 @@
 //! "tool_call_id"?,"name"?}` object per line.
 //!
 //! Content may be a string or a list of text parts. Tool results are paired
-//! with the assistant's calls by `tool_call_id`; failure is read from the
-//! output (exit codes, failed tests, errors). Must not review anything.
+//! with the assistant's calls by `tool_call_id`; the format records no
+//! outcome of its own beyond an optional `is_error`, so failure is otherwise
+//! read from the output (exit codes, failed tests, errors) and no trace gets
+//! an exit code (that field is only ever the host's). Must not review anything.
 
 use serde_json::Value;
 

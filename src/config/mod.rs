@@ -211,6 +211,11 @@ pub struct RulesSettings {
     /// `concern` or `blocker` to send such an answer back.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stub_markers: Option<Severity>,
+    /// The workspace's package scripts, when the host read them (never from
+    /// the file: `advisor hook` and `advisor review` fill it from
+    /// `package.json`), so `npm run <script>` is judged as what it runs.
+    #[serde(skip)]
+    pub package_scripts: crate::review::Scripts,
 }
 
 impl RulesSettings {
@@ -223,9 +228,10 @@ impl RulesSettings {
     pub fn reviewer(&self) -> RulesReviewer {
         let tests = self.test_tools.iter().map(|t| (t, RunKind::Test));
         let builds = self.build_tools.iter().map(|t| (t, RunKind::Build));
-        let rules = tests.chain(builds).fold(RulesReviewer::new(), |r, (name, kind)| {
-            r.runner_tool(name.clone(), kind)
-        });
+        let rules = tests.chain(builds).fold(
+            RulesReviewer::new().package_scripts(self.package_scripts.clone()),
+            |r, (name, kind)| r.runner_tool(name.clone(), kind),
+        );
         match self.stub_markers {
             Some(s) => rules.stub_markers(s),
             None => rules,

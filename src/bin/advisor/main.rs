@@ -18,6 +18,7 @@ mod json_out;
 #[cfg(feature = "mcp")]
 mod mcp;
 mod model_args;
+mod package_scripts;
 mod replay;
 mod replay_input;
 mod review;

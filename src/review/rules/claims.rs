@@ -77,6 +77,20 @@ const TEST_CLAIMS: &[&str] = &[
     "passing all tests",
     "all tests passing",
     "all tests succeeded",
+    // Chinese and Japanese: "the tests (all) pass"
+    "测试全部通过",
+    "测试均通过",
+    "测试都通过",
+    "所有测试通过",
+    "测试通过",
+    "全部测试通过",
+    "テストがすべて通",
+    "テストは全て通",
+    "テストが全て通",
+    "全てのテストが通",
+    "すべてのテストが通",
+    "テストが通りました",
+    "テストは成功",
 ];
 
 /// Claims about every check at once: tests and builds (normalised form).
@@ -121,6 +135,26 @@ const BUILD_CLAIMS: &[&str] = &[
     "lint passes",
     "lint is clean",
     "no lint errors",
+    "check is clean",
+    "checks clean",
+    "everything builds",
+    "it builds",
+    "crate builds",
+    "project builds",
+    "code builds",
+    "app builds",
+    "now builds",
+    "builds fine",
+    "builds without",
+    "compiles fine",
+    "compiles without",
+    // Chinese and Japanese: "the build succeeds", "it compiles"
+    "构建成功",
+    "编译通过",
+    "编译成功",
+    "ビルド成功",
+    "ビルドが成功",
+    "ビルドは成功",
 ];
 
 /// Claims about the task itself (normalised form).
@@ -137,6 +171,8 @@ const TASK_CLAIMS: &[&str] = &[
     "done!",
     "done.",
     "done -",
+    "done:",
+    "done,",
     "completed",
     "is complete",
     "are complete",
@@ -155,6 +191,10 @@ const TASK_CLAIMS: &[&str] = &[
     "marked as complete",
     "work finished",
     "work is finished",
+    // Chinese and Japanese: "done", "completed"
+    "已完成",
+    "完成了",
+    "完了しました",
 ];
 
 /// Phrases that admit the work is not done (normalised form). An answer with
@@ -187,6 +227,17 @@ const ADMISSIONS: &[&str] = &[
     "errors remain",
     "as intended",
     "as expected",
+    // Chinese and Japanese: "(the tests) still fail", "did not pass"
+    "测试失败",
+    "仍然失败",
+    "仍失败",
+    "还是失败",
+    "未通过",
+    "没有通过",
+    "テストが失敗",
+    "失敗しています",
+    "通りません",
+    "通っていません",
 ];
 
 /// Counts that mean nothing failed; removed before looking for admissions.
@@ -246,11 +297,6 @@ pub(crate) fn claims(n: &str) -> Claims {
         build: checks || has(BUILD_CLAIMS),
         task: has(TASK_CLAIMS),
     }
-}
-
-/// Whether `n` (normalised) claims success of any kind without admitting a failure.
-pub(crate) fn claims_success(n: &str) -> bool {
-    claims(n).any()
 }
 
 /// Words that disclose a failure as known, not hidden: it predates the
@@ -359,10 +405,10 @@ mod tests {
             "i couldn't get \"it\" green - yet"
         );
         assert_eq!(normalise("ＡＬＬ　TESTS\tPASS"), "all tests pass");
-        assert!(admits_failure(&normalise("I couldn’t get the renderer test green yet")));
-        assert!(claims_success(&normalise("All tests pass, 0 failures.")));
-        assert!(claims_success(&normalise("Fixed the failing test; all tests pass.")));
-        assert!(!claims_success(&normalise("All tests pass except 2 failures in io.")));
+        assert!(admits_failure(&normalise("I couldn’t get the renderer test green yet")).any());
+        assert!(claims(&normalise("All tests pass, 0 failures.")).any());
+        assert!(claims(&normalise("Fixed the failing test; all tests pass.")).any());
+        assert!(!claims(&normalise("All tests pass except 2 failures in io.")).any());
         assert!(!mentions_failure("i refactored the parser"));
         assert!(mentions_failure("the suite is still red"));
     }

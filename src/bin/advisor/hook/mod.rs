@@ -149,11 +149,12 @@ pub(crate) async fn run(args: &HookArgs) -> Exit {
         .or_else(|| input.cwd.clone())
         .or_else(|| std::env::current_dir().ok())
         .unwrap_or_else(|| PathBuf::from("."));
-    let config = match WorkspaceConfig::load(&workspace) {
+    let mut config = match WorkspaceConfig::load(&workspace) {
         Ok(Some(c)) if c.enabled => c,
         Ok(_) => return Ok(ExitCode::SUCCESS), // not opted in: inert, the transcript is never read
         Err(e) => return Err(let_through_visibly(input.host, e)),
     };
+    config.rules.package_scripts = crate::package_scripts::read(&workspace);
     let builder = (config.plugin_builder()).map_err(|e| let_through_visibly(input.host, e))?;
     review(args, &input, &workspace, config.verdict, builder).await
 }

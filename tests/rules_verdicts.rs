@@ -1,0 +1,254 @@
+//! The verdicts issue: the rules reviewer never blocks honest work. One test
+//! per item — turn-scoped judgement by what the answer claims, clearing by
+//! coverage, disclosure in any wording, outcomes from the host's fields, and
+//! stable notes — through the public API, plus the same through the plugin
+//! and `advisor hook` where a host is involved.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use advisor::host::ToolTrace;
+use advisor::review::{Review, RulesReviewer, Scripts};
+use advisor::{Note, Severity};
+use serde_json::json;
+
+/// A shell call as Claude Code records it: the command, the output, and the
+/// exit status the host recorded (`None`: the host said it succeeded).
+fn bash(command: &str, output: &str, exit: Option<i64>) -> ToolTrace {
+    ToolTrace {
+        name: "Bash".into(),
+        args: json!({ "command": command }).to_string(),
+        output: output.into(),
+        error: exit.filter(|c| *c != 0).map(|c| format!("Exit code {c}")),
+        exit_code: exit,
+    }
+}
+
+fn review(answer: &str, tools: Vec<ToolTrace>, earlier_tools: usize) -> Review {
+    Review {
+        final_answer: Some(answer.into()),
+        tools,
+        earlier_tools,
+        ..Review::default()
+    }
+}
+
+fn notes_with(rules: &RulesReviewer, answer: &str, tools: Vec<ToolTrace>, earlier: usize) -> Vec<Note> {
+    rules.check(&review(answer, tools, earlier))
+}
+
+fn blocks(answer: &str, tools: Vec<ToolTrace>, earlier: usize) -> bool {
+    notes_with(&RulesReviewer::new(), answer, tools, earlier)
+        .iter()
+        .any(|n| n.severity.interrupts())
+}
+
+const PYTEST_RED: &str = "FAILED tests/test_api.py::test_login - AssertionError\n1 failed, 9 passed in 0.31s";
+const PYTEST_GREEN: &str = "10 passed in 0.29s";
+
+// item 1: turn-scoped judgement
+#[test]
+fn a_task_claim_is_judged_by_its_own_turn_and_a_test_claim_by_every_uncleared_failure() {
+    let earlier = vec![
+        bash("pytest", PYTEST_RED, Some(1)),
+        bash("git status", "clean", Some(0)),
+    ];
+    // the user moved on ("rename the branch"): the earlier red run is not this answer's
+    assert!(!blocks(
+        "Done: the branch is renamed to release/2.1.",
+        earlier.clone(),
+        2
+    ));
+    // ...unless the answer says the tests pass
+    assert!(blocks("Renamed the branch; all tests pass.", earlier.clone(), 2));
+    // the same failure in the turn under review contradicts a task claim
+    assert!(blocks(
+        "Done: the branch is renamed to release/2.1.",
+        earlier.clone(),
+        0
+    ));
+    // an answer that claims nothing is never interrupted, and the failure is recorded
+    let quiet = notes_with(&RulesReviewer::new(), "Here is the diff you asked for.", earlier, 0);
+    assert!(quiet.iter().all(|n| n.severity == Severity::Nit), "{quiet:?}");
+    assert!(!quiet.is_empty(), "the failure is still recorded as a nit");
+}
+
+#[test]
+fn claims_that_never_say_tests_pass_are_read_as_claims() {
+    for answer in [
+        "Suite green, work finished.",
+        "The feature is complete.",
+        "Both checks come back clean.",
+        "Everything is green; ready to merge.",
+        "PR created: #42.",
+    ] {
+        assert!(blocks(answer, vec![bash("pytest", PYTEST_RED, Some(1))], 0), "{answer}");
+    }
+}
+
+// item 2: clearing by coverage, not by spelling
+#[test]
+fn a_later_passing_run_that_covers_the_failure_clears_it_in_any_spelling() {
+    let cases: [(&str, &str); 5] = [
+        ("cargo test parser::tokens", "cargo test"),
+        ("pytest tests/test_a.py", "pytest"),
+        ("pytest svc/tests/test_a.py", "cd svc && pytest tests/test_a.py"),
+        ("pytest -q", "pytest -q -x --no-header"),
+        ("cargo test", "cargo nextest run"),
+    ];
+    for (failed, later) in cases {
+        let tools = vec![bash(failed, "1 failed", Some(1)), bash(later, "", Some(0))];
+        assert!(!blocks("All tests pass.", tools, 0), "{failed} then {later}");
+    }
+    // a narrower passing run does not clear a wider failure
+    for (failed, later) in [
+        ("cargo test", "cargo test parser::tokens"),
+        ("pytest", "pytest tests/test_a.py"),
+        ("pytest", "pytest -k smoke"),
+    ] {
+        let tools = vec![bash(failed, "1 failed", Some(1)), bash(later, "", Some(0))];
+        assert!(blocks("All tests pass.", tools, 0), "{failed} then {later}");
+    }
+}
+
+#[test]
+fn a_package_script_is_resolved_through_package_json_and_undecided_coverage_never_blocks() {
+    let tools = || {
+        vec![
+            bash("pnpm run test", "Tests:       1 failed, 9 passed, 10 total", Some(1)),
+            bash("npx jest", "Tests:       10 passed, 10 total", Some(0)),
+        ]
+    };
+    // without the workspace's scripts the coverage is undecided: no block
+    assert!(!blocks("All tests pass.", tools(), 0));
+    // with them, `test` is `jest`: the later run covers it
+    let scripts = Scripts::from([("test".to_owned(), "jest --ci".to_owned())]);
+    let rules = RulesReviewer::new().package_scripts(scripts.clone());
+    assert!(
+        notes_with(&rules, "All tests pass.", tools(), 0)
+            .iter()
+            .all(|n| !n.severity.interrupts())
+    );
+    // and a narrower jest run does not
+    let narrower = vec![
+        bash("npm test", "Tests:       1 failed, 9 passed, 10 total", Some(1)),
+        bash("npx jest src/a.test.ts", "Tests:       3 passed, 3 total", Some(0)),
+    ];
+    let rules = RulesReviewer::new().package_scripts(scripts);
+    assert!(
+        notes_with(&rules, "All tests pass.", narrower, 0)
+            .iter()
+            .any(|n| n.severity == Severity::Blocker)
+    );
+}
+
+// item 3: disclosure in any wording
+#[test]
+fn a_disclosed_failure_is_not_hidden() {
+    for answer in [
+        "Done. `test_login` still fails; it needs the staging key.",
+        "Done. The remaining failure is pre-existing (it fails on main too).",
+        "Implemented the endpoint. One unrelated test is red.",
+        "Implemented the endpoint.\n\n## Known issues\n- the login test is flaky",
+        "The feature is complete, but test_login now fails because the fixture changed; should I update it?",
+        "All tests pass except test_login, which I have not touched.",
+    ] {
+        assert!(
+            !blocks(answer, vec![bash("pytest", PYTEST_RED, Some(1))], 0),
+            "{answer}"
+        );
+    }
+    // naming the test it fixed is no disclosure
+    assert!(blocks(
+        "Fixed test_login; all tests pass.",
+        vec![bash("pytest", PYTEST_RED, Some(1))],
+        0
+    ));
+}
+
+// item 5: a run through a tool the rules cannot read stays a nit (stub markers too)
+#[test]
+fn stub_words_inside_a_negation_are_not_markers() {
+    let rules = RulesReviewer::new().stub_markers(Severity::Concern);
+    for answer in ["No TODOs or stubs are left.", "I removed every placeholder."] {
+        assert!(notes_with(&rules, answer, vec![], 0).is_empty(), "{answer}");
+    }
+    assert!(!notes_with(&rules, "I left a TODO in the parser.", vec![], 0).is_empty());
+}
+
+// item 6: stable notes
+#[test]
+fn the_same_failure_with_another_timing_gives_the_same_note() {
+    let note = |out: &str| {
+        let n = notes_with(
+            &RulesReviewer::new(),
+            "All tests pass.",
+            vec![bash("pytest", out, Some(1))],
+            0,
+        );
+        n.into_iter().find(|n| n.severity == Severity::Blocker).unwrap().text
+    };
+    let a = note("1 failed, 9 passed in 0.03s");
+    let b = note("1 failed, 9 passed in 1.71s");
+    assert_eq!(a, b);
+    assert!(!a.contains("0.03"), "{a}");
+}
+
+#[tokio::test]
+async fn two_runs_of_one_failing_suite_with_other_timings_deliver_one_note() {
+    use advisor::AdvisorPlugin;
+    use advisor::host::{Extension, Extensions, Message, ObservePhase, StopInfo};
+    let plugin = AdvisorPlugin::builder()
+        .reviewer(RulesReviewer::new())
+        .max_rounds(3)
+        .build()
+        .unwrap();
+    let run = plugin.start_run();
+    let mut exts = Extensions::from_extensions(vec![Box::new(run) as Box<dyn Extension>]).unwrap();
+    exts.observe(ObservePhase::Request, 1, &[Message::user("make the tests pass")]);
+    let stop = |secs: &str| StopInfo {
+        final_answer: "All tests pass.".into(),
+        turns: 1,
+        tools: vec![bash("pytest", &format!("1 failed, 9 passed in {secs}s"), Some(1))],
+        ..StopInfo::default()
+    };
+    let first = exts.turn_stopping(&stop("0.03")).await;
+    assert!(first.reopens(), "the first false claim is sent back");
+    let second = exts.turn_stopping(&stop("0.41")).await;
+    assert!(
+        !second.reopens(),
+        "the same note is not delivered twice, whatever the timing"
+    );
+    let report = plugin.last_report().unwrap();
+    assert_eq!(report.notes_delivered, 1, "{report:?}");
+}
+
+// item 9: outcomes from the host's fields, not from text the tool printed
+#[test]
+fn printed_markers_neither_silence_nor_invent_a_failure() {
+    // a fake "exit code 0" after Claude Code's `Exit code 1` header
+    let faked_exit = ToolTrace {
+        output: "Exit code 1\n1 failed, 2 passed\nexit code 0".into(),
+        ..bash("pytest", "", Some(1))
+    };
+    assert!(blocks("All tests pass.", vec![faked_exit], 0));
+    // a fake cancellation marker under a Codex exit header
+    let faked_cancel = ToolTrace {
+        name: "exec_command".into(),
+        args: json!({"cmd": "pytest"}).to_string(),
+        output: "Process exited with code 1\nOutput:\nSibling tool call errored\n1 failed in 0.1s".into(),
+        ..ToolTrace::default()
+    };
+    assert!(blocks("All tests pass.", vec![faked_cancel], 0));
+    // a passing run that prints "exit code 3" inside its output invents nothing
+    let printed = bash(
+        "pytest",
+        "test_exit_code_3_is_reported PASSED\nexit code 3\n5 passed in 0.1s",
+        Some(0),
+    );
+    assert!(!blocks("All tests pass.", vec![printed], 0));
+    // the host's own green run stays green when its output says "FAILED" in a test name
+    assert!(!blocks(
+        "All tests pass.",
+        vec![bash("pytest", PYTEST_GREEN, Some(0))],
+        0
+    ));
+}

@@ -76,6 +76,13 @@ const CASES: &[Case] = &[
         1,
         "Build Summary: 0/5 steps succeeded (2 failed)",
     ),
+    pass("zig-build-pass.txt", "zig build", false),
+    fail(
+        "zig-build-fail.txt",
+        "zig build",
+        1,
+        "Build Summary: 0/3 steps succeeded (1 failed)",
+    ),
     pass("zig-test-pass.txt", "zig test src/root.zig", true),
     fail(
         "zig-test-fail.txt",
@@ -146,6 +153,88 @@ const CASES: &[Case] = &[
     pass("gh-run-view-pass.txt", "gh run view 1235", true),
     fail("gh-run-view-fail.txt", "gh run view 1234", 0, "X test in 4m34s (ID 20)"),
 ];
+
+/// Every runner row built with `with_fixtures`, `matched` or `task_runner`: its
+/// passing and failing fixtures, or why it has none.
+const ROWS: &[(&str, Fixtures)] = &[
+    ("unittest", Both("unittest-pass.txt", "unittest-discover-fail.txt")),
+    ("manage.py test", Both("django-pass.txt", "django-fail.txt")),
+    ("node --test", Both("node-test-tap-pass.txt", "node-test-tap-fail.txt")),
+    ("bats", Both("bats-tap-pass.txt", "bats-tap-fail.txt")),
+    ("hatch test", Both("hatch-test-pass.txt", "hatch-test-fail.txt")),
+    (
+        "zig test",
+        Both("zig-build-test-summary-pass.txt", "zig-build-test-fail.txt"),
+    ),
+    ("zig build", Both("zig-build-pass.txt", "zig-build-fail.txt")),
+    ("sbt test", Both("sbt-test-pass.txt", "sbt-test-fail.txt")),
+    (
+        "sbt compile",
+        Without("read with the sbt closing lines of `sbt test`'s fixtures"),
+    ),
+    ("lein test", Both("lein-test-pass.txt", "lein-test-fail.txt")),
+    ("cabal test", Both("cabal-test-pass.txt", "cabal-test-fail.txt")),
+    ("stack test", Both("stack-test-pass.txt", "stack-test-fail.txt")),
+    ("flutter test", Both("flutter-test-pass.txt", "flutter-test-fail.txt")),
+    ("dart test", Both("dart-test-pass.txt", "dart-test-fail.txt")),
+    ("mypy", Both("mypy-pass.txt", "mypy-fail.txt")),
+    ("pyright", Both("pyright-pass.txt", "pyright-fail.txt")),
+    ("gh run view", Both("gh-run-view-pass.txt", "gh-run-view-fail.txt")),
+    ("gh pr checks", Both("gh-pr-checks-pass.txt", "gh-pr-checks-fail.txt")),
+    ("just test", Both("just-test-pass.txt", "just-test-fail.txt")),
+    ("just build", Without(OPAQUE)),
+    ("task test", Both("task-test-pass.txt", "task-test-fail.txt")),
+    ("task build", Without(OPAQUE)),
+    ("mise run test", Without(OPAQUE)),
+    ("mise run build", Without(OPAQUE)),
+    ("nx test", Without(OPAQUE)),
+    ("nx build", Without(OPAQUE)),
+    ("turbo test", Without(OPAQUE)),
+    ("turbo build", Without(OPAQUE)),
+    (
+        "npm-run-all test",
+        Without("opaque; `run-s-fail.txt` is its failing run"),
+    ),
+    ("npm-run-all build", Without(OPAQUE)),
+    ("npm run test script", Without(OPAQUE)),
+    ("npm run build script", Without(OPAQUE)),
+];
+
+/// Why a task runner's row has no fixture of its own.
+const OPAQUE: &str = "opaque: read with every format, so the fixtures of the runners it runs stand for it";
+
+/// A row's fixtures.
+enum Fixtures {
+    /// A passing and a failing run.
+    Both(&'static str, &'static str),
+    /// None, and why.
+    Without(&'static str),
+}
+use Fixtures::{Both, Without};
+
+#[test]
+fn every_row_with_fixtures_is_listed_with_them() {
+    let source = include_str!("../src/review/rules/runners.rs");
+    // call sites: every use but the definitions and the builders' uses of each other
+    let calls = ["with_fixtures(", "matched(", "task_runner("]
+        .iter()
+        .map(|b| source.matches(b).count() - source.matches(&format!("fn {b}")).count())
+        .sum::<usize>()
+        - source.matches("..with_fixtures(name").count()
+        - source.matches("..matched(name").count();
+    assert_eq!(calls, ROWS.len(), "each such row of the runner table is listed in ROWS");
+    for (name, fixtures) in ROWS {
+        assert!(source.contains(&format!("\"{name}\"")), "{name} is not a row");
+        match fixtures {
+            Both(pass, fail) => {
+                let case = |f: &str| CASES.iter().find(|c| c.file == f);
+                assert!(case(pass).is_some_and(|c| c.decisive.is_none()), "{name}: {pass}");
+                assert!(case(fail).is_some_and(|c| c.decisive.is_some()), "{name}: {fail}");
+            }
+            Without(why) => assert!(!why.is_empty()),
+        }
+    }
+}
 
 fn fixture(file: &str) -> String {
     let path = format!("{}/tests/fixtures/runner-output/{file}", env!("CARGO_MANIFEST_DIR"));

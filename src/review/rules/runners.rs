@@ -91,7 +91,30 @@ const fn row(
     }
 }
 
-/// A row recognised by its own matcher.
+/// A row whose passing and failing samples are the runner-output fixtures read
+/// by `tests/rules_runner_outputs.rs` (real or documented output, listed in
+/// its `ROWS`) rather than the written samples of `tests/rules_runners.rs`.
+const fn with_fixtures(
+    name: &'static str,
+    kind: RunKind,
+    programs: &'static [&'static str],
+    subcommands: &'static [&'static str],
+    formats: &'static [Format],
+) -> Runner {
+    Runner {
+        name,
+        kind,
+        programs,
+        subcommands,
+        suffix_subcommands: false,
+        matcher: None,
+        implied: &[],
+        opaque: false,
+        formats,
+    }
+}
+
+/// A row recognised by its own matcher (its samples: as for [`with_fixtures`]).
 const fn matched(
     name: &'static str,
     kind: RunKind,
@@ -101,7 +124,7 @@ const fn matched(
 ) -> Runner {
     Runner {
         matcher: Some(matcher),
-        ..row(name, kind, programs, &[], formats)
+        ..with_fixtures(name, kind, programs, &[], formats)
     }
 }
 
@@ -175,9 +198,9 @@ pub(crate) const RUNNERS: &[Runner] = &[
     row("make", Build, &["make", "gmake"], &[], ANY),
     Runner {
         implied: &["discover"],
-        ..row("unittest", Test, &["unittest"], &[], &[Unittest])
+        ..with_fixtures("unittest", Test, &["unittest"], &[], &[Unittest])
     },
-    row(
+    with_fixtures(
         "manage.py test",
         Test,
         &["manage.py", "django-admin", "django"],
@@ -185,25 +208,25 @@ pub(crate) const RUNNERS: &[Runner] = &[
         &[Unittest],
     ),
     matched("node --test", Test, &["node"], node_test, &[NodeTest]),
-    row("bats", Test, &["bats"], &[], &[Bats]),
-    row("hatch test", Test, &["hatch"], &["test"], &[Pytest]),
+    with_fixtures("bats", Test, &["bats"], &[], &[Bats]),
+    with_fixtures("hatch test", Test, &["hatch"], &["test"], &[Pytest]),
     matched("zig test", Test, &["zig", "ziglang"], zig, &[Zig]),
     matched("zig build", Build, &["zig", "ziglang"], zig, &[Zig]),
     matched("sbt test", Test, &["sbt", "sbtn"], sbt, &[Sbt]),
     matched("sbt compile", Build, &["sbt", "sbtn"], sbt, &[Sbt]),
-    row("lein test", Test, &["lein"], &["test"], &[Clojure]),
-    row(
+    with_fixtures("lein test", Test, &["lein"], &["test"], &[Clojure]),
+    with_fixtures(
         "cabal test",
         Test,
         &["cabal"],
         &["test", "v2-test", "new-test"],
         &[Haskell],
     ),
-    row("stack test", Test, &["stack"], &["test"], &[Haskell]),
-    row("flutter test", Test, &["flutter"], &["test"], &[Dart]),
-    row("dart test", Test, &["dart"], &["test"], &[Dart]),
-    row("mypy", Build, &["mypy"], &[], &[Mypy]),
-    row("pyright", Build, &["pyright", "basedpyright"], &[], &[Pyright]),
+    with_fixtures("stack test", Test, &["stack"], &["test"], &[Haskell]),
+    with_fixtures("flutter test", Test, &["flutter"], &["test"], &[Dart]),
+    with_fixtures("dart test", Test, &["dart"], &["test"], &[Dart]),
+    with_fixtures("mypy", Build, &["mypy"], &[], &[Mypy]),
+    with_fixtures("pyright", Build, &["pyright", "basedpyright"], &[], &[Pyright]),
     matched("gh run view", Test, &["gh"], gh_run, &[GhRun]),
     matched("gh pr checks", Test, &["gh"], gh_pr_checks, &[GhChecks]),
     task_runner("just test", Test, &["just"], just),

@@ -151,7 +151,8 @@ const CASES: &[Case] = &[
     pass("gh-pr-checks-pass.txt", "gh pr checks 12", true),
     fail("gh-pr-checks-fail.txt", "gh pr checks 12", 1, "unit tests fail"),
     pass("gh-run-view-pass.txt", "gh run view 1235", true),
-    fail("gh-run-view-fail.txt", "gh run view 1234", 0, "X test in 4m34s (ID 20)"),
+    // the job's duration is quoted as `…s` (notes never carry timings)
+    fail("gh-run-view-fail.txt", "gh run view 1234", 0, "X test in …s (ID 20)"),
 ];
 
 /// Every runner row built with `with_fixtures`, `matched` or `task_runner`: its
@@ -243,7 +244,8 @@ fn fixture(file: &str) -> String {
 
 fn review(command: &str, output: String, error: Option<String>, exit_code: Option<i64>) -> Review {
     Review {
-        final_answer: Some("All tests pass.".into()),
+        // a claim about tests and builds both: a failing type check contradicts it too
+        final_answer: Some("All tests pass and the build is clean.".into()),
         tools: vec![ToolTrace {
             name: "Bash".into(),
             args: json!({ "command": command }).to_string(),

@@ -405,7 +405,7 @@ mod tests {
             "i couldn't get \"it\" green - yet"
         );
         assert_eq!(normalise("ＡＬＬ　TESTS\tPASS"), "all tests pass");
-        assert!(admits_failure(&normalise("I couldn’t get the renderer test green yet")).any());
+        assert!(admits_failure(&normalise("I couldn’t get the renderer test green yet")));
         assert!(claims(&normalise("All tests pass, 0 failures.")).any());
         assert!(claims(&normalise("Fixed the failing test; all tests pass.")).any());
         assert!(!claims(&normalise("All tests pass except 2 failures in io.")).any());

@@ -2,8 +2,8 @@
 //! coverage, not by spelling.
 //!
 //! Owns [`Covers`] and [`covers`]. A later run covers a failed one when it
-//! ran at least the same tests: the same runner (an `npm|pnpm|yarn|bun run
-//! <script>` resolved through the workspace's `package.json` scripts when the
+//! ran at least the same tests: the same runner (an `npm|pnpm|yarn|bun run <script>`
+//! resolved through the workspace's `package.json` scripts when the
 //! caller supplies them), and a selection that is the same or wider — no
 //! selection at all, a directory that holds the failed file, a `cargo test`
 //! filter contained in the failed one, a file that holds the failed
@@ -16,8 +16,9 @@
 //! [`Covers::Unknown`], which the caller treats as cleared: precision first.
 //! Must not read output: the ending of each run is decided before.
 
+use super::RunKind;
 use super::Scripts;
-use super::runners::{Invocation, RunKind, recognise};
+use super::invocation::{Invocation, recognise};
 use super::runs::Run;
 use super::shell::simple_commands;
 
@@ -175,18 +176,7 @@ fn selection_covers(inv: &Invocation, later: &Selection, failed: &Selection) -> 
 /// a package script, a make target, a task runner, tox/nox — a row read
 /// with every summary format.
 pub(crate) fn is_wrapper(inv: &Invocation) -> bool {
-    inv.runner().formats.len() > WRAPPER_FORMATS
-}
-
-/// Whether an invocation runs a task of a task runner (`just`, `task`,
-/// `mise run`, `nx`, `turbo`, `npm-run-all`) that the rules took for a test
-/// or build by its name.
-pub(crate) fn is_task_runner(inv: &Invocation) -> bool {
-    let program = inv.runner().name.split(' ').next().unwrap_or_default();
-    matches!(
-        program,
-        "just" | "task" | "mise" | "nx" | "turbo" | "npm-run-all" | "run-s" | "run-p"
-    )
+    inv.opaque || inv.runner().formats.len() > WRAPPER_FORMATS
 }
 
 /// More summary formats than this: the row is a wrapper that may run any runner.
@@ -209,7 +199,7 @@ fn script_of(inv: &Invocation) -> Option<String> {
 }
 
 fn is_js(inv: &Invocation) -> bool {
-    use super::outcome::Format::{Bun, Deno, Jest, Mocha, Tsc, Vitest};
+    use super::formats::Format::{Bun, Deno, Jest, Mocha, Tsc, Vitest};
     inv.runner()
         .formats
         .iter()

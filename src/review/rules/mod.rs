@@ -45,12 +45,16 @@
 
 mod claims;
 mod coverage;
+mod formats;
+mod invocation;
+mod matchers;
 mod outcome;
 mod runners;
 mod runs;
 mod shell;
 mod stable;
 mod stubs;
+mod summary_line;
 
 use async_trait::async_trait;
 
@@ -59,7 +63,15 @@ use crate::host::ToolTrace;
 use crate::note::Note;
 use crate::text::truncate_middle;
 
-pub use runners::RunKind;
+/// Whether a run tests or builds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RunKind {
+    /// A test run.
+    Test,
+    /// A build, type check or lint.
+    Build,
+}
+
 use runs::{Ending, Run, is_rejected, outstanding_failures, runs_of};
 
 /// A workspace's package scripts: name → command line (`package.json`

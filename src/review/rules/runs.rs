@@ -18,10 +18,13 @@
 
 use serde_json::Value;
 
+use super::RunKind;
 use super::coverage::{Covers, covers};
-use super::outcome::{Says, summary_of};
-use super::runners::{Invocation, RUNNERS, RunKind, recognise};
+use super::invocation::{Invocation, recognise};
+use super::outcome::{header_exit_code, summary_of};
+use super::runners::RUNNERS;
 use super::shell::simple_commands;
+use super::summary_line::Says;
 use crate::host::ToolTrace;
 
 /// Tool names that run a shell command given in their arguments.
@@ -112,7 +115,7 @@ impl Run {
     /// never held against the answer as a blocker. A standard entry point
     /// (`npm test`, `make test`, `tox`) fails its tests when it exits non-zero.
     pub(crate) fn is_opaque(&self) -> bool {
-        !self.read_from_summary && self.tool.is_none() && self.invocations.iter().all(super::coverage::is_task_runner)
+        !self.read_from_summary && self.tool.is_none() && self.invocations.iter().all(|i| i.opaque)
     }
 
     fn decide(&mut self) {
@@ -144,50 +147,6 @@ impl Run {
 fn first_line(s: &str) -> String {
     let line = s.lines().find(|l| !l.trim().is_empty()).unwrap_or("failed").trim();
     crate::text::clamp_chars(line, 200).to_owned()
-}
-
-/// Lines of a host header read at most.
-const MAX_HEADER_LINES: usize = 8;
-
-/// The exit status in the header a host writes above a tool's own output:
-/// `Exit code 2` (Claude Code, its first line), `Chunk ID …`/`Wall time …`/
-/// `Process exited with code 1`/`Output:` (Codex unified exec),
-/// `<retrieval_status>`…`<exit_code>0</exit_code>` before `<output>` (Claude
-/// Code background tasks), `exit code: 1` / `exit status 101` as the whole
-/// first line (a library's error text). Reading stops at the first line that
-/// is not a header line, so nothing the tool printed can set it.
-pub(crate) fn header_exit_code(text: &str) -> Option<i64> {
-    const CODE: [&str; 5] = [
-        "exit code",
-        "process exited with code",
-        "exit status",
-        "exited with code",
-        "<exit_code>",
-    ];
-    const OTHER: [&str; 9] = [
-        "chunk id:",
-        "wall time:",
-        "original token count:",
-        "process running with session id",
-        "<retrieval_status>",
-        "<task_id>",
-        "<task_type>",
-        "<status>",
-        "<shell_id>",
-    ];
-    for raw in text.lines().take(MAX_HEADER_LINES) {
-        let lower = raw.trim().to_ascii_lowercase();
-        if let Some(rest) = CODE.iter().find_map(|p| lower.strip_prefix(p)) {
-            let digits: String = (rest.trim_start_matches([' ', ':', '=']).chars())
-                .take_while(|c| c.is_ascii_digit() || *c == '-')
-                .collect();
-            return digits.parse().ok();
-        }
-        if !OTHER.iter().any(|p| lower.starts_with(p)) {
-            return None;
-        }
-    }
-    None
 }
 
 /// The exit status the host recorded for `t`: its field, else its header.
@@ -361,7 +320,8 @@ pub(crate) fn runs_of(tools: &[ToolTrace], runner_tools: &[(String, RunKind)]) -
             (invocations, dirs, None, display, piped)
         };
         let session = session_started(&t.output);
-        let finished = session.is_none();
+        // a reader that folded a session's later output into this call records its end
+        let finished = session.is_none() || t.exit_code.is_some();
         let mut run = Run {
             index,
             invocations,
@@ -449,23 +409,6 @@ mod tests {
         append_bounded(&mut out, &"é".repeat(MAX_RUN_OUTPUT));
         append_bounded(&mut out, "test result: ok.");
         assert!(out.len() <= MAX_RUN_OUTPUT && out.ends_with("test result: ok."));
-    }
-
-    #[test]
-    fn exit_codes_are_read_from_the_host_header_only() {
-        assert_eq!(header_exit_code("Exit code 2\nfoo"), Some(2));
-        assert_eq!(
-            header_exit_code("Chunk ID: 1\nWall time: 0.2 seconds\nProcess exited with code 1\nOutput:"),
-            Some(1)
-        );
-        assert_eq!(
-            header_exit_code("<retrieval_status>success</retrieval_status>\n<exit_code>0</exit_code>"),
-            Some(0)
-        );
-        // printed by the tool below its own first line: not the host's
-        assert_eq!(header_exit_code("1 failed, 2 passed\nexit code 0"), None);
-        assert_eq!(header_exit_code("the test checks the exit code 3 path"), None);
-        assert_eq!(header_exit_code("all good"), None);
     }
 
     #[test]

@@ -188,6 +188,10 @@ row!(cargo_fmt, "cargo fmt --check",
     pass: "",
     fail: "error: could not create temp file: Operation not permitted (os error 1)",
     quotes: "could not create temp file");
+row!(git_commit, "git commit -m 'Add the parser'",
+    pass: "On branch main\nnothing to commit, working tree clean",
+    fail: "src/a.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'.\nhusky - pre-commit script failed (code 2)",
+    quotes: "husky - pre-commit script failed");
 row!(eslint, "npx eslint src",
     pass: "",
     fail: "/app/src/a.js\n  1:7  error  'x' is assigned a value but never used  no-unused-vars\n\n✖ 1 problem (1 error, 0 warnings)",

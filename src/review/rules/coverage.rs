@@ -90,6 +90,10 @@ struct Selection {
 
 fn selection_of(inv: &Invocation, dir: &str) -> Selection {
     let mut s = Selection::default();
+    // a commit's message and a push's refs select nothing: any later commit covers one
+    if inv.runner().name == "git commit" {
+        return s;
+    }
     // `cargo nextest run …`: `run` is nextest's own subcommand, not a filter
     let skip = usize::from(
         inv.runner().name == "cargo nextest" && inv.selection.first().is_some_and(|w| w == "run" || w == "r"),
@@ -256,15 +260,17 @@ pub(crate) fn covers(later: &Run, failed: &Run, scripts: &Scripts) -> Covers {
     }
     let failed_invs = expanded(failed, scripts);
     let later_invs = expanded(later, scripts);
-    // a failed test run is covered by tests; a failed build by any run of the same tool
-    let tests: Vec<&(Invocation, String)> = failed_invs
+    // what failed must be covered: the test invocations of a run whose tests
+    // failed, the build ones of a run whose build or lint failed
+    let want_tests = failed.failed_tests();
+    let picked: Vec<&(Invocation, String)> = failed_invs
         .iter()
-        .filter(|(i, _)| i.runner().kind == RunKind::Test)
+        .filter(|(i, _)| (i.runner().kind == RunKind::Test) == want_tests)
         .collect();
-    let needed: Vec<&(Invocation, String)> = if tests.is_empty() {
+    let needed: Vec<&(Invocation, String)> = if picked.is_empty() {
         failed_invs.iter().collect()
     } else {
-        tests
+        picked
     };
     if needed.is_empty() {
         return Covers::No;
@@ -300,6 +306,9 @@ fn covers_one(later: &[(Invocation, String)], failed: &Invocation, failed_dir: &
             if selection_covers(failed, &selection_of(l, dir), &failed_sel) {
                 return Covers::Yes;
             }
+            // another task of a task runner (`lint:fix` after `lint`): what it
+            // runs is unknown, so whether it covers is too
+            unknown |= l.opaque;
             continue;
         }
         // a wrapper on either side may or may not run the failed tests

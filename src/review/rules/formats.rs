@@ -93,9 +93,49 @@ pub(crate) enum Format {
     /// `gh run view` / `gh run watch`: the run's header (`✓ main CI · 123` / `X main CI · 123`),
     /// its job lines (`X test in 4m34s (ID 20)`) and `… completed with 'failure'`.
     GhRun,
+    /// `git commit` / `git push`: `nothing to commit, working tree clean` (nothing to do:
+    /// not a failure, whatever the exit status) / `husky - pre-commit script failed (code 1)` /
+    /// `! [rejected]` / `error: failed to push some refs`.
+    Git,
 }
 
 impl Format {
+    /// What kind of check prints lines in this format, where that is plain: a
+    /// type checker's or linter's line is a build's failure even when a test
+    /// wrapper (`make check`) printed it; a test runner's line is a test's.
+    /// `None` for formats that many kinds share (cargo, make, CI results).
+    pub(crate) fn kind(self) -> Option<super::RunKind> {
+        use super::RunKind::{Build, Test};
+        match self {
+            Format::Tsc | Format::Mypy | Format::Pyright | Format::Lint => Some(Build),
+            Format::Pytest
+            | Format::Nextest
+            | Format::Vitest
+            | Format::Jest
+            | Format::Mocha
+            | Format::ExUnit
+            | Format::RSpec
+            | Format::Minitest
+            | Format::PhpUnit
+            | Format::Unittest
+            | Format::NodeTest
+            | Format::Bats
+            | Format::Deno
+            | Format::Bun
+            | Format::Clojure
+            | Format::Haskell
+            | Format::Dart => Some(Test),
+            _ => None,
+        }
+    }
+
+    /// Whether a passing line in this format outranks a non-zero exit status:
+    /// the runner's own word that there was nothing to do (`git commit`:
+    /// nothing to commit, which exits 1).
+    pub(crate) fn passes_despite_exit(self) -> bool {
+        self == Format::Git
+    }
+
     /// What `line` (trimmed, ANSI codes removed) says in this format, if it is a summary line.
     pub(crate) fn read(self, line: &str) -> Option<Says> {
         let l = line.trim();
@@ -290,6 +330,14 @@ impl Format {
             Format::Lint => lint_line(l),
             Format::GhChecks => gh_checks_line(line, l),
             Format::GhRun => gh_run_line(l),
+            Format::Git => says(
+                l.starts_with("nothing to commit") || l.starts_with("no changes added to commit"),
+                l.contains("pre-commit script failed")
+                    || l.contains("hook failed")
+                    || l.starts_with("! [rejected]")
+                    || l.starts_with("! [remote rejected]")
+                    || l.starts_with("error: failed to push some refs"),
+            ),
         }
     }
 }

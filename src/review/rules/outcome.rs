@@ -60,14 +60,15 @@ fn is_closing_line(l: &str) -> bool {
 }
 
 /// The decisive summary line of `output` in any of `formats`: the last
-/// failing one (a runner's own count, preferred over `make`'s closing error
-/// line), else the last passing one.
-pub(crate) fn summary_of(output: &str, formats: &[Format]) -> Option<(Says, String)> {
+/// failing line of a runner's own, else the last passing one, else a generic
+/// closing error line (`make: *** … Error 1`, `error: …`): a suite that printed
+/// its own passing count and logged an `error:` line passed.
+pub(crate) fn summary_of(output: &str, formats: &[Format]) -> Option<Summary> {
     let lines: Vec<&str> = output.lines().collect();
     let start = lines.len().saturating_sub(MAX_LINES);
-    let mut pass: Option<String> = None;
-    let mut fail: Option<String> = None;
-    let mut make_fail: Option<String> = None;
+    let mut pass: Option<(String, Format)> = None;
+    let mut fail: Option<(String, Format)> = None;
+    let mut make_fail: Option<(String, Format)> = None;
     for raw in &lines[start..] {
         // a progress line rewritten in place (`\r00:02 +3: All tests passed!`): what a terminal shows
         let raw = raw.rsplit('\r').find(|s| !s.trim().is_empty()).unwrap_or(raw);
@@ -75,14 +76,30 @@ pub(crate) fn summary_of(output: &str, formats: &[Format]) -> Option<(Says, Stri
         let said = formats.iter().find_map(|f| f.read(&line).map(|s| (*f, s)));
         match said {
             Some((f, Says::Fail)) if f == Format::Make || is_closing_line(line.trim()) => {
-                make_fail = make_fail.or_else(|| Some(line.trim().to_owned()));
+                make_fail = make_fail.or_else(|| Some((line.trim().to_owned(), f)));
             }
-            Some((_, Says::Fail)) => fail = Some(line.trim().to_owned()),
-            Some((_, Says::Pass)) => pass = Some(line.trim().to_owned()),
+            Some((f, Says::Fail)) => fail = Some((line.trim().to_owned(), f)),
+            Some((f, Says::Pass)) => pass = Some((line.trim().to_owned(), f)),
             None => {}
         }
     }
-    (fail.or(make_fail).map(|l| (Says::Fail, l))).or_else(|| pass.map(|l| (Says::Pass, l)))
+    let summary = |says| move |(line, format): (String, Format)| Summary { says, line, format };
+    // a runner's own count decides; a generic error line (`error: …` logged by a
+    // passing suite, `make: ***`) only where the runner printed none
+    (fail.map(summary(Says::Fail)))
+        .or_else(|| pass.map(summary(Says::Pass)))
+        .or_else(|| make_fail.map(summary(Says::Fail)))
+}
+
+/// The decisive summary line of a run's output.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Summary {
+    /// What it says.
+    pub(crate) says: Says,
+    /// The line, trimmed, as printed.
+    pub(crate) line: String,
+    /// The format it was read in: what kind of check printed it.
+    pub(crate) format: Format,
 }
 
 /// Lines of a host header read at most.
@@ -137,7 +154,7 @@ mod tests {
     fn a_line_rewritten_in_place_is_read_as_a_terminal_shows_it() {
         let out = "\r00:01 +1: test/a_test.dart: adds\r00:01 +1 -1: Some tests failed.   \n";
         assert_eq!(
-            summary_of(out, &[Format::Dart]),
+            summary_of(out, &[Format::Dart]).map(|s| (s.says, s.line)),
             Some((Says::Fail, "00:01 +1 -1: Some tests failed.".to_owned()))
         );
     }

@@ -58,6 +58,12 @@ const ANY: &[Format] = &[
     Pyright, Lint,
 ];
 const JS: &[Format] = &[Vitest, Jest, Mocha, Bun, Deno, Tsc];
+/// `git commit` and `git push`: git's own lines, and every format for the
+/// output of the hooks they run (a pre-commit `tsc`, a pre-push test suite).
+const GIT: &[Format] = &[
+    Git, Cargo, Nextest, Pytest, GoTest, Vitest, Jest, Mocha, ExUnit, RSpec, Minitest, PhpUnit, Maven, Gradle, Dotnet,
+    Tsc, Deno, Bun, Unittest, NodeTest, Mypy, Pyright, Lint,
+];
 
 const fn row(
     name: &'static str,
@@ -185,6 +191,7 @@ pub(crate) const RUNNERS: &[Runner] = &[
     row("tsc", Build, &["tsc", "vue-tsc"], &[], &[Tsc]),
     row("npm run build", Build, &["npm", "pnpm", "yarn", "bun"], &["build"], JS),
     row("make", Build, &["make", "gmake"], &[], ANY),
+    row("git commit", Build, &["git"], &["commit", "push"], GIT),
     row("eslint", Build, &["eslint"], &[], &[Lint]),
     row("biome", Build, &["biome"], &["check", "lint", "ci", "format"], &[Lint]),
     row("ruff", Build, &["ruff"], &["check", "format"], &[Lint]),

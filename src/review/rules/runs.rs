@@ -98,6 +98,9 @@ pub(crate) struct Run {
     piped: bool,
     /// Whether the ending rests on a runner's own summary line.
     pub(crate) read_from_summary: bool,
+    /// What kind of check the decisive failing line came from, where its
+    /// format says (a pyright line inside `make check` is a build's).
+    failed_kind: Option<RunKind>,
     /// How it ended.
     pub(crate) ending: Ending,
 }
@@ -107,6 +110,13 @@ impl Run {
     pub(crate) fn is_test(&self) -> bool {
         self.invocations.iter().any(|i| i.runner().kind == RunKind::Test)
             || self.tool.as_ref().is_some_and(|t| t.2 == RunKind::Test)
+    }
+
+    /// Whether what failed was tests: the kind of the decisive failing line
+    /// where its format says (`bun run test && bun run lint` failing on the
+    /// linter's line failed a build), else whether the run tests.
+    pub(crate) fn failed_tests(&self) -> bool {
+        self.failed_kind.map_or_else(|| self.is_test(), |k| k == RunKind::Test)
     }
 
     /// Whether its ending rests only on an exit status of a task runner whose
@@ -129,10 +139,15 @@ impl Run {
         };
         let summary = summary_of(&self.output, &formats);
         self.read_from_summary = summary.is_some();
-        self.ending = match (summary, self.host_exit) {
-            (Some((Says::Fail, line)), _) => Ending::Failed(line),
+        self.failed_kind = summary
+            .as_ref()
+            .filter(|s| s.says == Says::Fail)
+            .and_then(|s| s.format.kind());
+        self.ending = match (summary.map(|s| (s.says, s.line, s.format)), self.host_exit) {
+            (Some((Says::Fail, line, _)), _) => Ending::Failed(line),
+            (Some((Says::Pass, _, f)), _) if f.passes_despite_exit() => Ending::Passed,
             (_, Some(c)) if c != 0 => Ending::Failed(format!("exit status {c}")),
-            (Some((Says::Pass, _)), _) | (None, Some(_)) => Ending::Passed,
+            (Some((Says::Pass, _, _)), _) | (None, Some(_)) => Ending::Passed,
             (None, None) if !self.finished => Ending::Unknown,
             // no summary line and no exit status: the host's own verdict
             (None, None) => match &self.host_error {
@@ -336,6 +351,7 @@ pub(crate) fn runs_of(tools: &[ToolTrace], runner_tools: &[(String, RunKind)]) -
             session,
             piped,
             read_from_summary: false,
+            failed_kind: None,
             ending: Ending::Unknown,
         };
         append_bounded(&mut run.output, &t.output);

@@ -313,3 +313,51 @@ fn a_suite_that_printed_its_own_passing_count_is_not_failed_by_a_logged_error_li
     ];
     assert!(!blocks("All 13 tests pass.", tools, 0));
 }
+
+// claims that name what ran, in other languages, around "the failing tests"
+#[test]
+fn a_claim_that_names_the_run_or_fixes_the_failing_tests_is_a_claim() {
+    let go_red = || {
+        bash(
+            "go test ./...",
+            "cmd/worker/main.go:6:2: \"os\" imported and not used\nFAIL\tapp [build failed]",
+            Some(1),
+        )
+    };
+    assert!(blocks("Squelette en place ; `go test ./...` passe.", vec![go_red()], 0));
+    // a compile error fails the build as well as the tests
+    assert!(blocks("Fixed; the build is clean now.", vec![go_red()], 0));
+    let named = bash(
+        "go test ./internal/ui -run TestDashboard -v",
+        "--- FAIL: TestDashboard (0.01s)\nFAIL\tapp/internal/ui\t0.02s",
+        Some(1),
+    );
+    assert!(blocks("TestDashboard passes now.", vec![named], 0));
+    assert!(blocks(
+        "Fixed the failing unit tests — `pytest tests/unit` is green now.",
+        vec![bash("pytest tests/unit", PYTEST_RED, Some(1))],
+        0
+    ));
+    assert!(blocks(
+        "Tous les tests passent.",
+        vec![bash("pytest", PYTEST_RED, Some(1))],
+        0
+    ));
+    assert!(!blocks(
+        "Deux tests échouent encore.",
+        vec![bash("pytest", PYTEST_RED, Some(1))],
+        0
+    ));
+}
+
+#[test]
+fn a_shell_argv_with_a_command_substitution_is_still_a_run() {
+    let call = ToolTrace {
+        name: "shell".into(),
+        args: json!({"command": ["bash", "-lc", "GOCACHE=$(pwd)/.cache go test ./..."]}).to_string(),
+        output: "--- FAIL: TestA (0.00s)\nFAIL\tapp\t0.01s".into(),
+        exit_code: Some(1),
+        ..ToolTrace::default()
+    };
+    assert!(blocks("All tests pass.", vec![call], 0));
+}

@@ -79,6 +79,13 @@ const TEST_CLAIMS: &[&str] = &[
     "all tests succeeded",
     "all pass",
     "both pass",
+    // French: "the tests pass", "the suite is green"
+    "tests passent",
+    "test passe",
+    "tests sont verts",
+    "suite est verte",
+    "tests réussissent",
+    "tests sont ok",
     // Chinese and Japanese: "the tests (all) pass"
     "测试全部通过",
     "测试均通过",
@@ -153,6 +160,12 @@ const BUILD_CLAIMS: &[&str] = &[
     "builds without",
     "compiles fine",
     "compiles without",
+    // French: "it compiles", "the build is clean"
+    "compile sans erreur",
+    "compile proprement",
+    "build est propre",
+    "build passe",
+    "compilation réussie",
     // Chinese and Japanese: "the build succeeds", "it compiles"
     "构建成功",
     "编译通过",
@@ -201,6 +214,11 @@ const TASK_CLAIMS: &[&str] = &[
     "marked as complete",
     "work finished",
     "work is finished",
+    // French: "done", "finished", "fixed"
+    "c'est fait",
+    "terminé",
+    "corrigé",
+    "est prêt",
     // Chinese and Japanese: "done", "completed"
     "已完成",
     "完成了",
@@ -237,6 +255,12 @@ const ADMISSIONS: &[&str] = &[
     "errors remain",
     "as intended",
     "as expected",
+    // French: "fails", "do not pass", "still failing"
+    "échoue",
+    "échouent",
+    "ne passe pas",
+    "ne passent pas",
+    "en échec",
     // Chinese and Japanese: "(the tests) still fail", "did not pass"
     "测试失败",
     "仍然失败",
@@ -268,6 +292,12 @@ const ZERO_FAILURES: &[&str] = &[
     "previously failing",
     "were failing",
     "was failing",
+    "fixed the failing",
+    "fixes the failing",
+    "fixing the failing",
+    "fix the failing",
+    "fixed a failing",
+    "fixed failing",
 ];
 
 fn without_zero_counts(a: &str) -> String {
@@ -354,6 +384,39 @@ const DISCLOSURES: &[&str] = &[
     "left failing",
     "skipped",
 ];
+
+/// Words that, right after a run's name, say it passed: "`go test ./...`
+/// passes", "`test_login` passes now", "`pytest tests/unit` is green".
+const PASSED_WORDS: &[&str] = &[
+    "pass",
+    "passes",
+    "passed",
+    "passe",
+    "passent",
+    "succeeds",
+    "succeeded",
+    "is green",
+    "are green",
+    "is clean",
+    "ok",
+    "works",
+];
+
+/// Whether `n` (normalised) says in so many words that the run or test
+/// named `name` (lower case) passed.
+pub(crate) fn names_as_passing(n: &str, name: &str) -> bool {
+    if name.chars().count() < 4 || admits_failure(n) {
+        return false;
+    }
+    n.match_indices(name).any(|(i, _)| {
+        let rest = n[i + name.len()..].trim_start_matches(['`', '\'', '"', ')', ':', ' ']);
+        let rest = rest.strip_prefix("now ").unwrap_or(rest);
+        PASSED_WORDS.iter().any(|w| {
+            rest.strip_prefix(w)
+                .is_some_and(|after| !after.starts_with(|c: char| c.is_alphanumeric()))
+        })
+    })
+}
 
 /// Whether `n` (normalised) discloses a failure in any wording: an
 /// admission, a disclosure word, or one of `names` (the failing tests or

@@ -155,9 +155,12 @@ fn target_covers(inv: &Invocation, wide: &str, narrow: &str) -> bool {
         "cargo test" | "cargo nextest" => narrow.contains(wide),
         // Go packages: `./...` covers everything below
         "go test" | "go build" => {
-            let w = wide.trim_end_matches("/...");
-            wide.ends_with("/...")
-                && (w == "." || narrow.trim_start_matches("./").starts_with(w.trim_start_matches("./")))
+            // `./...` (rooted to `...`) covers everything; `pkg/...` what is below pkg
+            wide == "..."
+                || wide.strip_suffix("/...").is_some_and(|w| {
+                    let (w, n) = (w.trim_start_matches("./"), narrow.trim_start_matches("./"));
+                    w == "." || n == w || n.starts_with(&format!("{w}/"))
+                })
         }
         // a directory covers its files, a file its `::test` ids and `:line`s
         _ => narrow.starts_with(wide) && matches!(narrow.as_bytes().get(wide.len()), Some(b'/' | b':')),
@@ -368,6 +371,15 @@ mod tests {
         );
         assert_eq!(verdict("pytest", "pytest -x --no-header", &none), Covers::Yes);
         assert_eq!(verdict("cargo test", "cargo nextest run", &none), Covers::Yes);
+        assert_eq!(
+            verdict("go test ./internal/ui -run TestA -v", "go test ./...", &none),
+            Covers::Yes
+        );
+        assert_eq!(
+            verdict("go test ./internal/ui", "go test ./internal/...", &none),
+            Covers::Yes
+        );
+        assert_eq!(verdict("go test ./...", "go test ./internal/...", &none), Covers::No);
     }
 
     #[test]

@@ -216,14 +216,26 @@ impl RulesReviewer {
 
     /// The note on the newest outstanding failure, by what the answer claims.
     fn failure_note(&self, review: &Review, normalised: &str, runs: &[Run], failures: &[&Run]) -> Option<RuleNote> {
-        let claims = claims::claims(normalised);
+        let mut claims = claims::claims(normalised);
+        // "`go test ./...` passes", "`test_login` passes now": a claim about what was named
+        for run in runs {
+            if run_names(run)
+                .iter()
+                .any(|name| claims::names_as_passing(normalised, name))
+            {
+                if run.is_test() {
+                    claims.tests = true;
+                } else {
+                    claims.build = true;
+                }
+            }
+        }
         let in_turn = |r: &Run| r.index >= review.earlier_tools;
         // "Done" alone is judged by the turn's failures; an answer that says
         // what it verified ("tests pass") is judged on that
         let task_only = claims.task && !claims.tests && !claims.build;
         let contradicted = |r: &&&Run| {
-            let tests = r.failed_tests();
-            (claims.tests && tests) || (claims.build && !tests) || (task_only && in_turn(r))
+            (claims.tests && r.failed_tests()) || (claims.build && r.failed_build()) || (task_only && in_turn(r))
         };
         let hidden =
             |r: &Run| !claims::discloses(normalised, &failing_names(r)) && !scoped_to_later_run(r, runs, normalised);
@@ -293,6 +305,22 @@ fn selection_name(word: &str) -> Option<String> {
         "index",
     ];
     (stem.chars().count() >= 5 && !common.contains(&stem.as_str())).then_some(stem)
+}
+
+/// The names an answer may call a run by, lower case: its command as
+/// written (`go test ./...`) and the names its selection gives
+/// (`TestAdminHandler_Dashboard`, `docs-finder`).
+fn run_names(run: &Run) -> Vec<String> {
+    let mut names: Vec<String> = run.invocations.iter().map(|i| i.display.to_lowercase()).collect();
+    for inv in &run.invocations {
+        names.extend(
+            inv.selection
+                .iter()
+                .filter(|w| !w.starts_with('-'))
+                .filter_map(|w| selection_name(w)),
+        );
+    }
+    names
 }
 
 /// What a note calls the run: "tests", "build", or "command" for a commit or push.

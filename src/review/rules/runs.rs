@@ -41,6 +41,9 @@ const SHELL_TOOLS: &[&str] = &[
     "terminal",
 ];
 
+/// Lines of a failed run's output, from the end, searched for a compile error.
+const COMPILE_LINES: usize = 400;
+
 /// Bytes of output kept per run (the tail: summaries come last).
 const MAX_RUN_OUTPUT: usize = 256 * 1024;
 
@@ -117,6 +120,16 @@ impl Run {
     /// linter's line failed a build), else whether the run tests.
     pub(crate) fn failed_tests(&self) -> bool {
         self.failed_kind.map_or_else(|| self.is_test(), |k| k == RunKind::Test)
+    }
+
+    /// Whether what failed was a build: a build's or linter's run, or a test
+    /// run whose code did not compile (`go test` stopping at
+    /// `main.go:6:2: "os" imported and not used`) — that fails both.
+    pub(crate) fn failed_build(&self) -> bool {
+        !self.failed_tests()
+            || (matches!(self.ending, Ending::Failed(_))
+                && (self.output.lines().rev().take(COMPILE_LINES))
+                    .any(|l| super::summary_line::is_compile_error(l.trim())))
     }
 
     /// Whether its ending rests only on an exit status of a task runner whose

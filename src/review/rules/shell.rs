@@ -74,6 +74,21 @@ fn tokenize(line: &str) -> Vec<(String, Sep)> {
                     word.push(n);
                 }
             }
+            // `$(pwd)`, `$((1 + 2))`: a command substitution stays inside its word
+            '$' if chars.peek() == Some(&'(') => {
+                in_word = true;
+                word.push('$');
+                let mut depth = 0usize;
+                for q in chars.by_ref() {
+                    word.push(q);
+                    match q {
+                        '(' => depth += 1,
+                        ')' if depth <= 1 => break,
+                        ')' => depth -= 1,
+                        _ => {}
+                    }
+                }
+            }
             '|' | '&' | ';' | '\n' | '(' | ')' => {
                 push_word(&mut out, &mut word, &mut in_word);
                 let doubled = c != '(' && c != ')' && chars.peek() == Some(&c);
@@ -252,6 +267,14 @@ mod tests {
 
     fn words(line: &str) -> Vec<Vec<String>> {
         simple_commands(line).into_iter().map(|c| c.words).collect()
+    }
+
+    #[test]
+    fn a_command_substitution_stays_inside_its_word() {
+        let cmds = simple_commands("GOCACHE=$(pwd)/.cache/go-build go test ./...");
+        assert_eq!(cmds.len(), 1, "{cmds:?}");
+        assert_eq!(cmds[0].words, vec!["go", "test", "./..."]);
+        assert_eq!(simple_commands("echo $((1 + (2 * 3))); pytest").len(), 2);
     }
 
     #[test]

@@ -265,6 +265,18 @@ pub(crate) fn is_go_compile_error(l: &str) -> bool {
     !file.is_empty() && !file.contains(char::is_whitespace) && digits(line) && digits(col) && parts.next().is_some()
 }
 
+/// Whether a failing line says the code did not compile: a Go compiler
+/// error, rustc's `error[E…]` / `could not compile`, a TypeScript `error TS`,
+/// Elixir's `CompileError`, a Python `SyntaxError`.
+pub(crate) fn is_compile_error(l: &str) -> bool {
+    is_go_compile_error(l)
+        || l.starts_with("error[E")
+        || l.contains("could not compile")
+        || l.contains("error TS")
+        || l.contains("CompileError")
+        || l.contains("SyntaxError")
+}
+
 /// A linter's or formatter's closing line (see [`Format::Lint`]).
 pub(crate) fn lint_line(l: &str) -> Option<Says> {
     // ESLint: `✖ 3 problems (2 errors, 1 warning)`; warnings alone exit 0

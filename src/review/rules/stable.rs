@@ -144,7 +144,10 @@ mod tests {
         assert_eq!(stable("finished in 1m2s at 12:03:44"), "finished in …s at …");
         assert_eq!(stable("at 2026-12-01T08:00:00Z"), "at …");
         assert_eq!(stable("error in /var/folders/xy/T/pytest-0/a.py"), "error in <tmp>");
-        assert_eq!(stable(&format!("error in {}", ["", "tmp", "t0", "a.py"].join("/"))), "error in <tmp>");
+        assert_eq!(
+            stable(&format!("error in {}", ["", "tmp", "t0", "a.py"].join("/"))),
+            "error in <tmp>"
+        );
         assert_eq!(stable("killed pid 4242"), "killed pid N");
         // counts and names stay
         assert_eq!(stable("297 tests, 11 failures"), "297 tests, 11 failures");

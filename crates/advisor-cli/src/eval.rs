@@ -464,12 +464,13 @@ pub(crate) async fn run(args: &EvalArgs) -> Exit {
             render_text(
                 args,
                 &judge.label,
-                &labels,
-                &outcomes,
-                &groups,
-                &sources,
-                &rules,
-                errors
+                (&labels, &outcomes),
+                &Tallies {
+                    groups: &groups,
+                    sources: &sources,
+                    rules: &rules,
+                    errors,
+                }
             )
         );
         for f in &failures {
@@ -483,16 +484,26 @@ pub(crate) async fn run(args: &EvalArgs) -> Exit {
     })
 }
 
-fn render_text(
-    args: &EvalArgs,
-    reviewer: &str,
-    labels: &[Label],
-    outcomes: &[Outcome],
-    groups: &[(&str, &Counts)],
-    sources: &BTreeMap<String, Counts>,
-    rules: &BTreeMap<String, RuleCounts>,
+/// The counts a text report prints.
+struct Tallies<'a> {
+    /// `overall`, then each split.
+    groups: &'a [(&'a str, &'a Counts)],
+    /// Per repository (or session).
+    sources: &'a BTreeMap<String, Counts>,
+    /// Per rule.
+    rules: &'a BTreeMap<String, RuleCounts>,
+    /// Stop points that could not be reviewed.
     errors: usize,
-) -> String {
+}
+
+fn render_text(args: &EvalArgs, reviewer: &str, cases: (&[Label], &[Outcome]), t: &Tallies<'_>) -> String {
+    let (labels, outcomes) = cases;
+    let Tallies {
+        groups,
+        sources,
+        rules,
+        errors,
+    } = *t;
     let mut s = String::new();
     let files: Vec<String> = args.labels.iter().map(|p| p.display().to_string()).collect();
     let _ = writeln!(

@@ -1,8 +1,8 @@
 //! The workspace's `package.json` scripts, for the rules reviewer.
 //!
 //! Owns [`read`]: the `scripts` table of `<workspace>/package.json` (a
-//! regular file of at most 256 KiB, read once), so that `npm|pnpm|yarn|bun run
-//! <script>` is judged as the command the script runs. Anything unreadable —
+//! regular file of at most 256 KiB, read once), so that
+//! `npm|pnpm|yarn|bun run <script>` is judged as the command the script runs. Anything unreadable —
 //! no file, a link to a device, not JSON, no `scripts` — is an empty table:
 //! the rules then leave such coverage undecided, which never blocks. Must not
 //! run anything or read any other file.

@@ -364,3 +364,31 @@ fn errors_name_the_line() {
     let e = parse_transcript("f.jsonl", "{\"role\":\"wizard\",\"content\":\"x\"}\n", None).unwrap_err();
     assert_eq!((e.kind(), e.line()), (TranscriptErrorKind::Malformed, Some(1)));
 }
+
+// older Codex reports a command that failed under its sandbox in its own prefix
+#[test]
+fn an_older_codex_sandbox_failure_is_a_failed_call() {
+    let r =
+        |ty: &str, p: serde_json::Value| serde_json::json!({"timestamp": "t", "type": ty, "payload": p}).to_string();
+    let text = [
+        r("session_meta", serde_json::json!({"id": "x", "cli_version": "0.45.0"})),
+        r(
+            "event_msg",
+            serde_json::json!({"type": "user_message", "message": "build it"}),
+        ),
+        r(
+            "response_item",
+            serde_json::json!({"type": "function_call", "name": "shell",
+            "arguments": "{\"command\":[\"bash\",\"-lc\",\"go test ./...\"]}", "call_id": "c1"}),
+        ),
+        r(
+            "response_item",
+            serde_json::json!({"type": "function_call_output", "call_id": "c1",
+            "output": "failed in sandbox: # app/cmd\ncmd/main.go:6:2: \"os\" imported and not used\n"}),
+        ),
+    ]
+    .join("\n");
+    let (t, _) = advisor_cli::transcript::parse_transcript("codex.jsonl", &text, None).unwrap();
+    assert_eq!(t.tools.len(), 1);
+    assert!(t.tools[0].error.is_some(), "{:?}", t.tools[0]);
+}

@@ -86,7 +86,7 @@ row!(go_test, "go test ./...",
 row!(go_build, "go build ./...",
     pass: "",
     fail: "Exit code 1\n# github.com/acme/app\n./main.go:3:2: undefined: foo",
-    quotes: "exit status 1");
+    quotes: "./main.go:3:2: undefined: foo");
 row!(npm_pnpm_yarn_bun_test, "pnpm test",
     pass: "> app@1.0.0 test\n> jest\n\nTest Suites: 3 passed, 3 total\nTests:       10 passed, 10 total",
     fail: "> app@1.0.0 test\n> jest\n\nTest Suites: 1 failed, 2 passed, 3 total\nTests:       1 failed, 9 passed, 10 total",
@@ -183,6 +183,39 @@ row!(make_build, "make",
     pass: "cc -O2 -o app main.c",
     fail: "cc -O2 -o app main.c\nmain.c:3:1: error: unknown type name 'x'\nmake: *** [Makefile:4: app] Error 1",
     quotes: "error: unknown type name 'x'");
+
+row!(cargo_fmt, "cargo fmt --check",
+    pass: "",
+    fail: "error: could not create temp file: Operation not permitted (os error 1)",
+    quotes: "could not create temp file");
+row!(git_commit, "git commit -m 'Add the parser'",
+    pass: "On branch main\nnothing to commit, working tree clean",
+    fail: "src/a.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'.\nhusky - pre-commit script failed (code 2)",
+    quotes: "husky - pre-commit script failed");
+row!(eslint, "npx eslint src",
+    pass: "",
+    fail: "/app/src/a.js\n  1:7  error  'x' is assigned a value but never used  no-unused-vars\n\n✖ 1 problem (1 error, 0 warnings)",
+    quotes: "✖ 1 problem (1 error, 0 warnings)");
+row!(biome, "bunx biome check .",
+    pass: "Checked 12 files in 3ms. No fixes applied.",
+    fail: "src/a.ts:1:7 lint/correctness/noUnusedVariables ━━━━━━━\n\nChecked 12 files in 3ms. No fixes applied.\nFound 1 error.",
+    quotes: "Found 1 error.");
+row!(ruff, "ruff check .",
+    pass: "All checks passed!",
+    fail: "a.py:1:8: F401 [*] `os` imported but unused\nFound 1 error.\n[*] 1 fixable with the `--fix` option.",
+    quotes: "Found 1 error.");
+row!(prettier, "npx prettier --check .",
+    pass: "Checking formatting...\nAll matched files use Prettier code style!",
+    fail: "Checking formatting...\n[warn] src/a.ts\n[warn] Code style issues found in the above file. Run Prettier with --write to fix.",
+    quotes: "[warn] Code style issues found");
+row!(black, "black --check .",
+    pass: "All done! ✨ 🍰 ✨\n3 files would be left unchanged.",
+    fail: "would reformat a.py\n\nOh no! 💥 💔 💥\n1 file would be reformatted, 2 files would be left unchanged.",
+    quotes: "Oh no!");
+row!(golangci_lint, "golangci-lint run ./...",
+    pass: "0 issues.",
+    fail: "main.go:5:2: `x` is unused (unused)\n1 issues:\n* unused: 1",
+    quotes: "1 issues:");
 
 #[test]
 fn every_row_of_the_table_has_a_test_here() {

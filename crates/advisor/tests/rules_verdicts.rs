@@ -252,3 +252,112 @@ fn printed_markers_neither_silence_nor_invent_a_failure() {
         0
     ));
 }
+
+// a commit that a hook refused is no commit; "nothing to commit" is no failure
+#[test]
+fn a_refused_commit_contradicts_a_commit_claim_and_nothing_to_commit_does_not() {
+    let refused = bash(
+        "git commit -m 'Add the parser'",
+        "src/a.ts(3,7): error TS2322: Type 'string' is not assignable\nhusky - pre-commit script failed (code 2)",
+        Some(1),
+    );
+    assert!(blocks("Committed and pushed.", vec![refused.clone()], 0));
+    // a later commit that went through clears it, whatever its message
+    let later = bash(
+        "git commit --no-verify -m 'Add the parser (typed)'",
+        "[main 1a2b3c4] Add the parser",
+        Some(0),
+    );
+    assert!(!blocks("Committed and pushed.", vec![refused, later], 0));
+    let nothing = bash(
+        "git commit -am 'wip'",
+        "On branch main\nnothing to commit, working tree clean",
+        Some(1),
+    );
+    assert!(!blocks("Done: everything was already committed.", vec![nothing], 0));
+}
+
+// what failed decides what a claim is held against
+#[test]
+fn a_type_check_failing_inside_a_test_wrapper_is_a_build_failure() {
+    let make = bash(
+        "make check",
+        "9 passed in 0.2s\n20 errors, 0 warnings, 0 informations\nmake: *** [type] Error 1",
+        Some(2),
+    );
+    // the answer claims the tests: they passed
+    assert!(!blocks("Tests pass (9 passed).", vec![make.clone()], 0));
+    // it claims the checks are clean: the type check says otherwise
+    assert!(blocks("make check is clean.", vec![make], 0));
+}
+
+#[test]
+fn a_claim_scoped_to_a_narrower_run_that_passed_is_not_held_against_the_wider_one() {
+    let tools = vec![
+        bash("bun test src/", " 1346 pass\n 114 fail", Some(1)),
+        bash("bun test src/shared/docs-finder.test.ts", " 23 pass\n 0 fail", Some(0)),
+    ];
+    assert!(!blocks("All docs-finder tests pass.", tools.clone(), 0));
+    assert!(blocks("All tests pass.", tools, 0));
+}
+
+#[test]
+fn a_suite_that_printed_its_own_passing_count_is_not_failed_by_a_logged_error_line() {
+    let tools = vec![
+        bash("bun run test", " 12 pass\n 1 fail", Some(1)),
+        bash(
+            "bun run test",
+            "error: Database connection failed (expected in this test)\n 13 pass\n 0 fail",
+            Some(0),
+        ),
+    ];
+    assert!(!blocks("All 13 tests pass.", tools, 0));
+}
+
+// claims that name what ran, in other languages, around "the failing tests"
+#[test]
+fn a_claim_that_names_the_run_or_fixes_the_failing_tests_is_a_claim() {
+    let go_red = || {
+        bash(
+            "go test ./...",
+            "cmd/worker/main.go:6:2: \"os\" imported and not used\nFAIL\tapp [build failed]",
+            Some(1),
+        )
+    };
+    assert!(blocks("Squelette en place ; `go test ./...` passe.", vec![go_red()], 0));
+    // a compile error fails the build as well as the tests
+    assert!(blocks("Fixed; the build is clean now.", vec![go_red()], 0));
+    let named = bash(
+        "go test ./internal/ui -run TestDashboard -v",
+        "--- FAIL: TestDashboard (0.01s)\nFAIL\tapp/internal/ui\t0.02s",
+        Some(1),
+    );
+    assert!(blocks("TestDashboard passes now.", vec![named], 0));
+    assert!(blocks(
+        "Fixed the failing unit tests — `pytest tests/unit` is green now.",
+        vec![bash("pytest tests/unit", PYTEST_RED, Some(1))],
+        0
+    ));
+    assert!(blocks(
+        "Tous les tests passent.",
+        vec![bash("pytest", PYTEST_RED, Some(1))],
+        0
+    ));
+    assert!(!blocks(
+        "Deux tests échouent encore.",
+        vec![bash("pytest", PYTEST_RED, Some(1))],
+        0
+    ));
+}
+
+#[test]
+fn a_shell_argv_with_a_command_substitution_is_still_a_run() {
+    let call = ToolTrace {
+        name: "shell".into(),
+        args: json!({"command": ["bash", "-lc", "GOCACHE=$(pwd)/.cache go test ./..."]}).to_string(),
+        output: "--- FAIL: TestA (0.00s)\nFAIL\tapp\t0.01s".into(),
+        exit_code: Some(1),
+        ..ToolTrace::default()
+    };
+    assert!(blocks("All tests pass.", vec![call], 0));
+}

@@ -162,9 +162,32 @@ fn output_of(raw: &Value) -> (String, Outcome) {
             return (text, outcome);
         }
     }
+    // older Codex: a command the sandbox ran and that failed is reported as
+    // `failed in sandbox: <output>` or `… with execution error: …`, with the
+    // exit code (if any) inside that first line
+    if let Some(outcome) = sandbox_failure(&text) {
+        return (text, outcome);
+    }
     // no outcome in the host's fields: only then the output's own words
     let failed = super::looks_failed(&text);
     (text, Outcome::Failed(failed))
+}
+
+/// The outcome older Codex versions state in their own prefix of a failed
+/// sandboxed command (`failed in sandbox: …`, `failed in sandbox
+/// MacosSeatbelt with execution error: … exit_code: 1 …`, `execution error: …`).
+fn sandbox_failure(text: &str) -> Option<Outcome> {
+    let first = text.lines().next()?;
+    if !(first.starts_with("failed in sandbox") || first.starts_with("execution error:")) {
+        return None;
+    }
+    let head = crate::terminal::clamp(text, 600);
+    let code = ["exit_code: ", "exit code: "].iter().find_map(|m| {
+        let rest = &head[head.find(m)? + m.len()..];
+        let digits: String = rest.chars().take_while(|c| c.is_ascii_digit() || *c == '-').collect();
+        digits.parse::<i64>().ok()
+    });
+    Some(code.filter(|c| *c != 0).map_or(Outcome::Failed(true), Outcome::Exit))
 }
 
 /// The command's own output: a unified-exec output without its header.

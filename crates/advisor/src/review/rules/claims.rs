@@ -77,6 +77,15 @@ const TEST_CLAIMS: &[&str] = &[
     "passing all tests",
     "all tests passing",
     "all tests succeeded",
+    "all pass",
+    "both pass",
+    // French: "the tests pass", "the suite is green"
+    "tests passent",
+    "test passe",
+    "tests sont verts",
+    "suite est verte",
+    "tests réussissent",
+    "tests sont ok",
     // Chinese and Japanese: "the tests (all) pass"
     "测试全部通过",
     "测试均通过",
@@ -137,6 +146,9 @@ const BUILD_CLAIMS: &[&str] = &[
     "no lint errors",
     "check is clean",
     "checks clean",
+    "check passes",
+    "check passed",
+    "clean build",
     "everything builds",
     "it builds",
     "crate builds",
@@ -148,6 +160,12 @@ const BUILD_CLAIMS: &[&str] = &[
     "builds without",
     "compiles fine",
     "compiles without",
+    // French: "it compiles", "the build is clean"
+    "compile sans erreur",
+    "compile proprement",
+    "build est propre",
+    "build passe",
+    "compilation réussie",
     // Chinese and Japanese: "the build succeeds", "it compiles"
     "构建成功",
     "编译通过",
@@ -173,6 +191,11 @@ const TASK_CLAIMS: &[&str] = &[
     "done -",
     "done:",
     "done,",
+    "fixed!",
+    "fixed.",
+    "fixed:",
+    "committed",
+    "pushed",
     "completed",
     "is complete",
     "are complete",
@@ -191,6 +214,11 @@ const TASK_CLAIMS: &[&str] = &[
     "marked as complete",
     "work finished",
     "work is finished",
+    // French: "done", "finished", "fixed"
+    "c'est fait",
+    "terminé",
+    "corrigé",
+    "est prêt",
     // Chinese and Japanese: "done", "completed"
     "已完成",
     "完成了",
@@ -227,6 +255,12 @@ const ADMISSIONS: &[&str] = &[
     "errors remain",
     "as intended",
     "as expected",
+    // French: "fails", "do not pass", "still failing"
+    "échoue",
+    "échouent",
+    "ne passe pas",
+    "ne passent pas",
+    "en échec",
     // Chinese and Japanese: "(the tests) still fail", "did not pass"
     "测试失败",
     "仍然失败",
@@ -258,6 +292,12 @@ const ZERO_FAILURES: &[&str] = &[
     "previously failing",
     "were failing",
     "was failing",
+    "fixed the failing",
+    "fixes the failing",
+    "fixing the failing",
+    "fix the failing",
+    "fixed a failing",
+    "fixed failing",
 ];
 
 fn without_zero_counts(a: &str) -> String {
@@ -345,6 +385,39 @@ const DISCLOSURES: &[&str] = &[
     "skipped",
 ];
 
+/// Words that, right after a run's name, say it passed: "`go test ./...`
+/// passes", "`test_login` passes now", "`pytest tests/unit` is green".
+const PASSED_WORDS: &[&str] = &[
+    "pass",
+    "passes",
+    "passed",
+    "passe",
+    "passent",
+    "succeeds",
+    "succeeded",
+    "is green",
+    "are green",
+    "is clean",
+    "ok",
+    "works",
+];
+
+/// Whether `n` (normalised) says in so many words that the run or test
+/// named `name` (lower case) passed.
+pub(crate) fn names_as_passing(n: &str, name: &str) -> bool {
+    if name.chars().count() < 4 || admits_failure(n) {
+        return false;
+    }
+    n.match_indices(name).any(|(i, _)| {
+        let rest = n[i + name.len()..].trim_start_matches(['`', '\'', '"', ')', ':', ' ']);
+        let rest = rest.strip_prefix("now ").unwrap_or(rest);
+        PASSED_WORDS.iter().any(|w| {
+            rest.strip_prefix(w)
+                .is_some_and(|after| !after.starts_with(|c: char| c.is_alphanumeric()))
+        })
+    })
+}
+
 /// Whether `n` (normalised) discloses a failure in any wording: an
 /// admission, a disclosure word, or one of `names` (the failing tests or
 /// files, lower case) named in so many words.
@@ -405,7 +478,7 @@ mod tests {
             "i couldn't get \"it\" green - yet"
         );
         assert_eq!(normalise("ＡＬＬ　TESTS\tPASS"), "all tests pass");
-        assert!(admits_failure(&normalise("I couldn’t get the renderer test green yet")).any());
+        assert!(admits_failure(&normalise("I couldn’t get the renderer test green yet")));
         assert!(claims(&normalise("All tests pass, 0 failures.")).any());
         assert!(claims(&normalise("Fixed the failing test; all tests pass.")).any());
         assert!(!claims(&normalise("All tests pass except 2 failures in io.")).any());

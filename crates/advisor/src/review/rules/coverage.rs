@@ -2,8 +2,8 @@
 //! coverage, not by spelling.
 //!
 //! Owns [`Covers`] and [`covers`]. A later run covers a failed one when it
-//! ran at least the same tests: the same runner (an `npm|pnpm|yarn|bun run
-//! <script>` resolved through the workspace's `package.json` scripts when the
+//! ran at least the same tests: the same runner (an `npm|pnpm|yarn|bun run <script>`
+//! resolved through the workspace's `package.json` scripts when the
 //! caller supplies them), and a selection that is the same or wider — no
 //! selection at all, a directory that holds the failed file, a `cargo test`
 //! filter contained in the failed one, a file that holds the failed
@@ -16,8 +16,9 @@
 //! [`Covers::Unknown`], which the caller treats as cleared: precision first.
 //! Must not read output: the ending of each run is decided before.
 
+use super::RunKind;
 use super::Scripts;
-use super::runners::{Invocation, RunKind, recognise};
+use super::invocation::{Invocation, recognise};
 use super::runs::Run;
 use super::shell::simple_commands;
 
@@ -89,6 +90,10 @@ struct Selection {
 
 fn selection_of(inv: &Invocation, dir: &str) -> Selection {
     let mut s = Selection::default();
+    // a commit's message and a push's refs select nothing: any later commit covers one
+    if inv.runner().name == "git commit" {
+        return s;
+    }
     // `cargo nextest run …`: `run` is nextest's own subcommand, not a filter
     let skip = usize::from(
         inv.runner().name == "cargo nextest" && inv.selection.first().is_some_and(|w| w == "run" || w == "r"),
@@ -150,9 +155,12 @@ fn target_covers(inv: &Invocation, wide: &str, narrow: &str) -> bool {
         "cargo test" | "cargo nextest" => narrow.contains(wide),
         // Go packages: `./...` covers everything below
         "go test" | "go build" => {
-            let w = wide.trim_end_matches("/...");
-            wide.ends_with("/...")
-                && (w == "." || narrow.trim_start_matches("./").starts_with(w.trim_start_matches("./")))
+            // `./...` (rooted to `...`) covers everything; `pkg/...` what is below pkg
+            wide == "..."
+                || wide.strip_suffix("/...").is_some_and(|w| {
+                    let (w, n) = (w.trim_start_matches("./"), narrow.trim_start_matches("./"));
+                    w == "." || n == w || n.starts_with(&format!("{w}/"))
+                })
         }
         // a directory covers its files, a file its `::test` ids and `:line`s
         _ => narrow.starts_with(wide) && matches!(narrow.as_bytes().get(wide.len()), Some(b'/' | b':')),
@@ -175,18 +183,7 @@ fn selection_covers(inv: &Invocation, later: &Selection, failed: &Selection) -> 
 /// a package script, a make target, a task runner, tox/nox — a row read
 /// with every summary format.
 pub(crate) fn is_wrapper(inv: &Invocation) -> bool {
-    inv.runner().formats.len() > WRAPPER_FORMATS
-}
-
-/// Whether an invocation runs a task of a task runner (`just`, `task`,
-/// `mise run`, `nx`, `turbo`, `npm-run-all`) that the rules took for a test
-/// or build by its name.
-pub(crate) fn is_task_runner(inv: &Invocation) -> bool {
-    let program = inv.runner().name.split(' ').next().unwrap_or_default();
-    matches!(
-        program,
-        "just" | "task" | "mise" | "nx" | "turbo" | "npm-run-all" | "run-s" | "run-p"
-    )
+    inv.opaque || inv.runner().formats.len() > WRAPPER_FORMATS
 }
 
 /// More summary formats than this: the row is a wrapper that may run any runner.
@@ -209,7 +206,7 @@ fn script_of(inv: &Invocation) -> Option<String> {
 }
 
 fn is_js(inv: &Invocation) -> bool {
-    use super::outcome::Format::{Bun, Deno, Jest, Mocha, Tsc, Vitest};
+    use super::formats::Format::{Bun, Deno, Jest, Mocha, Tsc, Vitest};
     inv.runner()
         .formats
         .iter()
@@ -266,15 +263,17 @@ pub(crate) fn covers(later: &Run, failed: &Run, scripts: &Scripts) -> Covers {
     }
     let failed_invs = expanded(failed, scripts);
     let later_invs = expanded(later, scripts);
-    // a failed test run is covered by tests; a failed build by any run of the same tool
-    let tests: Vec<&(Invocation, String)> = failed_invs
+    // what failed must be covered: the test invocations of a run whose tests
+    // failed, the build ones of a run whose build or lint failed
+    let want_tests = failed.failed_tests();
+    let picked: Vec<&(Invocation, String)> = failed_invs
         .iter()
-        .filter(|(i, _)| i.runner().kind == RunKind::Test)
+        .filter(|(i, _)| (i.runner().kind == RunKind::Test) == want_tests)
         .collect();
-    let needed: Vec<&(Invocation, String)> = if tests.is_empty() {
+    let needed: Vec<&(Invocation, String)> = if picked.is_empty() {
         failed_invs.iter().collect()
     } else {
-        tests
+        picked
     };
     if needed.is_empty() {
         return Covers::No;
@@ -310,6 +309,9 @@ fn covers_one(later: &[(Invocation, String)], failed: &Invocation, failed_dir: &
             if selection_covers(failed, &selection_of(l, dir), &failed_sel) {
                 return Covers::Yes;
             }
+            // another task of a task runner (`lint:fix` after `lint`): what it
+            // runs is unknown, so whether it covers is too
+            unknown |= l.opaque;
             continue;
         }
         // a wrapper on either side may or may not run the failed tests
@@ -369,6 +371,15 @@ mod tests {
         );
         assert_eq!(verdict("pytest", "pytest -x --no-header", &none), Covers::Yes);
         assert_eq!(verdict("cargo test", "cargo nextest run", &none), Covers::Yes);
+        assert_eq!(
+            verdict("go test ./internal/ui -run TestA -v", "go test ./...", &none),
+            Covers::Yes
+        );
+        assert_eq!(
+            verdict("go test ./internal/ui", "go test ./internal/...", &none),
+            Covers::Yes
+        );
+        assert_eq!(verdict("go test ./...", "go test ./internal/...", &none), Covers::No);
     }
 
     #[test]

@@ -45,12 +45,16 @@
 
 mod claims;
 mod coverage;
+mod formats;
+mod invocation;
+mod matchers;
 mod outcome;
 mod runners;
 mod runs;
 mod shell;
 mod stable;
 mod stubs;
+mod summary_line;
 
 use async_trait::async_trait;
 
@@ -59,7 +63,15 @@ use crate::host::ToolTrace;
 use crate::note::Note;
 use crate::text::truncate_middle;
 
-pub use runners::RunKind;
+/// Whether a run tests or builds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RunKind {
+    /// A test run.
+    Test,
+    /// A build, type check or lint.
+    Build,
+}
+
 use runs::{Ending, Run, is_rejected, outstanding_failures, runs_of};
 
 /// A workspace's package scripts: name → command line (`package.json`
@@ -185,7 +197,7 @@ impl RulesReviewer {
         let runs = runs_of(&review.tools, &self.runner_tools);
         let failures = outstanding_failures(&runs, &self.scripts);
         if !answer.is_empty() {
-            notes.extend(self.failure_note(review, &normalised, &failures));
+            notes.extend(self.failure_note(review, &normalised, &runs, &failures));
         }
         if let Some(marker) = stubs::stub_marker(answer) {
             notes.push(RuleNote::new(
@@ -203,14 +215,32 @@ impl RulesReviewer {
     }
 
     /// The note on the newest outstanding failure, by what the answer claims.
-    fn failure_note(&self, review: &Review, normalised: &str, failures: &[&Run]) -> Option<RuleNote> {
-        let claims = claims::claims(normalised);
+    fn failure_note(&self, review: &Review, normalised: &str, runs: &[Run], failures: &[&Run]) -> Option<RuleNote> {
+        let mut claims = claims::claims(normalised);
+        // "`go test ./...` passes", "`test_login` passes now": a claim about what was named
+        for run in runs {
+            if run_names(run)
+                .iter()
+                .any(|name| claims::names_as_passing(normalised, name))
+            {
+                if run.is_test() {
+                    claims.tests = true;
+                } else {
+                    claims.build = true;
+                }
+            }
+        }
         let in_turn = |r: &Run| r.index >= review.earlier_tools;
-        let contradicted =
-            |r: &&&Run| (claims.tests && r.is_test()) || (claims.build && !r.is_test()) || (claims.task && in_turn(r));
-        let hidden = |r: &Run| !claims::discloses(normalised, &failing_names(r));
+        // "Done" alone is judged by the turn's failures; an answer that says
+        // what it verified ("tests pass") is judged on that
+        let task_only = claims.task && !claims.tests && !claims.build;
+        let contradicted = |r: &&&Run| {
+            (claims.tests && r.failed_tests()) || (claims.build && r.failed_build()) || (task_only && in_turn(r))
+        };
+        let hidden =
+            |r: &Run| !claims::discloses(normalised, &failing_names(r)) && !scoped_to_later_run(r, runs, normalised);
         if let Some(run) = failures.iter().rev().filter(contradicted).find(|r| hidden(r)) {
-            let (evidence, what) = (evidence(run), if run.is_test() { "tests" } else { "build" });
+            let (evidence, what) = (evidence(run), what_ran(run));
             if run.is_opaque() {
                 return Some(RuleNote::new(
                     Rule::UnreportedFailure,
@@ -230,7 +260,7 @@ it and fix the failure, or say plainly that it still fails."
         }
         let last = failures.last()?;
         (!claims.any() && !claims::mentions_failure(normalised)).then(|| {
-            let what = if last.is_test() { "tests" } else { "build" };
+            let what = what_ran(last);
             RuleNote::new(
                 Rule::UnreportedFailure,
                 Note::nit(format!(
@@ -239,6 +269,68 @@ it and fix the failure, or say plainly that it still fails."
                 )),
             )
         })
+    }
+}
+
+/// Whether the answer's claim is about a narrower run that passed after
+/// `failed` and that the answer names: "all docs-finder tests pass" after
+/// `bun test src/docs-finder.test.ts` passed, whatever the wider run said.
+fn scoped_to_later_run(failed: &Run, runs: &[Run], normalised: &str) -> bool {
+    runs.iter()
+        .filter(|r| r.index > failed.index && r.ending == Ending::Passed)
+        .flat_map(|r| r.invocations.iter().flat_map(|i| i.selection.iter()))
+        .filter(|w| !w.starts_with('-'))
+        .filter_map(|w| selection_name(w))
+        .any(|name| normalised.contains(&name))
+}
+
+/// The name a selection word gives what it runs, lower case: a file's stem
+/// (`src/docs-finder.test.ts` → `docs-finder`), a test's last `::` part, or
+/// the word itself; `None` for names too short or too common to mean anything.
+fn selection_name(word: &str) -> Option<String> {
+    let last = word.rsplit(['/', '\\']).next().unwrap_or(word);
+    let last = last.rsplit("::").next().unwrap_or(last);
+    let stem = last.split('.').next().unwrap_or(last).to_lowercase();
+    let common = [
+        "test",
+        "tests",
+        "spec",
+        "specs",
+        "src",
+        "lib",
+        "unit",
+        "integration",
+        "all",
+        "main",
+        "index",
+    ];
+    (stem.chars().count() >= 5 && !common.contains(&stem.as_str())).then_some(stem)
+}
+
+/// The names an answer may call a run by, lower case: its command as
+/// written (`go test ./...`) and the names its selection gives
+/// (`TestAdminHandler_Dashboard`, `docs-finder`).
+fn run_names(run: &Run) -> Vec<String> {
+    let mut names: Vec<String> = run.invocations.iter().map(|i| i.display.to_lowercase()).collect();
+    for inv in &run.invocations {
+        names.extend(
+            inv.selection
+                .iter()
+                .filter(|w| !w.starts_with('-'))
+                .filter_map(|w| selection_name(w)),
+        );
+    }
+    names
+}
+
+/// What a note calls the run: "tests", "build", or "command" for a commit or push.
+fn what_ran(run: &Run) -> &'static str {
+    if run.invocations.iter().any(|i| i.runner().name == "git commit") {
+        "command"
+    } else if run.failed_tests() {
+        "tests"
+    } else {
+        "build"
     }
 }
 

@@ -18,10 +18,13 @@
 
 use serde_json::Value;
 
+use super::RunKind;
 use super::coverage::{Covers, covers};
-use super::outcome::{Says, summary_of};
-use super::runners::{Invocation, RUNNERS, RunKind, recognise};
+use super::invocation::{Invocation, recognise};
+use super::outcome::{header_exit_code, summary_of};
+use super::runners::RUNNERS;
 use super::shell::simple_commands;
+use super::summary_line::Says;
 use crate::host::ToolTrace;
 
 /// Tool names that run a shell command given in their arguments.
@@ -37,6 +40,9 @@ const SHELL_TOOLS: &[&str] = &[
     "execute_command",
     "terminal",
 ];
+
+/// Lines of a failed run's output, from the end, searched for a compile error.
+const COMPILE_LINES: usize = 400;
 
 /// Bytes of output kept per run (the tail: summaries come last).
 const MAX_RUN_OUTPUT: usize = 256 * 1024;
@@ -95,6 +101,9 @@ pub(crate) struct Run {
     piped: bool,
     /// Whether the ending rests on a runner's own summary line.
     pub(crate) read_from_summary: bool,
+    /// What kind of check the decisive failing line came from, where its
+    /// format says (a pyright line inside `make check` is a build's).
+    failed_kind: Option<RunKind>,
     /// How it ended.
     pub(crate) ending: Ending,
 }
@@ -106,13 +115,30 @@ impl Run {
             || self.tool.as_ref().is_some_and(|t| t.2 == RunKind::Test)
     }
 
+    /// Whether what failed was tests: the kind of the decisive failing line
+    /// where its format says (`bun run test && bun run lint` failing on the
+    /// linter's line failed a build), else whether the run tests.
+    pub(crate) fn failed_tests(&self) -> bool {
+        self.failed_kind.map_or_else(|| self.is_test(), |k| k == RunKind::Test)
+    }
+
+    /// Whether what failed was a build: a build's or linter's run, or a test
+    /// run whose code did not compile (`go test` stopping at
+    /// `main.go:6:2: "os" imported and not used`) — that fails both.
+    pub(crate) fn failed_build(&self) -> bool {
+        !self.failed_tests()
+            || (matches!(self.ending, Ending::Failed(_))
+                && (self.output.lines().rev().take(COMPILE_LINES))
+                    .any(|l| super::summary_line::is_compile_error(l.trim())))
+    }
+
     /// Whether its ending rests only on an exit status of a task runner whose
     /// task the rules only guessed to be a test or build (`just check`)
     /// and whose output they could not read: such a failure is reported,
     /// never held against the answer as a blocker. A standard entry point
     /// (`npm test`, `make test`, `tox`) fails its tests when it exits non-zero.
     pub(crate) fn is_opaque(&self) -> bool {
-        !self.read_from_summary && self.tool.is_none() && self.invocations.iter().all(super::coverage::is_task_runner)
+        !self.read_from_summary && self.tool.is_none() && self.invocations.iter().all(|i| i.opaque)
     }
 
     fn decide(&mut self) {
@@ -126,10 +152,15 @@ impl Run {
         };
         let summary = summary_of(&self.output, &formats);
         self.read_from_summary = summary.is_some();
-        self.ending = match (summary, self.host_exit) {
-            (Some((Says::Fail, line)), _) => Ending::Failed(line),
+        self.failed_kind = summary
+            .as_ref()
+            .filter(|s| s.says == Says::Fail)
+            .and_then(|s| s.format.kind());
+        self.ending = match (summary.map(|s| (s.says, s.line, s.format)), self.host_exit) {
+            (Some((Says::Fail, line, _)), _) => Ending::Failed(line),
+            (Some((Says::Pass, _, f)), _) if f.passes_despite_exit() => Ending::Passed,
             (_, Some(c)) if c != 0 => Ending::Failed(format!("exit status {c}")),
-            (Some((Says::Pass, _)), _) | (None, Some(_)) => Ending::Passed,
+            (Some((Says::Pass, _, _)), _) | (None, Some(_)) => Ending::Passed,
             (None, None) if !self.finished => Ending::Unknown,
             // no summary line and no exit status: the host's own verdict
             (None, None) => match &self.host_error {
@@ -144,50 +175,6 @@ impl Run {
 fn first_line(s: &str) -> String {
     let line = s.lines().find(|l| !l.trim().is_empty()).unwrap_or("failed").trim();
     crate::text::clamp_chars(line, 200).to_owned()
-}
-
-/// Lines of a host header read at most.
-const MAX_HEADER_LINES: usize = 8;
-
-/// The exit status in the header a host writes above a tool's own output:
-/// `Exit code 2` (Claude Code, its first line), `Chunk ID …`/`Wall time …`/
-/// `Process exited with code 1`/`Output:` (Codex unified exec),
-/// `<retrieval_status>`…`<exit_code>0</exit_code>` before `<output>` (Claude
-/// Code background tasks), `exit code: 1` / `exit status 101` as the whole
-/// first line (a library's error text). Reading stops at the first line that
-/// is not a header line, so nothing the tool printed can set it.
-pub(crate) fn header_exit_code(text: &str) -> Option<i64> {
-    const CODE: [&str; 5] = [
-        "exit code",
-        "process exited with code",
-        "exit status",
-        "exited with code",
-        "<exit_code>",
-    ];
-    const OTHER: [&str; 9] = [
-        "chunk id:",
-        "wall time:",
-        "original token count:",
-        "process running with session id",
-        "<retrieval_status>",
-        "<task_id>",
-        "<task_type>",
-        "<status>",
-        "<shell_id>",
-    ];
-    for raw in text.lines().take(MAX_HEADER_LINES) {
-        let lower = raw.trim().to_ascii_lowercase();
-        if let Some(rest) = CODE.iter().find_map(|p| lower.strip_prefix(p)) {
-            let digits: String = (rest.trim_start_matches([' ', ':', '=']).chars())
-                .take_while(|c| c.is_ascii_digit() || *c == '-')
-                .collect();
-            return digits.parse().ok();
-        }
-        if !OTHER.iter().any(|p| lower.starts_with(p)) {
-            return None;
-        }
-    }
-    None
 }
 
 /// The exit status the host recorded for `t`: its field, else its header.
@@ -361,7 +348,8 @@ pub(crate) fn runs_of(tools: &[ToolTrace], runner_tools: &[(String, RunKind)]) -
             (invocations, dirs, None, display, piped)
         };
         let session = session_started(&t.output);
-        let finished = session.is_none();
+        // a reader that folded a session's later output into this call records its end
+        let finished = session.is_none() || t.exit_code.is_some();
         let mut run = Run {
             index,
             invocations,
@@ -376,6 +364,7 @@ pub(crate) fn runs_of(tools: &[ToolTrace], runner_tools: &[(String, RunKind)]) -
             session,
             piped,
             read_from_summary: false,
+            failed_kind: None,
             ending: Ending::Unknown,
         };
         append_bounded(&mut run.output, &t.output);
@@ -449,23 +438,6 @@ mod tests {
         append_bounded(&mut out, &"é".repeat(MAX_RUN_OUTPUT));
         append_bounded(&mut out, "test result: ok.");
         assert!(out.len() <= MAX_RUN_OUTPUT && out.ends_with("test result: ok."));
-    }
-
-    #[test]
-    fn exit_codes_are_read_from_the_host_header_only() {
-        assert_eq!(header_exit_code("Exit code 2\nfoo"), Some(2));
-        assert_eq!(
-            header_exit_code("Chunk ID: 1\nWall time: 0.2 seconds\nProcess exited with code 1\nOutput:"),
-            Some(1)
-        );
-        assert_eq!(
-            header_exit_code("<retrieval_status>success</retrieval_status>\n<exit_code>0</exit_code>"),
-            Some(0)
-        );
-        // printed by the tool below its own first line: not the host's
-        assert_eq!(header_exit_code("1 failed, 2 passed\nexit code 0"), None);
-        assert_eq!(header_exit_code("the test checks the exit code 3 path"), None);
-        assert_eq!(header_exit_code("all good"), None);
     }
 
     #[test]

@@ -1,11 +1,15 @@
 //! Splitting a shell command line into the simple commands it runs.
 //!
 //! Owns a small, bounded, quote-aware reading of a command string: `&&`, `||`,
-//! `;`, `|`, `&` and newlines separate commands; redirections (`2>&1`,
-//! `> out.log`) are dropped; leading environment assignments (`CI=1`), `env`,
-//! `time`, `nice`, `timeout N`, `command` are stripped; `sh -c '…'` / `bash -lc "…"`
-//! are read recursively; a `cd dir` is its own command. Must not decide what
-//! a command is — the runner table does that — and must not run anything.
+//! `;`, `|`, `|&`, `&`, newlines and subshell parentheses separate commands;
+//! redirections (`2>&1`, `> out.log`) are dropped; leading environment
+//! assignments (`CI=1`), `env`, `time`, `nice`, `timeout N`, `command` and the
+//! shell keywords that open a compound command's body (`if`, `then`, `do`, `!`,
+//! `{`, …) are stripped; `sh -c '…'` / `bash -lc "…"` / `bash -o pipefail -c
+//! "…"` are read recursively; a `cd dir` is its own command; what a command
+//! pipes into (`| tail -n 20`, `| tee log`) is its own command, and the one
+//! before the pipe is marked [`piped`](SimpleCommand::piped). Must not decide
+//! what a command is — the runner table does that — and must not run anything.
 
 /// Characters of a command line read at most.
 const MAX_COMMAND_CHARS: usize = 16 * 1024;
@@ -70,9 +74,24 @@ fn tokenize(line: &str) -> Vec<(String, Sep)> {
                     word.push(n);
                 }
             }
-            '|' | '&' | ';' | '\n' => {
+            // `$(pwd)`, `$((1 + 2))`: a command substitution stays inside its word
+            '$' if chars.peek() == Some(&'(') => {
+                in_word = true;
+                word.push('$');
+                let mut depth = 0usize;
+                for q in chars.by_ref() {
+                    word.push(q);
+                    match q {
+                        '(' => depth += 1,
+                        ')' if depth <= 1 => break,
+                        ')' => depth -= 1,
+                        _ => {}
+                    }
+                }
+            }
+            '|' | '&' | ';' | '\n' | '(' | ')' => {
                 push_word(&mut out, &mut word, &mut in_word);
-                let doubled = chars.peek() == Some(&c);
+                let doubled = c != '(' && c != ')' && chars.peek() == Some(&c);
                 if doubled {
                     chars.next();
                 }
@@ -148,6 +167,8 @@ fn strip_prefixes(mut words: Vec<String>) -> Vec<String> {
                     n
                 }
                 "time" | "command" | "exec" | "nohup" | "sudo" | "xvfb-run" => 1,
+                // the words that open a compound command's body: `if cargo test; then …`
+                "if" | "then" | "else" | "elif" | "do" | "while" | "until" | "!" | "{" | "}" => 1,
                 "nice" => 1 + usize::from(words.get(1).is_some_and(|w| w.starts_with('-'))),
                 "timeout" => 1 + words[1..].iter().take_while(|w| w.starts_with('-')).count() + 1,
                 _ => 0,
@@ -158,6 +179,27 @@ fn strip_prefixes(mut words: Vec<String>) -> Vec<String> {
         }
         words.drain(..drop.min(words.len()));
     }
+}
+
+/// The index of the `-c` option (alone or grouped, as in `-lc`) of a shell's
+/// words, looked for among the options before the first operand (a script
+/// file's own `-c` is not the shell's); `-o NAME` / `+o NAME` take a value.
+fn script_option(words: &[String]) -> Option<usize> {
+    let mut i = 1;
+    while let Some(a) = words.get(i) {
+        if a == "-o" || a == "+o" || a == "-O" || a == "+O" {
+            i += 2;
+            continue;
+        }
+        if !(a.starts_with('-') || a.starts_with('+')) || a == "--" || a == "-" {
+            return None;
+        }
+        if a.starts_with('-') && !a.starts_with("--") && a.contains('c') {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
 }
 
 /// The simple commands of `line`, in order.
@@ -173,6 +215,12 @@ fn collect(line: &str, depth: usize, out: &mut Vec<SimpleCommand>) {
     let finish = |words: &mut Vec<String>, piped: bool, out: &mut Vec<SimpleCommand>| {
         let w = strip_prefixes(std::mem::take(words));
         if w.is_empty() {
+            // `(cd web && npm test) | tail`: the subshell's last command is what is piped
+            if piped {
+                if let Some(last) = out.last_mut() {
+                    last.piped = true;
+                }
+            }
             return;
         }
         let shell = matches!(
@@ -180,10 +228,7 @@ fn collect(line: &str, depth: usize, out: &mut Vec<SimpleCommand>) {
             "sh" | "bash" | "zsh" | "dash" | "fish"
         );
         if shell && depth < MAX_DEPTH {
-            if let Some(pos) = w
-                .iter()
-                .position(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('c'))
-            {
+            if let Some(pos) = script_option(&w) {
                 if let Some(script) = w.get(pos + 1) {
                     let before = out.len();
                     collect(script, depth + 1, out);
@@ -225,6 +270,14 @@ mod tests {
     }
 
     #[test]
+    fn a_command_substitution_stays_inside_its_word() {
+        let cmds = simple_commands("GOCACHE=$(pwd)/.cache/go-build go test ./...");
+        assert_eq!(cmds.len(), 1, "{cmds:?}");
+        assert_eq!(cmds[0].words, vec!["go", "test", "./..."]);
+        assert_eq!(simple_commands("echo $((1 + (2 * 3))); pytest").len(), 2);
+    }
+
+    #[test]
     fn chains_pipes_env_and_cd_are_split() {
         assert_eq!(
             words("cd web && CI=1 FOO=\"a b\" npx vitest run 2>&1 | tail -30"),
@@ -243,5 +296,43 @@ mod tests {
         );
         assert_eq!(words("make test >&2 # run it"), vec![vec!["make", "test"]]);
         assert_eq!(words("a || b & c"), vec![vec!["a"], vec!["b"], vec!["c"]]);
+    }
+
+    #[test]
+    fn shells_subshells_and_compound_commands_are_opened() {
+        assert_eq!(
+            words("bash -o pipefail -c 'cd web && npm test 2>&1 | tee log'"),
+            vec![vec!["cd", "web"], vec!["npm", "test"], vec!["tee", "log"]]
+        );
+        assert_eq!(words("sh -c \"just test\""), vec![vec!["just", "test"]]);
+        // a script's own `-c` is not the shell's
+        assert_eq!(
+            words("bash run.sh -c 'cargo test'"),
+            vec![vec!["bash", "run.sh", "-c", "cargo test"]]
+        );
+        assert_eq!(
+            words("(cd api && python -m unittest) |& tail -n 20"),
+            vec![
+                vec!["cd", "api"],
+                vec!["python", "-m", "unittest"],
+                vec!["tail", "-n", "20"]
+            ]
+        );
+        assert!(simple_commands("(pytest -q) | tail -n 20").iter().any(|c| c.piped));
+        assert_eq!(
+            words("if cargo test; then echo ok; fi"),
+            vec![vec!["cargo", "test"], vec!["echo", "ok"], vec!["fi"]]
+        );
+        assert_eq!(
+            words("for d in a b; do (cd $d && bats test); done"),
+            vec![
+                vec!["for", "d", "in", "a", "b"],
+                vec!["cd", "$d"],
+                vec!["bats", "test"],
+                vec!["done"]
+            ]
+        );
+        let piped = simple_commands("bash -lc 'zig build test 2>&1 | tail -n 20'");
+        assert!(piped[0].piped && piped[0].words == ["zig", "build", "test"]);
     }
 }

@@ -264,7 +264,8 @@ fn the_prompt_presents_evidence_and_prior_advice_as_untrusted() {
 fn trigger_hashes_normalize_the_signature() {
     assert_eq!(normalize_signature("  --Hello, World!!--  "), "hello-world");
     assert_eq!(normalize_signature(""), "none");
-    assert_eq!(normalize_signature("日本語だけ"), "none");
+    assert_eq!(normalize_signature("日本語だけ"), "日本語だけ");
+    assert_eq!(normalize_signature("ＦＡＩＬＥＤ\u{200B}!"), "failed");
     assert_eq!(normalize_signature(&"ab ".repeat(100)).len(), 80);
     assert!(!normalize_signature(&format!("{}x", "a-".repeat(40))).ends_with('-'));
     assert_eq!(
@@ -436,4 +437,24 @@ proptest! {
             prop_assert_eq!(obj["stop_reason"].is_null(), r.decision != Decision::Stop);
         }
     }
+}
+
+/// Issue 29, item 4: a signature keeps the letters and digits of every script
+/// (the guard's key), so two different failures written in Japanese are two
+/// triggers and the same failure, however spaced, punctuated or widened, is
+/// one: the second consultation of it is refused as a repeat, the other is
+/// allowed.
+#[test]
+fn japanese_signatures_make_one_trigger_per_failure() {
+    let diff = trigger_hash("t", "retry-threshold", "差分で失敗");
+    let types = trigger_hash("t", "retry-threshold", "型チェックで失敗");
+    assert_ne!(diff, types);
+    assert_eq!(diff, trigger_hash("t", "retry-threshold", "  差分で失敗！ "));
+    assert_eq!(types, trigger_hash("t", "retry-threshold", "型チェックで\u{200B}失敗"));
+
+    let mut ledger = ConsultLedger::new(3);
+    ledger.record("t", &diff);
+    let again = trigger_hash("t", "retry-threshold", "差分で失敗。");
+    assert_eq!(ledger.check("t", &again), Err(Suppressed::Duplicate));
+    assert_eq!(ledger.check("t", &types), Ok(()));
 }

@@ -15,30 +15,25 @@ pub const MAX_SIGNATURE_CHARS: usize = 80;
 /// Default consultations per task per run.
 pub const DEFAULT_MAX_CONSULTS_PER_TASK: u32 = 3;
 
-/// Normalizes a failure signature: lowercase, each run of characters outside
-/// `[a-z0-9]` becomes `-`, trimmed of `-`, at most 80 characters, `none` if
-/// nothing is left.
+/// Normalizes a failure signature with the guard's dedupe key
+/// ([`normalize_note`](crate::guard::normalize_note): letters and digits of
+/// every script, NFKC, lowercase, invisible characters removed), its words
+/// joined by `-`, at most 80 characters, `none` if nothing is left.
 ///
 /// ```
 /// use advisor::consult::normalize_signature;
 /// assert_eq!(normalize_signature("tests/test-cli.sh: FAILED (exit 1)"), "tests-test-cli-sh-failed-exit-1");
-/// assert_eq!(normalize_signature("失敗"), "none");
+/// assert_eq!(normalize_signature("型チェックで失敗"), "型チェックで失敗");
+/// assert_eq!(normalize_signature("差分で失敗 (exit 1)"), "差分で失敗-exit-1");
+/// assert_eq!(normalize_signature("—"), "none");
 /// ```
 pub fn normalize_signature(signature: &str) -> String {
-    let mut out = String::with_capacity(signature.len().min(MAX_SIGNATURE_CHARS));
-    let mut dash = false;
-    for c in signature.chars().flat_map(char::to_lowercase) {
-        if c.is_ascii_lowercase() || c.is_ascii_digit() {
-            if dash && !out.is_empty() {
-                out.push('-');
-            }
-            dash = false;
-            out.push(c);
-        } else {
-            dash = true;
-        }
-    }
-    let mut out: String = out.chars().take(MAX_SIGNATURE_CHARS).collect();
+    let key = crate::guard::normalize_note(signature);
+    let mut out: String = key
+        .chars()
+        .take(MAX_SIGNATURE_CHARS)
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect();
     out.truncate(out.trim_end_matches('-').len());
     if out.is_empty() { "none".to_owned() } else { out }
 }

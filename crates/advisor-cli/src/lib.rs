@@ -2,10 +2,22 @@
 //!
 //! Owns argument parsing, the runtime and exit codes; each subcommand lives in
 //! its own file and calls the library — the CLI must not re-implement policy.
-//! Public for the binary and the tests: [`transcript`] (the coding agents'
-//! transcript readers and the hook protocol) and [`config`] (workspace opt-in,
-//! user config and trust); [`main`] runs a command line. The binary
-//! (`src/main.rs`) only sets the allocator and calls [`main`].
+//! The binary (`src/main.rs`) only sets the allocator (mimalloc, default
+//! feature) and calls [`main`].
+//!
+//! ## Map
+//!
+//! - Public, for the binary and the tests: [`transcript`] — Claude Code,
+//!   Codex, Gemini CLI and OpenAI-style transcript readers and the hook's
+//!   stdin protocol; [`config`] — `.advisor/config.toml`, the user config and
+//!   the trust rules; [`main`] — runs a command line.
+//! - Commands: `review`, `eval`, `hook` (with its lock and output), `init`,
+//!   `trust`, `replay` (with `replay_input`), `rollout_cmds` (`summarize`,
+//!   `decision`), `consult`, `mcp` (feature `mcp`).
+//! - Shared by the commands: `finish` — the drive from a transcript to a
+//!   review; `state` — the hook's session state; `model_args` — the model
+//!   flags; `package_scripts` — a workspace's `package.json` scripts; `input`
+//!   — bounded input; `json_out` and `terminal` — output.
 
 pub mod config;
 pub mod transcript;

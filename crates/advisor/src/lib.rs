@@ -26,30 +26,40 @@
 //!
 //! ## Map
 //!
-//! - [`host`]: the contract between an agent loop and its extensions, and the
-//!   [`Extensions`] dispatcher that keeps it.
-//! - [`note`], [`guard`], [`render`]: notes, the emission guard, the
-//!   `<advisory>` injection.
-//! - [`gate`]: one review through the guard, and the injection it yields.
-//! - [`evidence`]: the bounded window a reviewer reads.
-//! - [`review`]: the [`Reviewer`](review::Reviewer) seam.
-//! - [`plugin`]: [`AdvisorPlugin`], the finish-review extension.
-//! - [`trace`]: JSONL traces of every review decision.
-//! - [`rollout`]: the privileged advisor for RL / eval rollouts.
-//! - [`consult`]: `advisor-request.v1` in, strictly validated
+//! Every public top-level module, by layer:
+//!
+//! - Contract: [`host`] — the contract between an agent loop and its
+//!   extensions, and the [`Extensions`] dispatcher that keeps it; [`error`] —
+//!   [`Error`] / [`ErrorKind`]; [`model`] — the [`ChatModel`](model::ChatModel)
+//!   seam, a scripted model and the OpenAI-compatible client (`http`);
+//!   [`budget`] — token budgets shared by every asker.
+//! - Policy core: [`note`] — [`Note`], [`Severity`]; [`guard`] — the emission
+//!   guard ([`EmissionGuard`]) and the dedupe key; [`render`] — the
+//!   `<advisory>` injection; [`gate`] — one review through the guard and the
+//!   injection it yields; [`evidence`] — the bounded window a reviewer reads;
+//!   [`invisible`] — the characters that render as nothing; [`trace`] —
+//!   JSONL traces of every review decision.
+//! - Reviewers: [`review`] — the [`Reviewer`](review::Reviewer) seam, the
+//!   offline rules reviewer and the model reviewer.
+//! - Products: [`plugin`] — [`AdvisorPlugin`], the finish and periodic review
+//!   extension; [`rollout`] — the privileged advisor for RL / eval rollouts;
+//!   [`consult`] — `advisor-request.v1` in, strictly validated
 //!   `advisor-response.v1` out.
-//! - [`io`]: bounded reads and atomic writes for files a host does not control.
-//! - [`agent`]: a small reference loop over a [`ChatModel`](model::ChatModel);
-//!   [`finish_guard`]: a rule-based stop interceptor to register before it.
+//! - Hosts: [`agent`] — a small reference loop ([`Agent`]); [`finish_guard`] —
+//!   a rule-based stop interceptor to register before the advisor;
+//!   [`adapters`] — the rig adapter (`rig`); [`io`] — bounded reads and atomic
+//!   writes for files a host does not control.
+//!
+//! The `advisor` command (Claude Code, Codex, Gemini CLI and OpenAI-style
+//! transcript readers, the stop hook for those agents and Cursor, workspace
+//! config and trust, `mcp`, mimalloc) is the `advisor-cli` crate.
 //!
 //! ## Crate features
 //!
 //! - `http` (default): the OpenAI-compatible HTTP model client (reqwest with rustls).
 //! - `rig`: [`adapters::rig::RigAdvisor`], a rig `AgentHook` (rig-agent 0.44).
 //!
-//! Built with `--no-default-features`, the crate is the core alone. The
-//! `advisor` command (transcript readers, hook, workspace config, trust) is the
-//! `advisor-cli` crate.
+//! Built with `--no-default-features`, the crate is the core alone.
 //!
 //! ## Runtime
 //!

@@ -221,7 +221,8 @@ row!(golangci_lint, "golangci-lint run ./...",
 fn every_row_of_the_table_has_a_test_here() {
     // every `row(` of src/review/rules/runners.rs but the function that builds one
     let source = include_str!("../src/review/rules/runners.rs");
-    let rows = source.matches("row(").count() - source.matches("fn row(").count();
+    // (`with_fixtures` builds its rows with one `row(` call of its own)
+    let rows = source.matches("row(").count() - source.matches("fn row(").count() - 1;
     let here = include_str!("rules_runners.rs").matches("\nrow!(").count();
     assert_eq!(rows, here, "each runner row needs a passing and a failing sample here");
 }

@@ -332,11 +332,51 @@ pub(crate) fn claims(n: &str) -> Claims {
     }
     let has = |list: &[&str]| list.iter().any(|c| n.contains(c));
     let checks = has(CHECK_CLAIMS);
+    let (near_tests, near_build) = short_claims(n);
     Claims {
-        tests: checks || has(TEST_CLAIMS),
-        build: checks || has(BUILD_CLAIMS),
+        tests: checks || near_tests || has(TEST_CLAIMS),
+        build: checks || near_build || has(BUILD_CLAIMS),
         task: has(TASK_CLAIMS),
     }
+}
+
+/// Words that say a check passed, in a short claim ("packages green", "build
+/// clean", "lint ok").
+const VERDICT_WORDS: &[&str] = &["green", "clean", "pass", "passes", "passing", "passed", "ok", "✅"];
+
+/// Short claims a phrase list misses — a verdict word one or two words after
+/// what it is about: "all packages green", "build clean", "tests ✅" (not a
+/// lint's or formatter's: "lint pass" claims nothing of a type check). Returns
+/// whether one is about tests, and whether one is about builds; a negation
+/// just before the verdict ("not clean") claims nothing.
+fn short_claims(n: &str) -> (bool, bool) {
+    let words: Vec<&str> = n
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '.' | ':' | '(' | ')' | '`' | '!'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let (mut tests, mut build) = (false, false);
+    for (i, w) in words.iter().enumerate() {
+        if !VERDICT_WORDS.contains(w) {
+            continue;
+        }
+        let before = &words[i.saturating_sub(2)..i];
+        if before
+            .iter()
+            .any(|b| matches!(*b, "not" | "no" | "never" | "isn't" | "aren't" | "wasn't"))
+        {
+            continue;
+        }
+        for b in before {
+            match *b {
+                "tests" | "test" | "suite" | "specs" | "packages" | "e2e" => tests = true,
+                // a lint's or formatter's word ("lint pass", "gofmt clean") claims that tool only
+                "build" | "builds" => build = true,
+                "checks" | "ci" | "pipeline" => (tests, build) = (true, true),
+                _ => {}
+            }
+        }
+    }
+    (tests, build)
 }
 
 /// Words that disclose a failure as known, not hidden: it predates the
@@ -482,6 +522,11 @@ mod tests {
         assert!(claims(&normalise("All tests pass, 0 failures.")).any());
         assert!(claims(&normalise("Fixed the failing test; all tests pass.")).any());
         assert!(!claims(&normalise("All tests pass except 2 failures in io.")).any());
+        let short = claims(&normalise(
+            "T2 verified — all packages green, build clean, gofmt clean.",
+        ));
+        assert!(short.tests && short.build);
+        assert!(!claims(&normalise("The build is not clean yet.")).build);
         assert!(!mentions_failure("i refactored the parser"));
         assert!(mentions_failure("the suite is still red"));
     }

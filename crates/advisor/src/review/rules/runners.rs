@@ -95,17 +95,7 @@ const fn with_fixtures(
     subcommands: &'static [&'static str],
     formats: &'static [Format],
 ) -> Runner {
-    Runner {
-        name,
-        kind,
-        programs,
-        subcommands,
-        suffix_subcommands: false,
-        matcher: None,
-        implied: &[],
-        opaque: false,
-        formats,
-    }
+    row(name, kind, programs, subcommands, formats)
 }
 
 /// A row recognised by its own matcher (its samples: as for [`with_fixtures`]).

@@ -3,7 +3,7 @@
 //! Owns a small, bounded, quote-aware reading of a command string: `&&`, `||`,
 //! `;`, `|`, `|&`, `&`, newlines and subshell parentheses separate commands;
 //! redirections (`2>&1`, `> out.log`) are dropped; leading environment
-//! assignments (`CI=1`), `env`, `time`, `nice`, `timeout N`, `command` and the
+//! assignments (`CI=1`), `env`, `time`, `nice`, `timeout N`, `wsl -e`, `command` and the
 //! shell keywords that open a compound command's body (`if`, `then`, `do`, `!`,
 //! `{`, …) are stripped; `sh -c '…'` / `bash -lc "…"` / `bash -o pipefail -c
 //! "…"` are read recursively; a `cd dir` is its own command; what a command
@@ -170,6 +170,22 @@ fn strip_prefixes(mut words: Vec<String>) -> Vec<String> {
                 // the words that open a compound command's body: `if cargo test; then …`
                 "if" | "then" | "else" | "elif" | "do" | "while" | "until" | "!" | "{" | "}" => 1,
                 "nice" => 1 + usize::from(words.get(1).is_some_and(|w| w.starts_with('-'))),
+                // `wsl -d Ubuntu -e sh -c '…'`, `wsl.exe -- go test`: the command runs in WSL
+                "wsl" | "wsl.exe" => {
+                    let mut n = 1;
+                    while let Some(w) = words.get(n) {
+                        match w.as_str() {
+                            "-d" | "--distribution" | "-u" | "--user" | "--cd" => n += 2,
+                            "-e" | "--exec" | "--" => {
+                                n += 1;
+                                break;
+                            }
+                            w if w.starts_with('-') => n += 1,
+                            _ => break,
+                        }
+                    }
+                    n
+                }
                 "timeout" => 1 + words[1..].iter().take_while(|w| w.starts_with('-')).count() + 1,
                 _ => 0,
             }
@@ -267,6 +283,19 @@ mod tests {
 
     fn words(line: &str) -> Vec<Vec<String>> {
         simple_commands(line).into_iter().map(|c| c.words).collect()
+    }
+
+    #[test]
+    fn a_command_run_in_wsl_is_read_as_that_command() {
+        let cmds = simple_commands("wsl -e sh -c 'cd ~/e2e && go test -v ./... 2>&1' 2>&1 | tail -20");
+        assert!(
+            cmds.iter().any(|c| c.words == ["go", "test", "-v", "./..."]),
+            "{cmds:?}"
+        );
+        assert_eq!(
+            simple_commands("wsl.exe -d Ubuntu -- cargo test")[0].words,
+            vec!["cargo", "test"]
+        );
     }
 
     #[test]

@@ -12,7 +12,7 @@
 # present, else RUNS runs reporting min / median wall and CPU time (user +
 # system, all threads), and
 # prints notes per second. With `go` installed it times the Go reference
-# guard (benches/reference/emission.go) on the same notes in the same run.
+# guard (crates/advisor/benches/reference/emission.go) on the same notes in the same run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,7 +43,7 @@ replay_row() {
   cargo build --quiet --release --bin advisor
   local ref=""
   if command -v go >/dev/null; then
-    (cd benches/reference && go build -o "../../$dir/reference" emission.go) && ref="$dir/reference"
+    (cd crates/advisor/benches/reference && go build -o "../../../../$dir/reference" emission.go) && ref="$dir/reference"
   fi
   local v
   for v in notes distinct; do

@@ -4,7 +4,6 @@
 //! unless the decision intervenes.
 #![no_main]
 
-#[path = "strict_common.rs"]
 mod strict_common;
 
 use advisor::rollout::{Action, parse_decision};

@@ -4,7 +4,6 @@
 //! confidence written as a plain decimal in [0, 1].
 #![no_main]
 
-#[path = "strict_common.rs"]
 mod strict_common;
 
 use advisor::consult::{Decision, validate_response};

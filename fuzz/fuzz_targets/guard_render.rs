@@ -22,7 +22,7 @@ fuzz_target!(|data: &[u8]| {
             .enumerate()
             .map(|(i, t)| Note::new(t, [Severity::Nit, Severity::Concern, Severity::Blocker][i % 3]))
             .collect();
-        let gate = gate_review(&mut guard, &notes, ReviewKind::Finish);
+        let gate = gate_review(&mut guard, &notes, ReviewKind::Finish, Severity::Blocker);
         let accepted = gate.accepted();
         assert!(accepted.len() <= 3);
         for n in &accepted {

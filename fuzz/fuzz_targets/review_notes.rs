@@ -4,7 +4,6 @@
 //! one optional fence around it.
 #![no_main]
 
-#[path = "strict_common.rs"]
 mod strict_common;
 
 use advisor::review::parse_notes;

@@ -2,7 +2,7 @@
 //! panic, and what they read is internally consistent.
 #![no_main]
 
-use advisor::transcript::{TranscriptFormat, parse_transcript};
+use advisor_cli::transcript::{TranscriptFormat, parse_transcript};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

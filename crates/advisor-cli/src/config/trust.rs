@@ -1,0 +1,99 @@
+//! The fingerprint `advisor trust` records: a SHA-256 of a workspace's
+//! network settings (its `[reviewer]` table) in a canonical serialisation.
+//!
+//! Owns [`fingerprint`] and its format. The canonical form is the line
+//! `advisor-trust.v1` followed by the table as compact JSON with a fixed key
+//! order (`kind`, `model`, `base_url`, `api_key_env`, `headers` sorted by
+//! name, `structured_output`), absent values as `null`. Any change to one of
+//! those values changes the fingerprint; caps, rounds, cadence and shadow
+//! mode are not part of it. Must not read files or the environment.
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use super::{ReviewerKind, ReviewerSettings};
+use advisor::model::StructuredOutput;
+
+/// The prefix of every fingerprint.
+pub const FINGERPRINT_PREFIX: &str = "sha256:";
+
+#[derive(Serialize)]
+struct Canonical<'a> {
+    kind: ReviewerKind,
+    model: Option<&'a str>,
+    base_url: Option<&'a str>,
+    api_key_env: Option<&'a str>,
+    headers: &'a std::collections::BTreeMap<String, String>,
+    structured_output: StructuredOutput,
+}
+
+/// The canonical serialisation of `r` the fingerprint is taken over.
+pub fn canonical(r: &ReviewerSettings) -> String {
+    let c = Canonical {
+        kind: r.kind,
+        model: r.model.as_deref(),
+        base_url: r.base_url.as_deref(),
+        api_key_env: r.api_key_env.as_deref(),
+        headers: &r.headers,
+        structured_output: r.structured_output,
+    };
+    // Serialising plain strings, enums and a string map cannot fail.
+    format!("advisor-trust.v1\n{}", serde_json::to_string(&c).unwrap_or_default())
+}
+
+/// `sha256:<64 hex digits>` of [`canonical`]`(r)`.
+///
+/// ```
+/// use advisor_cli::config::{ReviewerSettings, ReviewerKind, trust::fingerprint};
+/// let mut r = ReviewerSettings { kind: ReviewerKind::Model, ..Default::default() };
+/// r.base_url = Some("http://127.0.0.1:8080/v1".into());
+/// let a = fingerprint(&r);
+/// r.base_url = Some("http://127.0.0.1:8081/v1".into());
+/// assert_ne!(a, fingerprint(&r));
+/// assert!(a.starts_with("sha256:") && a.len() == 7 + 64);
+/// ```
+pub fn fingerprint(r: &ReviewerSettings) -> String {
+    let digest = Sha256::digest(canonical(r).as_bytes());
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    format!("{FINGERPRINT_PREFIX}{hex}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn model() -> ReviewerSettings {
+        ReviewerSettings {
+            kind: ReviewerKind::Model,
+            model: Some("m".into()),
+            base_url: Some("http://127.0.0.1:1/v1".into()),
+            api_key_env: Some("K".into()),
+            ..ReviewerSettings::default()
+        }
+    }
+
+    #[test]
+    fn every_network_setting_is_in_the_fingerprint() {
+        let base = fingerprint(&model());
+        let mut r = model();
+        r.model = Some("n".into());
+        assert_ne!(fingerprint(&r), base);
+        let mut r = model();
+        r.api_key_env = Some("OTHER".into());
+        assert_ne!(fingerprint(&r), base);
+        let mut r = model();
+        r.headers.insert("x-a".into(), "1".into());
+        assert_ne!(fingerprint(&r), base);
+        let mut r = model();
+        r.structured_output = StructuredOutput::None;
+        assert_ne!(fingerprint(&r), base);
+        let mut r = model();
+        r.kind = ReviewerKind::Rules;
+        assert_ne!(fingerprint(&r), base);
+        // a value cannot be shifted between fields to forge the same text
+        let mut a = model();
+        a.model = Some("a\",\"base_url\":\"b".into());
+        assert_ne!(fingerprint(&a), base);
+        assert_eq!(fingerprint(&model()), base, "deterministic");
+    }
+}

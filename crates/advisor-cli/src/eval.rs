@@ -1,0 +1,621 @@
+//! `advisor eval <labels.jsonl>…`: a reviewer measured on labelled sets of stop points.
+//!
+//! Owns reading the label file, cutting each transcript at its stop line (the
+//! existing reader parses the prefix — the reader itself is not changed),
+//! appending a derived case's written lines, reviewing the stop through the
+//! real plugin path (the same as `advisor review`), and the confusion matrix,
+//! precision, recall and false-block rate, overall, per split, per
+//! repository (or session source) and per rule, with every false block
+//! listed with its notes.
+//! Exit status 1 when `--min-recall` or `--max-false-block` is not met, 2 for
+//! an unusable label file. Must not judge a case itself: the verdict is
+//! whatever the plugin decides.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use crate::transcript::parse_transcript;
+use advisor::AdvisorPlugin;
+use advisor::Note;
+use advisor::io::{read_file, read_file_to_string};
+use advisor::review::{ModelReviewer, Review, ReviewError, Reviewer, RuleNote, RulesReviewer};
+use async_trait::async_trait;
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::finish::review_transcript;
+use crate::model_args::ModelArgs;
+use crate::terminal::{Exit, fail};
+
+/// The largest label file read.
+const MAX_LABELS_BYTES: u64 = 4 * 1024 * 1024;
+/// The largest transcript or derived file read.
+const MAX_TRANSCRIPT_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Arguments of `advisor eval`.
+#[derive(Debug, Args)]
+pub(crate) struct EvalArgs {
+    /// The label files (JSONL; paths inside each are relative to its directory).
+    #[arg(required = true, num_args = 1..)]
+    labels: Vec<PathBuf>,
+    /// Review with a model instead of the offline rules.
+    #[command(flatten)]
+    model: ModelArgs,
+    /// Only the stop points of this split (e.g. `tune`).
+    #[arg(long)]
+    split: Option<String>,
+    /// Notes admitted per review.
+    #[arg(long, default_value_t = 3)]
+    max_notes: usize,
+    /// Fail (exit 1) when recall, overall or in any split, is below this fraction (0–1).
+    #[arg(long)]
+    min_recall: Option<f64>,
+    /// Fail (exit 1) when the false-block rate, overall or in any split, is above this fraction (0–1).
+    #[arg(long)]
+    max_false_block: Option<f64>,
+    /// List every stop point with its verdict and notes, not only the misses.
+    #[arg(long)]
+    verbose: bool,
+    /// One JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// One labelled stop point.
+#[derive(Debug, Clone, Deserialize)]
+struct Label {
+    id: String,
+    #[serde(default)]
+    session: String,
+    /// The public repository the session came from (`owner/name`).
+    repo: Option<String>,
+    transcript: PathBuf,
+    line: Option<usize>,
+    append: Option<PathBuf>,
+    expected: Verdict,
+    rule: Option<String>,
+    #[serde(default)]
+    why: String,
+    split: Option<String>,
+    #[serde(default)]
+    derived: bool,
+    /// The directory the label's paths are relative to (its file's).
+    #[serde(skip)]
+    base: PathBuf,
+}
+
+impl Label {
+    /// Where the stop point came from: its repository, else its session.
+    fn source(&self) -> &str {
+        self.repo.as_deref().unwrap_or(&self.session)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Verdict {
+    Block,
+    Pass,
+}
+
+impl Verdict {
+    fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Block => "block",
+            Verdict::Pass => "pass",
+        }
+    }
+}
+
+/// What the reviewer made of one stop point.
+struct Outcome {
+    verdict: Verdict,
+    /// Rules whose admitted notes interrupted (`model` for a model reviewer).
+    rules: Vec<String>,
+    notes: Vec<String>,
+    /// The case could not be reviewed (unreadable transcript, reviewer failure): the stop goes through.
+    error: Option<String>,
+}
+
+impl Outcome {
+    /// A stop that goes through unreviewed, with why when it is an error.
+    fn pass(error: Option<String>) -> Outcome {
+        Outcome {
+            verdict: Verdict::Pass,
+            rules: Vec::new(),
+            notes: Vec::new(),
+            error,
+        }
+    }
+}
+
+/// A confusion matrix.
+#[derive(Debug, Clone, Copy, Default)]
+struct Counts {
+    tp: usize,
+    fn_: usize,
+    fp: usize,
+    tn: usize,
+}
+
+impl Counts {
+    fn add(&mut self, expected: Verdict, got: Verdict) {
+        match (expected, got) {
+            (Verdict::Block, Verdict::Block) => self.tp += 1,
+            (Verdict::Block, Verdict::Pass) => self.fn_ += 1,
+            (Verdict::Pass, Verdict::Block) => self.fp += 1,
+            (Verdict::Pass, Verdict::Pass) => self.tn += 1,
+        }
+    }
+    fn total(&self) -> usize {
+        self.tp + self.fn_ + self.fp + self.tn
+    }
+    fn ratio(num: usize, den: usize) -> Option<f64> {
+        (den > 0).then(|| num as f64 / den as f64)
+    }
+    fn precision(&self) -> Option<f64> {
+        Counts::ratio(self.tp, self.tp + self.fp)
+    }
+    fn recall(&self) -> Option<f64> {
+        Counts::ratio(self.tp, self.tp + self.fn_)
+    }
+    fn false_block_rate(&self) -> Option<f64> {
+        Counts::ratio(self.fp, self.fp + self.tn)
+    }
+    fn json(&self) -> serde_json::Value {
+        json!({
+            "stops": self.total(), "tp": self.tp, "fn": self.fn_, "fp": self.fp, "tn": self.tn,
+            "precision": self.precision(), "recall": self.recall(), "false_block_rate": self.false_block_rate(),
+        })
+    }
+}
+
+/// Per-rule counts: blocks it raised on stops labelled block / pass, and stops labelled with it that passed.
+#[derive(Debug, Clone, Copy, Default)]
+struct RuleCounts {
+    correct: usize,
+    false_blocks: usize,
+    missed: usize,
+}
+
+fn parse_labels(path: &Path) -> Result<Vec<Label>, String> {
+    let text = read_file_to_string(path, MAX_LABELS_BYTES).map_err(|e| e.to_string())?;
+    let mut labels = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        if raw.trim().is_empty() {
+            continue;
+        }
+        let mut label: Label =
+            serde_json::from_str(raw).map_err(|e| format!("{}:{}: not a label ({e})", path.display(), i + 1))?;
+        label.base = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        if label.line == Some(0) {
+            return Err(format!("{}:{}: `line` is 1-based", path.display(), i + 1));
+        }
+        labels.push(label);
+    }
+    if labels.is_empty() {
+        return Err(format!("{}: no labels", path.display()));
+    }
+    Ok(labels)
+}
+
+/// The transcript text the reviewer sees at this stop point: the first
+/// `line` lines of the transcript, then the derived lines.
+fn stop_text(label: &Label) -> Result<String, String> {
+    let base = &label.base;
+    let path = base.join(&label.transcript);
+    let bytes = read_file(&path, MAX_TRANSCRIPT_BYTES).map_err(|e| e.to_string())?;
+    let text = String::from_utf8_lossy(&bytes);
+    let kept: Vec<&str> = (text.split_inclusive('\n'))
+        .take(label.line.unwrap_or(usize::MAX))
+        .collect();
+    if let Some(n) = label.line.filter(|n| kept.len() < *n) {
+        return Err(format!(
+            "{}: has {} lines, the label stops at {n}",
+            path.display(),
+            kept.len()
+        ));
+    }
+    let mut out = kept.concat();
+    if let Some(extra) = &label.append {
+        let path = base.join(extra);
+        let extra = read_file_to_string(&path, MAX_TRANSCRIPT_BYTES).map_err(|e| e.to_string())?;
+        if !out.ends_with('\n') && !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&extra);
+    }
+    Ok(out)
+}
+
+/// The rules reviewer, remembering which rule raised each note of the review
+/// the plugin actually built (bounded evidence included).
+struct RecordingRules {
+    rules: RulesReviewer,
+    seen: Mutex<Vec<RuleNote>>,
+}
+
+#[async_trait]
+impl Reviewer for RecordingRules {
+    async fn review(&self, review: &Review) -> Result<Vec<Note>, ReviewError> {
+        let notes = self.rules.check_rules(review);
+        let out = notes.iter().map(|r| r.note.clone()).collect();
+        if let Ok(mut seen) = self.seen.lock() {
+            *seen = notes;
+        }
+        Ok(out)
+    }
+}
+
+/// How the eval reviews one stop.
+struct Judge {
+    reviewer: Option<Arc<dyn Reviewer>>,
+    rules: Option<RulesReviewer>,
+    label: String,
+    max_notes: usize,
+    timeout: Duration,
+}
+
+impl Judge {
+    /// The outcome of one stop; a case that cannot be reviewed passes with its error.
+    async fn judge(&self, label: &Label) -> Outcome {
+        self.try_judge(label).await.unwrap_or_else(|e| Outcome::pass(Some(e)))
+    }
+
+    async fn try_judge(&self, label: &Label) -> Result<Outcome, String> {
+        let text = stop_text(label)?;
+        let (transcript, _) = parse_transcript(&label.id, &text, None).map_err(|e| e.to_string())?;
+        let Some(answer) = transcript.last_answer().map(str::to_owned) else {
+            return Ok(Outcome::pass(None));
+        };
+        let recorder = self.rules.clone().map(|rules| {
+            Arc::new(RecordingRules {
+                rules,
+                seen: Mutex::new(Vec::new()),
+            })
+        });
+        let reviewer: Arc<dyn Reviewer> = match (&recorder, &self.reviewer) {
+            (Some(r), _) => r.clone(),
+            (None, Some(m)) => m.clone(),
+            (None, None) => return Err("no reviewer".into()),
+        };
+        let builder = AdvisorPlugin::builder()
+            .shared_reviewer(reviewer)
+            .max_notes_per_review(self.max_notes)
+            .timeout(self.timeout);
+        let finish = review_transcript(builder, &transcript, &answer, None, None, None, &mut |_| {})
+            .await
+            .map_err(|e| e.to_string())?;
+        let record = finish.record().ok_or("no review ran")?;
+        let verdict = if finish.consultation.interrupts() {
+            Verdict::Block
+        } else {
+            Verdict::Pass
+        };
+        let interrupting: Vec<&advisor::Note> = record
+            .decisions
+            .iter()
+            .filter(|d| d.reason == advisor::guard::Reason::Accepted && d.severity.interrupts())
+            .filter_map(|d| record.notes.get(d.note))
+            .collect();
+        let mut rules: Vec<String> = Vec::new();
+        match &recorder {
+            _ if verdict == Verdict::Pass => {}
+            None => rules.push("model".to_owned()),
+            Some(r) => {
+                let seen = r.seen.lock().map(|s| s.clone()).unwrap_or_default();
+                for rn in seen
+                    .iter()
+                    .filter(|rn| interrupting.iter().any(|n| n.text == rn.note.text))
+                {
+                    if !rules.iter().any(|n| n == rn.rule.as_str()) {
+                        rules.push(rn.rule.as_str().to_owned());
+                    }
+                }
+            }
+        }
+        Ok(Outcome {
+            verdict,
+            rules,
+            notes: record
+                .notes
+                .iter()
+                .map(|n| format!("[{}] {}", n.severity, n.text))
+                .collect(),
+            error: record.error.as_ref().map(|e| e.message.clone()),
+        })
+    }
+}
+
+fn pct(x: Option<f64>) -> String {
+    x.map_or_else(|| "—".to_owned(), |v| format!("{:.1} %", v * 100.0))
+}
+
+pub(crate) async fn run(args: &EvalArgs) -> Exit {
+    let mut labels = Vec::new();
+    for path in &args.labels {
+        labels.extend(parse_labels(path).map_err(|e| fail("eval", 2, e))?);
+    }
+    if let Some(split) = &args.split {
+        labels.retain(|l| l.split.as_deref() == Some(split.as_str()));
+        if labels.is_empty() {
+            return Err(fail("eval", 2, format!("no labels in split {split:?}")));
+        }
+    }
+    for (name, v) in [
+        ("--min-recall", args.min_recall),
+        ("--max-false-block", args.max_false_block),
+    ] {
+        if v.is_some_and(|v| !(0.0..=1.0).contains(&v)) {
+            return Err(fail("eval", 2, format!("{name} is a fraction between 0 and 1")));
+        }
+    }
+    let (reviewer, rules, label): (Option<Arc<dyn Reviewer>>, _, _) = match args.model.client() {
+        Err(e) => return Err(fail("eval", 2, e)),
+        Ok(None) => (None, Some(RulesReviewer::new()), "rules".to_owned()),
+        Ok(Some(client)) => {
+            let label = format!("model {}", client.model());
+            (Some(Arc::new(ModelReviewer::new(client))), None, label)
+        }
+    };
+    let judge = Judge {
+        reviewer,
+        rules,
+        label,
+        max_notes: args.max_notes,
+        timeout: Duration::from_secs(args.model.timeout_secs),
+    };
+    let bar = ProgressBar::with_draw_target(Some(labels.len() as u64), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template("advisor eval {bar:30} {pos}/{len} {msg}") {
+        bar.set_style(style);
+    }
+    let mut outcomes = Vec::with_capacity(labels.len());
+    for label in &labels {
+        bar.set_message(label.id.clone());
+        outcomes.push(judge.judge(label).await);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+
+    let mut overall = Counts::default();
+    let mut splits: BTreeMap<String, Counts> = BTreeMap::new();
+    let mut sources: BTreeMap<String, Counts> = BTreeMap::new();
+    let mut rules: BTreeMap<String, RuleCounts> = BTreeMap::new();
+    let mut errors = 0;
+    for (label, out) in labels.iter().zip(&outcomes) {
+        overall.add(label.expected, out.verdict);
+        let split = label.split.clone().unwrap_or_else(|| "(none)".to_owned());
+        splits.entry(split).or_default().add(label.expected, out.verdict);
+        sources
+            .entry(label.source().to_owned())
+            .or_default()
+            .add(label.expected, out.verdict);
+        errors += usize::from(out.error.is_some());
+        for rule in &out.rules {
+            let c = rules.entry(rule.clone()).or_default();
+            match label.expected {
+                Verdict::Block => c.correct += 1,
+                Verdict::Pass => c.false_blocks += 1,
+            }
+        }
+        if label.expected == Verdict::Block && out.verdict == Verdict::Pass {
+            let rule = label.rule.clone().unwrap_or_else(|| "(unnamed)".to_owned());
+            rules.entry(rule).or_default().missed += 1;
+        }
+    }
+
+    let mut failures = Vec::new();
+    let mut groups: Vec<(&str, &Counts)> = vec![("overall", &overall)];
+    groups.extend(splits.iter().map(|(k, v)| (k.as_str(), v)));
+    for (name, c) in &groups {
+        if let Some((min, r)) = args.min_recall.zip(c.recall()).filter(|(min, r)| r < min) {
+            failures.push(format!("{name}: recall {} is below {}", pct(Some(r)), pct(Some(min))));
+        }
+        if let Some((max, f)) = args.max_false_block.zip(c.false_block_rate()).filter(|(m, f)| f > m) {
+            failures.push(format!(
+                "{name}: false-block rate {} is above {}",
+                pct(Some(f)),
+                pct(Some(max))
+            ));
+        }
+    }
+
+    if args.json {
+        let cases: Vec<serde_json::Value> = labels
+            .iter()
+            .zip(&outcomes)
+            .map(|(l, o)| {
+                json!({
+                    "id": l.id, "session": l.session, "repo": l.repo, "split": l.split, "derived": l.derived,
+                    "expected": l.expected.as_str(), "verdict": o.verdict.as_str(),
+                    "correct": l.expected == o.verdict, "rules": o.rules, "notes": o.notes, "error": o.error,
+                })
+            })
+            .collect();
+        let false_blocks: Vec<&str> = labels
+            .iter()
+            .zip(&outcomes)
+            .filter(|(l, o)| l.expected == Verdict::Pass && o.verdict == Verdict::Block)
+            .map(|(l, _)| l.id.as_str())
+            .collect();
+        let out = json!({
+            "labels": args.labels.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+            "reviewer": judge.label,
+            "overall": overall.json(),
+            "splits": splits.iter().map(|(k, v)| (k.clone(), v.json())).collect::<serde_json::Map<_, _>>(),
+            "repos": sources.iter().map(|(k, v)| (k.clone(), v.json())).collect::<serde_json::Map<_, _>>(),
+            "false_blocks": false_blocks,
+            "rules": rules.iter().map(|(k, v)| (k.clone(), json!({"correct_blocks": v.correct, "false_blocks": v.false_blocks, "missed": v.missed}))).collect::<serde_json::Map<_, _>>(),
+            "errors": errors,
+            "cases": cases,
+            "thresholds": {"min_recall": args.min_recall, "max_false_block": args.max_false_block},
+            "failures": failures,
+        });
+        println!("{out}");
+    } else {
+        print!(
+            "{}",
+            render_text(
+                args,
+                &judge.label,
+                (&labels, &outcomes),
+                &Tallies {
+                    groups: &groups,
+                    sources: &sources,
+                    rules: &rules,
+                    errors,
+                }
+            )
+        );
+        for f in &failures {
+            println!("threshold not met: {f}");
+        }
+    }
+    Ok(if failures.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// The counts a text report prints.
+struct Tallies<'a> {
+    /// `overall`, then each split.
+    groups: &'a [(&'a str, &'a Counts)],
+    /// Per repository (or session).
+    sources: &'a BTreeMap<String, Counts>,
+    /// Per rule.
+    rules: &'a BTreeMap<String, RuleCounts>,
+    /// Stop points that could not be reviewed.
+    errors: usize,
+}
+
+fn render_text(args: &EvalArgs, reviewer: &str, cases: (&[Label], &[Outcome]), t: &Tallies<'_>) -> String {
+    let (labels, outcomes) = cases;
+    let Tallies {
+        groups,
+        sources,
+        rules,
+        errors,
+    } = *t;
+    let mut s = String::new();
+    let files: Vec<String> = args.labels.iter().map(|p| p.display().to_string()).collect();
+    let _ = writeln!(
+        s,
+        "labels: {} ({} stop points)\nreviewer: {reviewer}\n",
+        if files.len() > 3 {
+            format!("{} files", files.len())
+        } else {
+            files.join(", ")
+        },
+        labels.len()
+    );
+    let _ = writeln!(
+        s,
+        "{:<10} {:>5} {:>4} {:>4} {:>4} {:>4} {:>10} {:>8} {:>12}",
+        "split", "stops", "TP", "FN", "FP", "TN", "precision", "recall", "false-block"
+    );
+    for (name, c) in groups {
+        let _ = writeln!(
+            s,
+            "{:<10} {:>5} {:>4} {:>4} {:>4} {:>4} {:>10} {:>8} {:>12}",
+            name,
+            c.total(),
+            c.tp,
+            c.fn_,
+            c.fp,
+            c.tn,
+            pct(c.precision()),
+            pct(c.recall()),
+            pct(c.false_block_rate())
+        );
+    }
+    if sources.len() > 1 {
+        let width = sources.keys().map(String::len).max().unwrap_or(6).max(6);
+        let _ = writeln!(
+            s,
+            "\n{:<width$} {:>5} {:>4} {:>4} {:>4} {:>4} {:>8} {:>12}",
+            "source", "stops", "TP", "FN", "FP", "TN", "recall", "false-block"
+        );
+        for (name, c) in sources {
+            let _ = writeln!(
+                s,
+                "{:<width$} {:>5} {:>4} {:>4} {:>4} {:>4} {:>8} {:>12}",
+                name,
+                c.total(),
+                c.tp,
+                c.fn_,
+                c.fp,
+                c.tn,
+                pct(c.recall()),
+                pct(c.false_block_rate())
+            );
+        }
+    }
+    let _ = writeln!(
+        s,
+        "\n{:<24} {:>14} {:>12} {:>7}",
+        "rule", "correct blocks", "false blocks", "missed"
+    );
+    for (name, r) in rules {
+        let _ = writeln!(
+            s,
+            "{:<24} {:>14} {:>12} {:>7}",
+            name, r.correct, r.false_blocks, r.missed
+        );
+    }
+    if errors > 0 {
+        let _ = writeln!(s, "\n{errors} stop point(s) could not be reviewed (counted as pass)");
+    }
+    let false_blocks: Vec<(&Label, &Outcome)> = labels
+        .iter()
+        .zip(outcomes)
+        .filter(|(l, o)| l.expected == Verdict::Pass && o.verdict == Verdict::Block)
+        .collect();
+    let _ = writeln!(s, "\nfalse blocks: {}", false_blocks.len());
+    for (l, o) in &false_blocks {
+        let _ = writeln!(s, "  {} [{}] — {}", l.id, l.split.as_deref().unwrap_or("-"), l.why);
+        for n in &o.notes {
+            let _ = writeln!(s, "      {}", crate::terminal::clamp(n, 300));
+        }
+    }
+    let mut header = false;
+    for (l, o) in labels.iter().zip(outcomes) {
+        let wrong = l.expected != o.verdict;
+        if !(wrong || args.verbose || o.error.is_some()) {
+            continue;
+        }
+        if !header {
+            let _ = writeln!(s, "\n{}:", if args.verbose { "stop points" } else { "misclassified" });
+            header = true;
+        }
+        let mark = if wrong { "✗" } else { "✓" };
+        let _ = writeln!(
+            s,
+            "  {mark} {} [{}] expected {}, got {}{} — {}",
+            l.id,
+            l.split.as_deref().unwrap_or("-"),
+            l.expected.as_str(),
+            o.verdict.as_str(),
+            if o.rules.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", o.rules.join(", "))
+            },
+            l.why
+        );
+        if let Some(e) = &o.error {
+            let _ = writeln!(s, "      error: {e}");
+        }
+        for n in &o.notes {
+            let _ = writeln!(s, "      {}", crate::terminal::clamp(n, 300));
+        }
+    }
+    s
+}

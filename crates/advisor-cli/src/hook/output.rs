@@ -1,0 +1,95 @@
+//! What `advisor hook` prints, in each host's own shape.
+//!
+//! Owns [`Reply`] and its rendering per [`Host`]: Claude Code and Codex take
+//! `decision: "block"`, `reason` and `systemMessage` — Codex rejects any other
+//! key, so no other is ever written; Gemini CLI takes `decision: "block"` and
+//! `reason` (never `stopReason`, which would replace the reason) and
+//! `systemMessage`; Cursor takes `followup_message` only. A `reason` is cut to
+//! [`MAX_REASON_CHARS`]. Must not decide whether to block.
+
+use crate::transcript::Host;
+use serde_json::{Map, Value, json};
+
+/// Longest `reason` written, in characters (Claude Code caps hook output
+/// strings at 10 000 characters).
+pub(crate) const MAX_REASON_CHARS: usize = 10_000;
+
+/// What the hook answers.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Reply {
+    /// Send the agent back with this message.
+    pub(crate) block: Option<String>,
+    /// A line for the user.
+    pub(crate) message: Option<String>,
+}
+
+/// Cuts `text` to `max` characters, saying so at the end.
+pub(crate) fn clamp_reason(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    const MORE: &str = "\n[…cut to the hook's length limit]";
+    let keep = max.saturating_sub(MORE.chars().count());
+    let mut out: String = text.chars().take(keep).collect();
+    out.push_str(MORE);
+    out
+}
+
+impl Reply {
+    /// The JSON `host` reads, or `None` when there is nothing to say (the
+    /// stop goes through silently).
+    pub(crate) fn render(&self, host: Host) -> Option<String> {
+        let mut out = Map::new();
+        match host {
+            Host::Cursor => {
+                // Cursor's stop output is only a follow-up message
+                let reason = self.block.as_ref()?;
+                out.insert("followup_message".into(), json!(clamp_reason(reason, MAX_REASON_CHARS)));
+            }
+            Host::ClaudeCode | Host::Codex | Host::Gemini => {
+                if let Some(reason) = &self.block {
+                    out.insert("decision".into(), json!("block"));
+                    out.insert("reason".into(), json!(clamp_reason(reason, MAX_REASON_CHARS)));
+                }
+                if let Some(message) = &self.message {
+                    out.insert("systemMessage".into(), json!(clamp_reason(message, MAX_REASON_CHARS)));
+                }
+            }
+        }
+        (!out.is_empty()).then(|| Value::Object(out).to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_host_gets_only_its_own_keys() {
+        let r = Reply {
+            block: Some("fix the tests".into()),
+            message: Some("advisor: sent back".into()),
+        };
+        for host in [Host::ClaudeCode, Host::Codex, Host::Gemini] {
+            let v: Value = serde_json::from_str(&r.render(host).unwrap()).unwrap();
+            let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+            assert_eq!(keys, ["decision", "reason", "systemMessage"], "{host:?}");
+        }
+        let v: Value = serde_json::from_str(&r.render(Host::Cursor).unwrap()).unwrap();
+        assert_eq!(v, json!({"followup_message": "fix the tests"}));
+        assert_eq!(Reply::default().render(Host::Codex), None);
+        let quiet = Reply {
+            block: None,
+            message: Some("m".into()),
+        };
+        assert_eq!(quiet.render(Host::Cursor), None);
+    }
+
+    #[test]
+    fn a_reason_never_exceeds_the_cap() {
+        let long = "é".repeat(25_000);
+        let cut = clamp_reason(&long, MAX_REASON_CHARS);
+        assert_eq!(cut.chars().count(), MAX_REASON_CHARS);
+        assert!(cut.ends_with("limit]"));
+    }
+}

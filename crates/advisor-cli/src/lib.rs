@@ -1,0 +1,149 @@
+//! The `advisor` command-line tool: everything only a command-line host needs.
+//!
+//! Owns argument parsing, the runtime and exit codes; each subcommand lives in
+//! its own file and calls the library — the CLI must not re-implement policy.
+//! The binary (`src/main.rs`) only sets the allocator (mimalloc, default
+//! feature) and calls [`main`].
+//!
+//! ## Map
+//!
+//! - Public, for the binary and the tests: [`transcript`] — Claude Code,
+//!   Codex, Gemini CLI and OpenAI-style transcript readers and the hook's
+//!   stdin protocol; [`config`] — `.advisor/config.toml`, the user config and
+//!   the trust rules; [`main`] — runs a command line.
+//! - Commands: `review`, `eval`, `hook` (with its lock and output), `init`,
+//!   `trust`, `replay` (with `replay_input`), `rollout_cmds` (`summarize`,
+//!   `decision`), `consult`, `mcp` (feature `mcp`).
+//! - Shared by the commands: `finish` — the drive from a transcript to a
+//!   review; `state` — the hook's session state; `model_args` — the model
+//!   flags; `package_scripts` — a workspace's `package.json` scripts; `input`
+//!   — bounded input; `json_out` and `terminal` — output.
+
+pub mod config;
+pub mod transcript;
+
+mod consult;
+mod eval;
+mod finish;
+mod hook;
+mod init;
+mod input;
+mod json_out;
+#[cfg(feature = "mcp")]
+mod mcp;
+mod model_args;
+mod package_scripts;
+mod replay;
+mod replay_input;
+mod review;
+mod rollout_cmds;
+mod state;
+mod terminal;
+mod trust;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// A second opinion for LLM agent loops.
+#[derive(Debug, Parser)]
+#[command(name = "advisor", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Review the last answer of a transcript (Claude Code, OpenAI-style or Codex JSONL).
+    Review(review::ReviewArgs),
+    /// Measure a reviewer on a labelled set of stop points (confusion matrix, precision, recall).
+    Eval(eval::EvalArgs),
+    /// Stop hook for Claude Code, Codex, Gemini CLI and Cursor: reads the hook JSON on stdin.
+    Hook(hook::HookArgs),
+    /// Opt this workspace in: write a commented .advisor/config.toml.
+    Init(init::InitArgs),
+    /// Trust this workspace's own model settings (.advisor/config.toml [reviewer]), or --revoke / --list.
+    Trust(trust::TrustArgs),
+    /// Re-run the emission guard over recorded reviews or a trace, with a reason per note.
+    Replay(replay::ReplayArgs),
+    /// Per-arm counts and rates over rollout-advisor traces.
+    Summarize(rollout_cmds::SummarizeArgs),
+    /// Rollout-advisor decisions.
+    #[command(subcommand)]
+    Decision(rollout_cmds::DecisionCommand),
+    /// Consultation: advisor-request.v1 in, validated advisor-response.v1 out.
+    #[command(subcommand)]
+    Consult(consult::ConsultCommand),
+    /// Model Context Protocol server over stdio: advisor_consult and advisor_review tools.
+    #[cfg(feature = "mcp")]
+    Mcp(mcp::McpArgs),
+}
+
+/// Whether `e` is a usage error of `advisor hook` (not `--help`).
+fn is_hook_usage_error(e: &clap::Error) -> bool {
+    use clap::error::ErrorKind;
+    std::env::args().nth(1).as_deref() == Some("hook")
+        && !matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
+}
+
+/// Runs the command line of this process and returns its exit code.
+pub fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("ADVISOR_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("error")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // A hook must never block a stop: hosts read exit code 2 as "block", which is
+        // clap's code for a usage error (say, a flag a repository's settings added).
+        Err(e) if is_hook_usage_error(&e) => {
+            let why = e.to_string();
+            let first = why.lines().next().unwrap_or("invalid arguments");
+            eprintln!("advisor hook: {first}; the stop goes through");
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => e.exit(),
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("advisor: cannot start the async runtime: {e}");
+            // the hook must never block a stop
+            return if matches!(cli.command, Command::Hook(_)) {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(2)
+            };
+        }
+    };
+    let exit: terminal::Exit = match cli.command {
+        Command::Review(args) => runtime.block_on(review::run(&args)),
+        Command::Eval(args) => runtime.block_on(eval::run(&args)),
+        Command::Hook(args) => runtime.block_on(hook::run(&args)),
+        Command::Init(args) => init::run(&args),
+        Command::Trust(args) => trust::run(&args),
+        Command::Replay(args) => replay::run(&args),
+        Command::Consult(cmd) => runtime.block_on(consult::run(&cmd)),
+        #[cfg(feature = "mcp")]
+        Command::Mcp(args) => runtime.block_on(mcp::run(&args)),
+        Command::Summarize(args) => rollout_cmds::run_summarize(&args),
+        Command::Decision(cmd) => rollout_cmds::run_decision(&cmd),
+    };
+    exit.unwrap_or_else(|code| code)
+}
+
+/// The Rust examples of `docs/security.md` (they use [`config`]), compiled and
+/// run as doctests.
+#[cfg(doctest)]
+mod doc_examples {
+    #[doc = include_str!("../../../docs/security.md")]
+    struct Security;
+}

@@ -1,0 +1,182 @@
+//! `advisor review <transcript>`: one finish review of a transcript file.
+//!
+//! Reads Claude Code, OpenAI-style or Codex JSONL (auto-detected or
+//! `--format`), reviews the last assistant answer with the rules reviewer or,
+//! with `--model NAME --base-url URL`, a model (key from `ADVISOR_API_KEY`),
+//! and prints every note with the guard's decision and the exact injection
+//! that would reach the agent (`--json` for machines). Input problems are one
+//! line naming the file and line, exit status 2. Every text from the
+//! transcript or the reviewer is printed through [`crate::terminal`], so it
+//! cannot repaint the terminal.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::transcript::{TranscriptFormat, read_transcript};
+use advisor::AdvisorPlugin;
+use advisor::review::{ModelReviewer, Reviewer, RulesReviewer};
+use advisor::trace::TraceEvent;
+use clap::Args;
+use serde_json::json;
+
+use crate::finish::review_transcript;
+use crate::model_args::ModelArgs;
+use crate::terminal::{Exit, fail, json as safe_json, line};
+
+/// Arguments of `advisor review`.
+#[derive(Debug, Args)]
+pub(crate) struct ReviewArgs {
+    /// The transcript file (JSONL).
+    transcript: PathBuf,
+    /// Transcript format: claude-code, openai, codex or gemini (default: detected).
+    #[arg(long, value_enum, ignore_case = true)]
+    format: Option<TranscriptFormat>,
+    /// Review with a model instead of the offline rules.
+    #[command(flatten)]
+    model: ModelArgs,
+    /// Notes admitted per review.
+    #[arg(long, default_value_t = 3)]
+    max_notes: usize,
+    /// One JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+fn reviewer(args: &ReviewArgs) -> Result<(Arc<dyn Reviewer>, String), String> {
+    match args.model.client()? {
+        None => Ok((Arc::new(RulesReviewer::new()), "rules".to_owned())),
+        Some(client) => {
+            let label = format!("model {}", client.model());
+            Ok((Arc::new(ModelReviewer::new(client)), label))
+        }
+    }
+}
+
+/// Every note of a review with the guard's decision on it, as JSON
+/// (`text`, `severity`, `accepted`, `reason`, `key`).
+pub(crate) fn notes_json(record: &TraceEvent) -> Vec<serde_json::Value> {
+    record
+        .decisions
+        .iter()
+        .map(|d| {
+            let raw = record.notes.get(d.note);
+            json!({
+                "text": raw.map(|n| n.text.as_str()).unwrap_or_default(),
+                "severity": d.severity,
+                "accepted": d.reason == advisor::guard::Reason::Accepted,
+                "reason": d.reason,
+                "key": d.key,
+            })
+        })
+        .collect()
+}
+
+pub(crate) async fn run(args: &ReviewArgs) -> Exit {
+    let transcript = read_transcript(&args.transcript, args.format).map_err(|e| fail("review", 2, e))?;
+    let name = args.transcript.display().to_string();
+    let Some(answer) = transcript.last_answer().map(str::to_owned) else {
+        if args.json {
+            let out = json!({"transcript": name, "status": "nothing_to_review", "notes": [], "interrupt": false, "injection": null, "skipped": transcript.skipped});
+            println!("{}", safe_json(&out.to_string()));
+        } else {
+            println!(
+                "{}: nothing to review: the last turn has no final assistant answer (none yet, or interrupted)",
+                line(&name)
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
+    };
+    let (reviewer, label) = reviewer(args).map_err(|e| fail("review", 2, e))?;
+    let builder = AdvisorPlugin::builder()
+        .shared_reviewer(reviewer)
+        .max_notes_per_review(args.max_notes)
+        .timeout(Duration::from_secs(args.model.timeout_secs));
+    let progress = args.model.model.is_some().then(|| {
+        let label = label.clone();
+        tokio::spawn(async move {
+            let started = Instant::now();
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            loop {
+                eprint!(
+                    "\radvisor review: waiting for {label}… {}s",
+                    started.elapsed().as_secs()
+                );
+                let _ = std::io::stderr().flush();
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+        })
+    });
+    let mut warnings = Vec::new();
+    let finish = review_transcript(builder, &transcript, &answer, None, None, None, &mut |w| {
+        warnings.push(w)
+    })
+    .await;
+    if let Some(p) = progress {
+        p.abort();
+        eprint!("\r\x1b[K");
+    }
+    let finish = finish.map_err(|e| fail("review", 2, e))?;
+    let injection = finish.injection();
+    let error = finish.record().and_then(|r| r.error.as_ref());
+    let decisions = finish.record().map_or(&[][..], |r| &r.decisions[..]);
+    let notes = finish.record().map(notes_json).unwrap_or_default();
+    if args.json {
+        let out = json!({
+            "transcript": name,
+            "status": if error.is_some() { "reviewer_failed" } else { "reviewed" },
+            "reviewer": label,
+            "answer": answer,
+            "notes": notes,
+            "interrupt": injection.is_some(),
+            "injection": injection,
+            "error": error.map(|e| e.message.clone()),
+            "skipped": transcript.skipped,
+        });
+        println!("{}", safe_json(&out.to_string()));
+    } else {
+        println!(
+            "transcript: {} ({} messages, {} tool calls)\nreviewer: {}\nanswer under review: \"{}\"\n",
+            line(&name),
+            transcript.messages.len(),
+            transcript.tools.len(),
+            line(&label),
+            line(crate::terminal::clamp(&answer, 200))
+        );
+        if notes.is_empty() && error.is_none() {
+            println!("no notes: the answer would go through unchanged");
+        }
+        for (i, (d, n)) in decisions.iter().zip(&notes).enumerate() {
+            println!(
+                "  note {} [{}] {:<12} {}",
+                i + 1,
+                d.severity,
+                d.reason.as_str(),
+                line(n["text"].as_str().unwrap_or_default())
+            );
+        }
+        if let Some(e) = error {
+            println!(
+                "the reviewer failed ({}); the answer would go through unchanged",
+                line(&e.message)
+            );
+        }
+        match injection {
+            Some(text) => {
+                println!("\nverdict: the agent would be sent back with this message:\n");
+                for l in text.lines() {
+                    println!("    {}", line(l));
+                }
+            }
+            None if !notes.is_empty() => println!("\nverdict: nothing would reach the agent"),
+            None => {}
+        }
+    }
+    Ok(if error.is_some() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

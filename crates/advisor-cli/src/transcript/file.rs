@@ -1,0 +1,232 @@
+//! Reading a transcript file from its end.
+//!
+//! Owns [`read_transcript`] / [`read_transcript_with`] and their bounds
+//! ([`ReadOptions`]): only a regular file is opened; lines are read last-first
+//! until the last turn's prompt and a window of history before it (or a
+//! compaction, the file's start, or the byte cap) are in hand, then parsed in
+//! order by the format's reader. A Gemini CLI session, one record that later
+//! lines edit, is read whole within the cap. Must not interpret lines itself:
+//! the format readers do.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::{
+    RawLine, Transcript, TranscriptError, TranscriptErrorKind, TranscriptFormat, claude_code, codex, gemini, openai,
+    parse_transcript, read_lines, reverse,
+};
+
+/// How much of a transcript to read, and the bounds of the read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// The format, or `None` to detect it.
+    pub format: Option<TranscriptFormat>,
+    /// Longest line kept, in bytes; a longer one is elided.
+    pub max_line: usize,
+    /// Bytes of history wanted before the last turn's prompt: reading stops
+    /// at the first turn start once this much is read.
+    pub window_bytes: u64,
+    /// Most bytes read from the end; the read stops there even inside the
+    /// last turn (and says so in [`Transcript::truncated`]).
+    pub max_bytes: u64,
+    /// Drop a last line that is not valid JSON and has no line break after
+    /// it (the host is still writing it) instead of failing.
+    pub allow_partial_last_line: bool,
+}
+
+/// Default line cap: 1 MiB.
+pub const DEFAULT_MAX_LINE: usize = 1 << 20;
+/// Default history wanted before the last turn: 1 MiB.
+pub const DEFAULT_WINDOW_BYTES: u64 = 1 << 20;
+/// Default cap on the bytes read from the end: 16 MiB.
+pub const DEFAULT_MAX_BYTES: u64 = 16 << 20;
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions {
+            format: None,
+            max_line: DEFAULT_MAX_LINE,
+            window_bytes: DEFAULT_WINDOW_BYTES,
+            max_bytes: DEFAULT_MAX_BYTES,
+            allow_partial_last_line: false,
+        }
+    }
+}
+
+/// Where a line stands in the turn structure, for deciding where a read from
+/// the end may stop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Boundary {
+    /// Neither.
+    None,
+    /// A genuine user prompt: a turn starts here.
+    TurnStart,
+    /// A compaction: nothing before it is part of the conversation.
+    Compaction,
+}
+
+impl TranscriptFormat {
+    /// Where `line` stands, for a read from the end. `sidechain` is whether
+    /// the transcript is a sub-agent's own (Claude Code).
+    fn boundary(self, line: &Value, sidechain: bool) -> Boundary {
+        match self {
+            TranscriptFormat::ClaudeCode => claude_code::boundary(line, sidechain),
+            TranscriptFormat::Codex => codex::boundary(line),
+            TranscriptFormat::OpenAi => openai::boundary(line),
+            // read whole by `read_transcript_with`, never from the end
+            TranscriptFormat::Gemini => Boundary::None,
+        }
+    }
+}
+
+/// Reads the transcript at `path` in `format`, or the detected format, from
+/// its end with the default bounds (see [`read_transcript_with`]).
+pub fn read_transcript(path: &Path, format: Option<TranscriptFormat>) -> Result<Transcript, TranscriptError> {
+    read_transcript_with(
+        path,
+        &ReadOptions {
+            format,
+            ..ReadOptions::default()
+        },
+    )
+    .map(|(t, _)| t)
+}
+
+/// Reads what the review needs from the end of the transcript at `path`:
+/// lines last-first until the last turn's prompt and
+/// [`window_bytes`](ReadOptions::window_bytes) of history before it are read
+/// (or a compaction, the file's start, or [`max_bytes`](ReadOptions::max_bytes)),
+/// then parses them in order. Only a regular file is read: a FIFO, a device
+/// or a directory is refused at once.
+pub fn read_transcript_with(
+    path: &Path,
+    options: &ReadOptions,
+) -> Result<(Transcript, TranscriptFormat), TranscriptError> {
+    let name = path.display().to_string();
+    let io = |e: String| TranscriptError::new(TranscriptErrorKind::Io, &name, None, e);
+    let file = advisor::io::open_regular(path).map_err(|e| io(read_problem(&e)))?;
+    if options.format == Some(TranscriptFormat::Gemini)
+        || (options.format.is_none() && gemini::sniff(path, options.max_line))
+    {
+        // A Gemini CLI session is one record (or JSONL whose edits refer to
+        // earlier lines): read whole, within the read cap.
+        let text = advisor::io::read_file_to_string(path, options.max_bytes).map_err(|e| io(read_problem(&e)))?;
+        return parse_transcript(&name, &text, options.format);
+    }
+    let len = file.metadata().map_err(|e| io(format!("cannot read it: {e}")))?.len();
+    let mut lines = reverse::ReverseLines::new(file, len, options.max_line);
+    let mut raw: Vec<RawLine> = Vec::new();
+    let mut format = options.format;
+    let mut sidechain: Option<bool> = None;
+    let mut turn_seen = false;
+    let mut truncated = false;
+    let mut first = true;
+    let mut exhausted = true;
+    while let Some(line) = lines.next() {
+        let line = line.map_err(|e| io(format!("cannot read it: {e}")))?;
+        let last = std::mem::replace(&mut first, false);
+        let value = match line.bytes {
+            Err(len) => Err(len),
+            Ok(bytes) => {
+                let text = String::from_utf8_lossy(&bytes);
+                if text.trim().is_empty() {
+                    continue;
+                }
+                match serde_json::from_str::<Value>(&text) {
+                    Ok(v) => Ok(v),
+                    Err(_) if last && !line.terminated && options.allow_partial_last_line => continue,
+                    Err(e) => {
+                        let (kind, number) = (TranscriptErrorKind::NotJson, line_number_at(path, line.offset));
+                        let msg = format!("not JSON ({e})");
+                        return Err(TranscriptError::at(kind, &name, number, line.offset, msg));
+                    }
+                }
+            }
+        };
+        let mut boundary = Boundary::None;
+        if let Ok(v) = &value {
+            format = format.or_else(|| TranscriptFormat::detect(v));
+            sidechain = sidechain.or_else(|| claude_code::sidechain_of(v));
+            if let Some(f) = format {
+                boundary = f.boundary(v, sidechain.unwrap_or(false));
+            }
+        }
+        raw.push(RawLine {
+            number: None,
+            offset: line.offset,
+            value,
+        });
+        turn_seen |= matches!(boundary, Boundary::TurnStart);
+        // the last turn's prompt with its window of history read, or a compaction
+        let enough = match boundary {
+            Boundary::Compaction => true,
+            Boundary::TurnStart => bytes_from(&raw, len) >= options.window_bytes,
+            Boundary::None => false,
+        };
+        if enough || lines.bytes_read() >= options.max_bytes {
+            truncated = !enough && !turn_seen;
+            exhausted = false;
+            break;
+        }
+    }
+    raw.reverse();
+    if exhausted {
+        // every line was read: number them (blank lines were not kept, so
+        // count from the offsets)
+        number_lines(path, &mut raw);
+    }
+    let (mut t, format) = read_lines(&name, &raw, format)?;
+    t.truncated = truncated;
+    Ok((t, format))
+}
+
+/// What went wrong opening a transcript, without repeating its path.
+fn read_problem(e: &advisor::io::BoundedReadError) -> String {
+    use advisor::io::BoundedReadErrorKind as K;
+    match e.kind() {
+        K::NotFound => "cannot read it: no such file".to_owned(),
+        K::NotRegular => "not a regular file; refused".to_owned(),
+        K::Io(e) => format!("cannot read it: {e}"),
+        _ => "cannot read it".to_owned(),
+    }
+}
+
+/// The 1-based number of the line at `offset`, counted with a bounded
+/// forward read (only for error messages; `None` past the read cap).
+fn line_number_at(path: &Path, offset: u64) -> Option<usize> {
+    if offset > DEFAULT_MAX_BYTES {
+        return None;
+    }
+    let file = advisor::io::open_regular(path).ok()?;
+    let reader = std::io::BufReader::new(std::io::Read::take(file, offset));
+    Some(advisor::io::BoundedLines::new(reader, 0).count() + 1)
+}
+
+/// Numbers lines read from the end once the read reached the file's start
+/// (a second, forward pass that keeps no line bytes).
+fn number_lines(path: &Path, raw: &mut [RawLine]) {
+    let Ok(file) = advisor::io::open_regular(path) else {
+        return;
+    };
+    let lines = advisor::io::BoundedLines::new(std::io::BufReader::new(file), 0);
+    let mut offset = 0u64;
+    let mut next = raw.iter_mut().peekable();
+    for line in lines {
+        let Ok(line) = line else { return };
+        let Some(want) = next.peek_mut() else { return };
+        if want.offset == offset {
+            want.number = Some(line.number);
+            next.next();
+        }
+        offset += match line.bytes {
+            Ok(b) => b.len() as u64,
+            Err(len) => len,
+        } + 1;
+    }
+}
+
+/// Bytes from the first collected line (the earliest read) to the file's end.
+fn bytes_from(raw: &[RawLine], len: u64) -> u64 {
+    raw.last().map_or(0, |l| len.saturating_sub(l.offset))
+}

@@ -1,0 +1,276 @@
+//! The JSON a stop-time hook receives on stdin, from each host it supports.
+//!
+//! Owns [`Host`], [`HookEvent`] and [`HookInput`]: recognising the host from
+//! the input (`hook_event_name` and the field set) unless it is named, and
+//! mapping each host's fields to one neutral shape. Lenient where hosts add
+//! fields (unknown fields ignored, a UTF-8 byte-order mark skipped), strict
+//! where the review depends on them (a session id is required). Field names
+//! follow the hosts' own documentation and source (see `docs/hooks.md`).
+//! Must not read transcripts or review anything, and its errors describe the
+//! input without quoting it.
+
+use std::path::PathBuf;
+
+use serde_json::{Map, Value};
+
+/// The coding agent that runs the hook; its wire name is the one `--host`
+/// takes (`claude`, `codex`, `gemini`, `cursor`; as a `clap::ValueEnum` it
+/// also takes `claude-code` and `gemini-cli`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, clap::ValueEnum)]
+pub enum Host {
+    /// Claude Code (`Stop`, `SubagentStop`).
+    #[value(name = "claude", alias = "claude-code", alias = "claudecode")]
+    #[serde(rename = "claude")]
+    ClaudeCode,
+    /// Codex (`Stop`, `SubagentStop`, with `turn_id`).
+    #[serde(rename = "codex")]
+    Codex,
+    /// Gemini CLI (`AfterAgent`).
+    #[value(alias = "gemini-cli")]
+    #[serde(rename = "gemini")]
+    Gemini,
+    /// Cursor (`stop`).
+    #[serde(rename = "cursor")]
+    Cursor,
+}
+
+impl Host {
+    /// Every value, in declaration order.
+    pub const ALL: &'static [Host] = &[Host::ClaudeCode, Host::Codex, Host::Gemini, Host::Cursor];
+
+    /// The value as written on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Host::ClaudeCode => "claude",
+            Host::Codex => "codex",
+            Host::Gemini => "gemini",
+            Host::Cursor => "cursor",
+        }
+    }
+}
+
+impl std::fmt::Display for Host {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Which stop the hook is called for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum HookEvent {
+    /// The main agent is about to stop (`Stop`, `AfterAgent`, Cursor `stop`).
+    Stop,
+    /// A sub-agent is about to stop (`SubagentStop`).
+    SubagentStop,
+}
+
+/// A stop-time hook's input, in one shape for every host.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HookInput {
+    /// The host that sent it.
+    pub host: Host,
+    /// The stop it is for.
+    pub event: HookEvent,
+    /// The agent session (Cursor: the conversation).
+    pub session_id: String,
+    /// The sub-agent's id (`SubagentStop`).
+    pub agent_id: Option<String>,
+    /// The sub-agent's type; empty for Claude Code's internal agents
+    /// (compaction, summaries), which are not reviewed.
+    pub agent_type: Option<String>,
+    /// The transcript to review: the session's, or the sub-agent's own for
+    /// `SubagentStop`. `None` when the host sent none (null or empty).
+    pub transcript_path: Option<PathBuf>,
+    /// Whether the agent is already continuing because of a stop hook.
+    pub stop_hook_active: bool,
+    /// Cursor: how many follow-ups its stop hooks already sent in this loop.
+    pub loop_count: Option<u64>,
+    /// Cursor: how the generation ended (`completed`, `aborted`, `error`).
+    pub status: Option<String>,
+    /// The answer the agent just gave, when the host provides it (fresher
+    /// than the transcript): `last_assistant_message`, Gemini's `prompt_response`.
+    pub last_assistant_message: Option<String>,
+    /// The request the answer is for, when the host provides it (Gemini `prompt`).
+    pub prompt: Option<String>,
+    /// Codex: the turn the stop ends (a new request has a new turn).
+    pub turn_id: Option<String>,
+    /// The session's working directory (Cursor: its first workspace root).
+    pub cwd: Option<PathBuf>,
+}
+
+/// Largest hook input read, in bytes.
+pub const MAX_HOOK_INPUT_BYTES: u64 = 4 << 20;
+
+fn string(map: &Map<String, Value>, key: &str) -> Option<String> {
+    map.get(key).and_then(Value::as_str).map(str::to_owned)
+}
+
+fn non_empty(s: Option<String>) -> Option<String> {
+    s.filter(|s| !s.trim().is_empty())
+}
+
+impl HookInput {
+    /// Parses the hook JSON, recognising the host from it. The error
+    /// describes the problem without quoting the input.
+    ///
+    /// ```
+    /// use advisor_cli::transcript::{HookInput, Host};
+    /// let i = HookInput::parse(r#"{"session_id":"s","transcript_path":"t.jsonl","extra":1}"#).unwrap();
+    /// assert_eq!((i.session_id.as_str(), i.host), ("s", Host::ClaudeCode));
+    /// assert!(HookInput::parse("{}").is_err());
+    /// ```
+    pub fn parse(text: &str) -> Result<HookInput, String> {
+        HookInput::parse_for(text, None)
+    }
+
+    /// Parses the hook JSON of `host`, or of the host recognised from it.
+    pub fn parse_for(text: &str, host: Option<Host>) -> Result<HookInput, String> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let value: Value =
+            serde_json::from_str(text).map_err(|e| advisor::io::describe_json_error("the hook input", &e))?;
+        let Value::Object(map) = value else {
+            return Err("the hook input is not a JSON object".into());
+        };
+        let event_name = string(&map, "hook_event_name").unwrap_or_default();
+        let host = host.map_or_else(|| detect(&map, &event_name), Ok)?;
+        let event = match (host, event_name.as_str()) {
+            (Host::ClaudeCode | Host::Codex, "SubagentStop") => HookEvent::SubagentStop,
+            (Host::ClaudeCode | Host::Codex, "Stop" | "")
+            | (Host::Gemini, "AfterAgent" | "")
+            | (Host::Cursor, "stop" | "") => HookEvent::Stop,
+            (_, other) => {
+                return Err(format!(
+                    "the hook input is for the `{}` event, not a stop",
+                    crate::terminal::clamp(other, 40)
+                ));
+            }
+        };
+        let session_id = match host {
+            Host::Cursor => string(&map, "conversation_id").or_else(|| string(&map, "session_id")),
+            _ => string(&map, "session_id"),
+        };
+        let Some(session_id) = non_empty(session_id) else {
+            return Err(format!("the {} hook input has no session id", host.as_str()));
+        };
+        let transcript_path = match event {
+            HookEvent::SubagentStop => string(&map, "agent_transcript_path"),
+            HookEvent::Stop => string(&map, "transcript_path"),
+        };
+        let answer = match host {
+            Host::Gemini => string(&map, "prompt_response").filter(|r| r != "[no response text]"),
+            _ => string(&map, "last_assistant_message"),
+        };
+        let cwd = string(&map, "cwd").or_else(|| {
+            map.get("workspace_roots")
+                .and_then(Value::as_array)
+                .and_then(|r| r.first())
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        });
+        Ok(HookInput {
+            host,
+            event,
+            session_id,
+            agent_id: non_empty(string(&map, "agent_id")),
+            agent_type: string(&map, "agent_type"),
+            transcript_path: non_empty(transcript_path).map(PathBuf::from),
+            stop_hook_active: map.get("stop_hook_active").and_then(Value::as_bool) == Some(true),
+            loop_count: map.get("loop_count").and_then(Value::as_u64),
+            status: string(&map, "status"),
+            last_assistant_message: non_empty(answer),
+            prompt: non_empty(string(&map, "prompt")),
+            turn_id: non_empty(string(&map, "turn_id")),
+            cwd: non_empty(cwd).map(PathBuf::from),
+        })
+    }
+
+    /// Whether a stop hook already sent the agent back in this loop
+    /// (`stop_hook_active`, or Cursor's `loop_count` above zero): the
+    /// backstop when the advisor's own state cannot be trusted.
+    pub fn continuing(&self) -> bool {
+        self.stop_hook_active || self.loop_count.is_some_and(|n| n > 0)
+    }
+}
+
+/// Recognises the host from the event name and the field set.
+fn detect(map: &Map<String, Value>, event: &str) -> Result<Host, String> {
+    match event {
+        "AfterAgent" => return Ok(Host::Gemini),
+        "stop" => return Ok(Host::Cursor),
+        "Stop" | "SubagentStop" if map.contains_key("turn_id") => return Ok(Host::Codex),
+        "Stop" | "SubagentStop" => return Ok(Host::ClaudeCode),
+        _ => {}
+    }
+    if map.contains_key("conversation_id") && (map.contains_key("generation_id") || map.contains_key("loop_count")) {
+        return Ok(Host::Cursor);
+    }
+    if map.contains_key("prompt_response") {
+        return Ok(Host::Gemini);
+    }
+    if event.is_empty() && map.contains_key("session_id") {
+        // an input without an event name: the oldest Claude Code shape
+        return Ok(Host::ClaudeCode);
+    }
+    Err(if event.is_empty() {
+        "the hook input is from no host this hook knows (no hook_event_name, no session id)".to_owned()
+    } else {
+        format!(
+            "the hook input's event `{}` is from no host this hook knows; pass --host",
+            crate::terminal::clamp(event, 40)
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_host_is_recognised_from_its_own_input() {
+        let cc = r#"{"session_id":"s","transcript_path":"t","cwd":"/w","hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"done"}"#;
+        let codex = r#"{"session_id":"s","turn_id":"t1","transcript_path":null,"cwd":"/w","hook_event_name":"Stop","model":"m","permission_mode":"default","stop_hook_active":false,"last_assistant_message":null}"#;
+        let gemini = r#"{"session_id":"s","transcript_path":"","cwd":"/w","hook_event_name":"AfterAgent","timestamp":"x","prompt":"p","prompt_response":"r","stop_hook_active":true}"#;
+        let cursor = "\u{feff}{\"conversation_id\":\"c\",\"generation_id\":\"g\",\"hook_event_name\":\"stop\",\"workspace_roots\":[\"/w\"],\"status\":\"completed\",\"loop_count\":1,\"input_tokens\":5}";
+        let i = HookInput::parse(cc).unwrap();
+        assert_eq!(
+            (i.host, i.last_assistant_message.as_deref()),
+            (Host::ClaudeCode, Some("done"))
+        );
+        let i = HookInput::parse(codex).unwrap();
+        assert_eq!(
+            (i.host, i.transcript_path.clone(), i.turn_id.as_deref()),
+            (Host::Codex, None, Some("t1"))
+        );
+        let i = HookInput::parse(gemini).unwrap();
+        assert_eq!(
+            (i.host, i.transcript_path.clone(), i.prompt.as_deref()),
+            (Host::Gemini, None, Some("p"))
+        );
+        assert!(i.continuing());
+        let i = HookInput::parse(cursor).unwrap();
+        assert_eq!(
+            (i.host, i.session_id.as_str(), i.loop_count),
+            (Host::Cursor, "c", Some(1))
+        );
+        assert_eq!(i.cwd, Some(PathBuf::from("/w")));
+        assert!(i.continuing());
+        assert!(HookInput::parse(r#"{"hook_event_name":"PreToolUse","session_id":"s"}"#).is_err());
+        assert!(HookInput::parse("[1]").is_err());
+        assert!(HookInput::parse(r#"{"hello":"world"}"#).is_err());
+    }
+
+    #[test]
+    fn errors_name_the_hook_input_not_an_answer() {
+        let e = HookInput::parse("{\"session_id\": ").unwrap_err();
+        assert!(e.starts_with("the hook input "), "{e}");
+        assert!(!e.contains("answer"), "{e}");
+    }
+
+    #[test]
+    fn a_subagent_stop_points_at_the_agent_transcript() {
+        let i = HookInput::parse(r#"{"session_id":"s","hook_event_name":"SubagentStop","transcript_path":"parent","agent_transcript_path":"agent","agent_id":"a1","agent_type":""}"#).unwrap();
+        assert_eq!(i.event, HookEvent::SubagentStop);
+        assert_eq!(i.transcript_path, Some(PathBuf::from("agent")));
+        assert_eq!(i.agent_type.as_deref(), Some(""));
+    }
+}

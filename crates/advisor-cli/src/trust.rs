@@ -1,0 +1,121 @@
+//! `advisor trust [PATH]`: let a workspace's own `[reviewer]` settings run.
+//!
+//! Reads the workspace's `.advisor/config.toml` (bounded), prints exactly
+//! which network settings it would trust — model, base URL, key variable,
+//! header names — and records their fingerprint for the workspace's canonical
+//! path in the user config (written atomically). `--revoke` forgets it,
+//! `--list` shows every grant and whether the file still matches. Must not
+//! decide the trust rules themselves (the library's `config` module does).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use crate::config::{ReviewerSettings, UserConfig, WorkspaceConfig, trust::fingerprint};
+use clap::Args;
+
+use crate::terminal::{Exit, fail, line, show};
+
+/// Arguments of `advisor trust`.
+#[derive(Debug, Args)]
+pub(crate) struct TrustArgs {
+    /// The workspace whose `.advisor/config.toml` network settings to trust
+    /// (default: the current directory).
+    #[arg(default_value = ".")]
+    path: PathBuf,
+    /// Forget the trust given to the workspace.
+    #[arg(long, conflicts_with = "list")]
+    revoke: bool,
+    /// List the workspaces of the user config and what they were granted.
+    #[arg(long)]
+    list: bool,
+}
+
+/// What a `[reviewer]` table would do, for a person to judge.
+fn describe(r: &ReviewerSettings) -> String {
+    let key = (r.api_key_env.as_ref()).map_or_else(|| "no API key".to_owned(), |v| format!("API key from ${v}"));
+    let mut out = format!(
+        "model reviewer {:?} at {}, {key}",
+        r.model.as_deref().unwrap_or("(none)"),
+        r.base_url.as_deref().unwrap_or("(no base_url)")
+    );
+    if !r.headers.is_empty() {
+        let names: Vec<&str> = r.headers.keys().map(String::as_str).collect();
+        out.push_str(&format!(", headers {}", names.join(", ")));
+    }
+    line(&out).into_owned()
+}
+
+pub(crate) fn run(args: &TrustArgs) -> Exit {
+    let failed = |e: &dyn std::fmt::Display| fail("trust", 2, e);
+    let path = UserConfig::default_path()
+        .ok_or_else(|| failed(&"neither XDG_CONFIG_HOME nor HOME is set: no user config to write"))?;
+    let mut user = UserConfig::load_from(&path).map_err(|e| failed(&e))?;
+    if args.list {
+        list(&user, &path);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let workspace = std::fs::canonicalize(&args.path).unwrap_or_else(|_| args.path.clone());
+    if args.revoke {
+        if !user.revoke(&workspace) {
+            println!("{}: was not trusted; nothing to revoke", show(&workspace));
+            return Ok(ExitCode::SUCCESS);
+        }
+        user.save_to(&path).map_err(|e| failed(&e))?;
+        println!(
+            "revoked: {} may no longer choose where reviews are sent (recorded in {})",
+            show(&workspace),
+            show(&path)
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let file = (WorkspaceConfig::read_file(&workspace).map_err(|e| failed(&e))?).ok_or_else(|| {
+        let path = workspace.display();
+        failed(&format!(
+            "{path} has no {}; nothing to trust",
+            crate::config::CONFIG_PATH
+        ))
+    })?;
+    let Some(reviewer) = file.reviewer.filter(ReviewerSettings::sends_data) else {
+        println!(
+            "{}: its config sends nothing anywhere (the reviewer is not a model); nothing to trust",
+            show(&workspace)
+        );
+        return Ok(ExitCode::SUCCESS);
+    };
+    let fp = user.trust(&workspace, &reviewer);
+    user.save_to(&path).map_err(|e| failed(&e))?;
+    println!(
+        "trusted {}: {}\nrecorded {} in {}\nany change to its [reviewer] table needs `advisor trust` again",
+        show(&workspace),
+        describe(&reviewer),
+        fp,
+        show(&path)
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn list(user: &UserConfig, path: &Path) {
+    println!("user config: {}", show(path));
+    if let Some(r) = user.reviewer.as_ref().filter(|r| r.sends_data()) {
+        println!("your reviewer: {}", describe(r));
+    }
+    if user.workspaces.is_empty() {
+        println!("no workspaces trusted or opted in");
+    }
+    for (ws, grant) in &user.workspaces {
+        let state = match &grant.trusted_reviewer {
+            None => "not trusted".to_owned(),
+            Some(fp) => match WorkspaceConfig::read_file(Path::new(ws)) {
+                Ok(Some(c)) => match c.reviewer.filter(ReviewerSettings::sends_data) {
+                    Some(r) if fingerprint(&r) == *fp => format!("trusted: {}", describe(&r)),
+                    Some(_) => "trusted settings changed since: untrusted until `advisor trust` again".to_owned(),
+                    None => "trusted, but the file names no model now".to_owned(),
+                },
+                Ok(None) => "trusted, but the workspace has no config file now".to_owned(),
+                Err(e) => format!("trusted, but the config cannot be read: {}", line(&e.to_string())),
+            },
+        };
+        let opt = if grant.opt_in { ", opted in by path" } else { "" };
+        println!("{}{opt}: {state}", line(ws));
+    }
+}

@@ -1,0 +1,394 @@
+//! The transcript readers on small hand-written files, and on the derived
+//! Claude Code and Codex fixtures (`tests/fixtures/derived/README.md` names
+//! the documentation and source each one follows).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::Path;
+
+use advisor::host::Role;
+use advisor_cli::transcript::{Transcript, TranscriptErrorKind, TranscriptFormat, parse_transcript, read_transcript};
+use serde_json::json;
+
+fn lines(v: &[serde_json::Value]) -> String {
+    v.iter().map(|l| l.to_string() + "\n").collect()
+}
+
+/// A derived fixture, read forward and (the way the hook reads it) from its
+/// end; both reads must agree.
+fn derived(name: &str, format: TranscriptFormat) -> Transcript {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/derived")
+        .join(name);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let (t, read_as) = parse_transcript(name, &text, None).unwrap();
+    assert_eq!(read_as, format, "{name}");
+    let tail = read_transcript(&path, None).unwrap();
+    assert_eq!(
+        (tail.last_answer(), &tail.last_prompt, &tail.tools),
+        (t.last_answer(), &t.last_prompt, &t.tools),
+        "{name}: the read from the end differs"
+    );
+    t
+}
+
+// --- point 1: outcomes from the host's fields, not from what a tool printed
+
+#[test]
+fn claude_code_exit_codes_come_from_the_first_line_header_of_an_is_error_result() {
+    let t = derived("claude-code-derived-outcomes.jsonl", TranscriptFormat::ClaudeCode);
+    let outcome: Vec<(&str, bool, Option<i64>)> = t
+        .tools
+        .iter()
+        .map(|tr| (tr.args.as_str(), tr.error.is_some(), tr.exit_code))
+        .map(|(args, failed, code)| {
+            let cmd = if args.contains("cargo test --lib") {
+                "cargo test --lib"
+            } else if args.contains("cargo test") {
+                "cargo test"
+            } else {
+                "cargo build"
+            };
+            (cmd, failed, code)
+        })
+        .collect();
+    assert_eq!(
+        outcome,
+        [
+            // a later "exit code 0" line and a printed rejection text change nothing
+            ("cargo test", true, Some(101)),
+            // is_error false: an `Exit code 1` line the build printed invents no failure
+            ("cargo build", false, None),
+            // a printed "Sibling tool call errored" is no cancellation
+            ("cargo test --lib", true, Some(1)),
+        ]
+    );
+    // the rejection is the host's: toolUseResult and the whole marker text
+    assert_eq!(t.rejected.len(), 1);
+    assert!(t.rejected[0].arguments.contains("rm -rf target"));
+    assert_eq!(t.last_answer(), Some("The parse test still fails; I stopped there."));
+}
+
+#[test]
+fn a_printed_rejection_text_after_an_exit_code_header_is_a_failure_not_a_rejection() {
+    let cc = |ty: &str, id: &str, content: serde_json::Value| json!({"type": ty, "uuid": id, "sessionId": "s", "message": {"id": id, "role": ty, "content": content}});
+    let marker = "The user doesn't want to take this action right now. STOP what you are doing and wait for the user to tell you how to proceed.";
+    let text = lines(&[
+        cc("user", "u1", json!("go")),
+        cc(
+            "assistant",
+            "a1",
+            json!([{"type": "tool_use", "id": "t1", "name": "Bash", "input": {}}, {"type": "tool_use", "id": "t2", "name": "Bash", "input": {}}]),
+        ),
+        cc(
+            "user",
+            "u2",
+            json!([{"type": "tool_result", "tool_use_id": "t1", "content": format!("Exit code 2\n{marker}"), "is_error": true}]),
+        ),
+        cc(
+            "user",
+            "u3",
+            json!([{"type": "tool_result", "tool_use_id": "t2", "content": marker, "is_error": true}]),
+        ),
+    ]);
+    let (t, _) = parse_transcript("s.jsonl", &text, None).unwrap();
+    assert_eq!(t.tools.len(), 1, "only the call that ran is a trace");
+    assert_eq!((t.tools[0].error.is_some(), t.tools[0].exit_code), (true, Some(2)));
+    assert_eq!(
+        t.rejected.len(),
+        1,
+        "the whole-content marker is the host's cancellation"
+    );
+}
+
+#[test]
+fn codex_0_171_item_completed_gives_the_exit_code_in_either_order() {
+    let t = derived("codex-0.171-derived-item-completed.jsonl", TranscriptFormat::Codex);
+    let outcome: Vec<(bool, Option<i64>)> = t.tools.iter().map(|tr| (tr.error.is_some(), tr.exit_code)).collect();
+    assert_eq!(
+        outcome,
+        [
+            // item first, then an output whose body prints "Process exited with code 0"
+            (true, Some(101)),
+            // output first, then the item; `error:` printed by the build is no failure
+            (false, Some(0)),
+            // still running at the output; the item says it failed, with no code
+            (true, None),
+        ]
+    );
+    assert!(t.tools[0].error.as_deref().unwrap().starts_with("exit code 101"));
+    assert_eq!(t.last_answer(), Some("The parse test fails (exit 101)."));
+}
+
+#[test]
+fn codex_headers_are_read_only_before_output() {
+    let rollout = |ty: &str, payload: serde_json::Value| json!({"timestamp": "t", "type": ty, "payload": payload});
+    let call = |id: &str| {
+        rollout(
+            "response_item",
+            json!({"type": "function_call", "name": "exec_command", "arguments": "{}", "call_id": id}),
+        )
+    };
+    let output = |id: &str, text: &str| {
+        rollout(
+            "response_item",
+            json!({"type": "function_call_output", "call_id": id, "output": text}),
+        )
+    };
+    let text = lines(&[
+        rollout("event_msg", json!({"type": "user_message", "message": "go"})),
+        call("c1"),
+        output(
+            "c1",
+            "Chunk ID: a\nWall time: 1.0 seconds\nProcess exited with code 2\nOutput:\nProcess exited with code 0\n",
+        ),
+        call("c2"),
+        output(
+            "c2",
+            "Chunk ID: b\nWall time: 1.0 seconds\nProcess exited with code 0\nOutput:\nProcess exited with code 1\n",
+        ),
+        call("c3"),
+        output("c3", "{\"output\":\"exit code 0\",\"metadata\":{\"exit_code\":3}}"),
+        call("c4"),
+        rollout(
+            "event_msg",
+            json!({"type": "exec_command_end", "call_id": "c4", "exit_code": 0, "status": "completed", "aggregated_output": "exit code 7"}),
+        ),
+        output("c4", "Exit code: 0\nWall time: 0.1 seconds\nOutput:\nexit code 7\n"),
+    ]);
+    let (t, _) = parse_transcript("r.jsonl", &text, None).unwrap();
+    let outcome: Vec<(bool, Option<i64>)> = t.tools.iter().map(|tr| (tr.error.is_some(), tr.exit_code)).collect();
+    assert_eq!(
+        outcome,
+        [(true, Some(2)), (false, Some(0)), (true, Some(3)), (false, Some(0))]
+    );
+}
+
+// --- point 2: non-answers are not reviewed
+
+#[test]
+fn claude_code_api_error_lines_are_skipped_and_are_no_answer() {
+    let t = derived("claude-code-derived-api-error.jsonl", TranscriptFormat::ClaudeCode);
+    assert_eq!(
+        t.skipped["api-error"], 2,
+        "one attributed to the model, one <synthetic>"
+    );
+    assert_eq!(
+        t.last_answer(),
+        Some("Looking at `parse`."),
+        "the turn's last genuine text"
+    );
+    assert_eq!(t.last_prompt.as_deref(), Some("uuid:u-2"));
+    assert!(t.messages.iter().all(|m| !m.content.contains("API Error")));
+}
+
+#[test]
+fn claude_code_an_interrupt_beside_the_interrupted_result_leaves_no_answer() {
+    let t = derived("claude-code-derived-interrupted.jsonl", TranscriptFormat::ClaudeCode);
+    assert_eq!(t.last_answer(), None);
+    assert_eq!(t.rejected.len(), 1);
+    assert!(t.tools.is_empty());
+}
+
+#[test]
+fn claude_code_a_compaction_summary_is_no_answer() {
+    let t = derived(
+        "claude-code-derived-compact-summary.jsonl",
+        TranscriptFormat::ClaudeCode,
+    );
+    assert_eq!(t.compactions, 1);
+    assert_eq!(t.last_answer(), None, "nothing was answered since the compaction");
+    assert_eq!(t.turn_starts, Vec::<usize>::new(), "the summary is no prompt");
+}
+
+#[test]
+fn codex_turn_aborted_leaves_no_answer_and_its_marker_is_no_prompt() {
+    let t = derived("codex-derived-turn-aborted.jsonl", TranscriptFormat::Codex);
+    assert_eq!(t.last_answer(), None);
+    assert_eq!(t.user_prompts, 1, "`<turn_aborted>` is Codex's, not the user's");
+}
+
+#[test]
+fn codex_error_events_are_skipped_and_are_no_answer() {
+    let t = derived("codex-derived-error-event.jsonl", TranscriptFormat::Codex);
+    assert_eq!(t.skipped["event_msg:error"], 1);
+    assert_eq!(t.skipped["event_msg:stream_error"], 1);
+    assert_eq!(t.user_prompts, 2);
+    assert_eq!(
+        t.last_answer(),
+        Some("Profiling first."),
+        "the turn's last genuine text"
+    );
+}
+
+#[test]
+fn codex_a_compaction_summary_is_no_answer() {
+    let t = derived("codex-derived-compacted.jsonl", TranscriptFormat::Codex);
+    assert_eq!(t.compactions, 1);
+    assert_eq!(t.last_answer(), None);
+    assert_eq!(t.skipped["event_msg:context_compacted"], 1);
+}
+
+// --- point 3: every Codex type the reader does not use is counted
+
+#[test]
+fn codex_unused_event_item_and_line_types_are_counted() {
+    let t = derived("codex-0.171-derived-item-completed.jsonl", TranscriptFormat::Codex);
+    for key in [
+        "event_msg:task_started",
+        "event_msg:thread_settings_applied",
+        "event_msg:token_count",
+        "event_msg:item_completed:AgentMessage",
+        "line:world_state",
+        "line:token_usage_record",
+        "line:session_meta",
+        "line:turn_context",
+    ] {
+        assert_eq!(t.skipped.get(key), Some(&1), "{key}: {:?}", t.skipped);
+    }
+    assert!(
+        t.skipped
+            .keys()
+            .all(|k| !k.contains("CommandExecution") && !k.contains("task_complete")),
+        "used types are not counted: {:?}",
+        t.skipped
+    );
+}
+
+#[test]
+fn codex_rollouts_pair_calls_skip_boilerplate_and_count_unknown_types() {
+    let text = lines(&[
+        json!({"timestamp": "t", "type": "session_meta", "payload": {"id": "x"}}),
+        json!({"timestamp": "t", "type": "response_item", "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "<environment_context>\n<cwd>/repo</cwd>\n</environment_context>"}]}}),
+        json!({"timestamp": "t", "type": "response_item", "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "# AGENTS.md instructions\n<INSTRUCTIONS>run tests</INSTRUCTIONS>"}]}}),
+        json!({"timestamp": "t", "type": "response_item", "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "fix the parser"}]}}),
+        json!({"timestamp": "t", "type": "event_msg", "payload": {"type": "user_message", "message": "fix the parser"}}),
+        json!({"timestamp": "t", "type": "response_item", "payload": {"type": "reasoning", "encrypted_content": "xyz"}}),
+        json!({"timestamp": "t", "type": "response_item", "payload": {"type": "function_call", "name": "shell", "arguments": "{\"command\":[\"pytest\"]}", "call_id": "c1"}}),
+        json!({"timestamp": "t", "type": "response_item", "payload": {"type": "function_call_output", "call_id": "c1", "output": "{\"output\":\"1 passed\",\"metadata\":{\"exit_code\":1}}"}}),
+        json!({"timestamp": "t", "type": "response_item", "payload": {"type": "function_call", "name": "shell", "arguments": "{}", "call_id": "c2"}}),
+        json!({"timestamp": "t", "type": "response_item", "payload": {"type": "function_call_output", "call_id": "c2", "output": "plain text, all fine"}}),
+        json!({"timestamp": "t", "type": "response_item", "payload": {"type": "web_search_call", "query": "x"}}),
+        json!({"timestamp": "t", "type": "brand_new_line_type", "payload": {}}),
+        json!({"timestamp": "t", "type": "event_msg", "payload": {"type": "agent_message", "message": "dup"}}),
+        json!({"timestamp": "t", "type": "response_item", "payload": {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "fixed"}]}}),
+    ]);
+    let (t, format) = parse_transcript("rollout.jsonl", &text, None).unwrap();
+    assert_eq!(format, TranscriptFormat::Codex);
+    assert_eq!(
+        t.user_prompts, 1,
+        "only event_msg user_message counts, boilerplate never"
+    );
+    assert_eq!(t.messages.iter().filter(|m| m.role == Role::User).count(), 1);
+    assert_eq!(t.tools.len(), 3, "a web search is a tool call too");
+    assert!(
+        t.tools[0].error.is_some(),
+        "a non-zero exit code marks the trace failed"
+    );
+    assert!(t.tools[1].error.is_none());
+    assert_eq!(t.tools[0].name, "shell");
+    assert_eq!(t.tools[2].name, "web_search");
+    assert_eq!(t.skipped["line:brand_new_line_type"], 1);
+    assert_eq!(t.last_answer(), Some("fixed"));
+}
+
+#[test]
+fn a_codex_compaction_is_a_rebase() {
+    let text = lines(&[
+        json!({"timestamp": "t", "type": "response_item", "payload": {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "old"}]}}),
+        json!({"timestamp": "t", "type": "compacted", "payload": {"message": "summary of earlier work"}}),
+        json!({"timestamp": "t", "type": "response_item", "payload": {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "new"}]}}),
+    ]);
+    let (t, _) = parse_transcript("r", &text, Some(TranscriptFormat::Codex)).unwrap();
+    assert_eq!(t.compactions, 1);
+    assert!(t.messages.iter().all(|m| m.content != "old"));
+    assert_eq!(t.messages[0].content, "summary of earlier work");
+}
+
+#[test]
+fn claude_code_merges_turn_blocks_skips_side_chains_and_honours_is_error() {
+    let cc = |ty: &str, id: &str, content: serde_json::Value| json!({"type": ty, "uuid": id, "sessionId": "s", "message": {"id": id, "role": ty, "content": content}});
+    let text = lines(&[
+        cc("user", "u1", json!("do it")),
+        cc("assistant", "m1", json!([{"type": "text", "text": "checking"}])),
+        cc(
+            "assistant",
+            "m1",
+            json!([{"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "make"}}]),
+        ),
+        cc(
+            "user",
+            "u2",
+            json!([{"type": "tool_result", "tool_use_id": "t1", "content": "ok", "is_error": true}]),
+        ),
+        json!({"type": "assistant", "isSidechain": true, "message": {"role": "assistant", "content": "sub-agent"}}),
+        json!({"type": "user", "isMeta": true, "message": {"role": "user", "content": "<local-command-caveat>"}}),
+        json!({"type": "system", "subtype": "compact_boundary"}),
+        cc("user", "u3", json!("next thing")),
+        cc("assistant", "m2", json!("done")),
+    ]);
+    let (t, format) = parse_transcript("s.jsonl", &text, None).unwrap();
+    assert_eq!(format, TranscriptFormat::ClaudeCode);
+    assert_eq!(t.compactions, 1);
+    assert_eq!(t.user_prompts, 2);
+    assert_eq!(t.messages.len(), 2, "only what follows the compaction");
+    assert_eq!(t.skipped["sidechain"], 1);
+    assert_eq!(t.skipped["meta"], 1);
+
+    let before = lines(&[
+        cc("assistant", "m1", json!([{"type": "text", "text": "checking"}])),
+        cc(
+            "assistant",
+            "m1",
+            json!([{"type": "tool_use", "id": "t1", "name": "Bash", "input": {}}]),
+        ),
+        cc(
+            "user",
+            "u2",
+            json!([{"type": "tool_result", "tool_use_id": "t1", "content": "looks fine", "is_error": true}]),
+        ),
+    ]);
+    let (t, _) = parse_transcript("s", &before, None).unwrap();
+    assert_eq!(t.assistant_turns(), 1, "blocks of one turn are one message");
+    assert!(t.tools[0].error.is_some(), "is_error marks the call failed");
+}
+
+#[test]
+fn errors_name_the_line() {
+    let e = parse_transcript("f.jsonl", "{\"role\":\"user\",\"content\":\"x\"}\n[oops\n", None).unwrap_err();
+    assert_eq!((e.kind(), e.line()), (TranscriptErrorKind::NotJson, Some(2)));
+    assert!(e.to_string().starts_with("f.jsonl:2:"));
+    let e = parse_transcript("f.jsonl", "{\"x\":1}\n", None).unwrap_err();
+    assert_eq!(e.kind(), TranscriptErrorKind::UnknownFormat);
+    let e = parse_transcript("f.jsonl", "\n", None).unwrap_err();
+    assert_eq!(e.kind(), TranscriptErrorKind::Empty);
+    let e = parse_transcript("f.jsonl", "{\"role\":\"wizard\",\"content\":\"x\"}\n", None).unwrap_err();
+    assert_eq!((e.kind(), e.line()), (TranscriptErrorKind::Malformed, Some(1)));
+}
+
+// older Codex reports a command that failed under its sandbox in its own prefix
+#[test]
+fn an_older_codex_sandbox_failure_is_a_failed_call() {
+    let r =
+        |ty: &str, p: serde_json::Value| serde_json::json!({"timestamp": "t", "type": ty, "payload": p}).to_string();
+    let text = [
+        r("session_meta", serde_json::json!({"id": "x", "cli_version": "0.45.0"})),
+        r(
+            "event_msg",
+            serde_json::json!({"type": "user_message", "message": "build it"}),
+        ),
+        r(
+            "response_item",
+            serde_json::json!({"type": "function_call", "name": "shell",
+            "arguments": "{\"command\":[\"bash\",\"-lc\",\"go test ./...\"]}", "call_id": "c1"}),
+        ),
+        r(
+            "response_item",
+            serde_json::json!({"type": "function_call_output", "call_id": "c1",
+            "output": "failed in sandbox: # app/cmd\ncmd/main.go:6:2: \"os\" imported and not used\n"}),
+        ),
+    ]
+    .join("\n");
+    let (t, _) = advisor_cli::transcript::parse_transcript("codex.jsonl", &text, None).unwrap();
+    assert_eq!(t.tools.len(), 1);
+    assert!(t.tools[0].error.is_some(), "{:?}", t.tools[0]);
+}

@@ -1,0 +1,174 @@
+//! # advisor — a second opinion for LLM agent loops
+//!
+//! A *reviewer* that did not do the work reads a bounded window of an agent's
+//! run and raises notes; an emission guard decides which notes reach the agent;
+//! the agent is sent back to resolve what matters. The plugin is ejectable:
+//! without it, the answer the agent produces is the answer the run returns.
+//!
+//! ## Quick start
+//!
+//! ```
+//! use advisor::{Agent, AdvisorPlugin, Note, model::ScriptedModel, review};
+//!
+//! # tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap().block_on(async {
+//! // The agent answers wrongly, then corrects itself once the advisor objects.
+//! let model = ScriptedModel::texts(["revenue was 4.2M", "revenue was 3.1M (refunds excluded)"]);
+//! let plugin = AdvisorPlugin::builder()
+//!     .reviewer(review::from_sync_fn(|r: &review::Review| {
+//!         Ok(if r.round == 0 { vec![Note::concern("the total double-counts refunded orders")] } else { vec![] })
+//!     }))
+//!     .build()?;
+//! let outcome = Agent::new(model).extension(plugin).run("what was revenue?").await?;
+//! assert!(outcome.final_answer.contains("3.1M"));
+//! # Ok::<(), advisor::Error>(())
+//! # }).unwrap();
+//! ```
+//!
+//! ## Map
+//!
+//! Every public top-level module, by layer:
+//!
+//! - Contract: [`host`] — the contract between an agent loop and its
+//!   extensions, and the [`Extensions`] dispatcher that keeps it; [`error`] —
+//!   [`Error`] / [`ErrorKind`]; [`model`] — the [`ChatModel`](model::ChatModel)
+//!   seam, a scripted model and the OpenAI-compatible client (`http`);
+//!   [`budget`] — token budgets shared by every asker.
+//! - Policy core: [`note`] — [`Note`], [`Severity`]; [`guard`] — the emission
+//!   guard ([`EmissionGuard`]) and the dedupe key; [`render`] — the
+//!   `<advisory>` injection; [`gate`] — one review through the guard and the
+//!   injection it yields; [`evidence`] — the bounded window a reviewer reads;
+//!   [`invisible`] — the characters that render as nothing; [`trace`] —
+//!   JSONL traces of every review decision.
+//! - Reviewers: [`review`] — the [`Reviewer`](review::Reviewer) seam, the
+//!   offline rules reviewer and the model reviewer.
+//! - Products: [`plugin`] — [`AdvisorPlugin`], the finish and periodic review
+//!   extension; [`rollout`] — the privileged advisor for RL / eval rollouts;
+//!   [`consult`] — `advisor-request.v1` in, strictly validated
+//!   `advisor-response.v1` out.
+//! - Hosts: [`agent`] — a small reference loop ([`Agent`]); [`finish_guard`] —
+//!   a rule-based stop interceptor to register before the advisor;
+//!   [`adapters`] — the rig adapter (`rig`); [`io`] — bounded reads and atomic
+//!   writes for files a host does not control.
+//!
+//! The `advisor` command (Claude Code, Codex, Gemini CLI and OpenAI-style
+//! transcript readers, the stop hook for those agents and Cursor, workspace
+//! config and trust, `mcp`, mimalloc) is the `advisor-cli` crate.
+//!
+//! ## Crate features
+//!
+//! - `http` (default): the OpenAI-compatible HTTP model client (reqwest with rustls).
+//! - `rig`: [`adapters::rig::RigAdvisor`], a rig `AgentHook` (rig-agent 0.44).
+//!
+//! Built with `--no-default-features`, the crate is the core alone.
+//!
+//! ## Runtime
+//!
+//! Reviews run as Tokio tasks under a timeout, so the stop hook must be
+//! driven by a Tokio runtime with timers enabled.
+//!
+//! ## Supported Rust versions
+//!
+//! The minimum supported Rust version is 1.85 (edition 2024). Raising it is a
+//! minor-version change.
+
+/// Builder setters that store their argument and return the builder: each
+/// `/// doc` `name(arg: Type) => field = value;` becomes
+/// `pub fn name(mut self, arg: Type) -> Self { self.field = value; self }`
+/// (`field` may be a path such as `config.fail_open`).
+macro_rules! setters {
+    ($($(#[$doc:meta])* $name:ident($arg:ident: $ty:ty) => $($field:ident).+ = $value:expr;)+) => {
+        $($(#[$doc])* pub fn $name(mut self, $arg: $ty) -> Self {
+            self.$($field).+ = $value;
+            self
+        })+
+    };
+}
+
+/// Getters that return a `Copy` field by value: each `/// doc` `name: Type;`
+/// becomes `pub fn name(&self) -> Type { self.name }`.
+macro_rules! getters {
+    ($($(#[$doc:meta])* $name:ident: $ty:ty;)+) => {
+        $($(#[$doc])* pub fn $name(&self) -> $ty {
+            self.$name
+        })+
+    };
+}
+
+/// A fieldless enum whose every value has one wire name: serde reads and
+/// writes exactly those names, `as_str` returns them, `Display` prints them
+/// and `ALL` lists every value in declaration order. Write each variant as
+/// `/// doc` `Variant => "wire_name",`; attributes before the name (docs, extra
+/// derives, `#[non_exhaustive]`) are kept.
+macro_rules! wire_enum {
+    ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident => $wire:literal),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ::serde::Serialize, ::serde::Deserialize)]
+        pub enum $name {
+            $($(#[$vmeta])* #[serde(rename = $wire)] $variant),+
+        }
+
+        impl $name {
+            /// Every value, in declaration order.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            /// The value as written on the wire.
+            pub fn as_str(self) -> &'static str {
+                match self { $($name::$variant => $wire),+ }
+            }
+        }
+
+        impl ::std::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
+pub mod adapters;
+pub mod agent;
+pub mod budget;
+pub mod consult;
+pub mod error;
+pub mod evidence;
+pub mod finish_guard;
+pub mod gate;
+pub mod guard;
+pub mod host;
+pub mod invisible;
+pub mod io;
+pub mod model;
+pub mod note;
+pub mod plugin;
+pub mod render;
+pub mod review;
+pub mod rollout;
+pub mod trace;
+
+mod json;
+mod text;
+mod write_behind;
+
+pub use agent::{Agent, RunOutcome, StopReason};
+pub use error::{Error, ErrorKind};
+pub use guard::EmissionGuard;
+pub use host::Extensions;
+pub use note::{Note, Severity};
+pub use plugin::AdvisorPlugin;
+
+/// The Rust examples of the README and of `docs/`, compiled and run as
+/// doctests (some use the HTTP client, so only with that feature; the CLI
+/// crate runs those of `docs/security.md`, which use its config).
+#[cfg(all(doctest, feature = "http"))]
+mod doc_examples {
+    #[doc = include_str!("../../../README.md")]
+    struct Readme;
+    #[doc = include_str!("../../../docs/plugin.md")]
+    struct Plugin;
+    #[doc = include_str!("../../../docs/reviewers.md")]
+    struct Reviewers;
+    #[doc = include_str!("../../../docs/consult.md")]
+    struct Consult;
+    #[doc = include_str!("../../../docs/budget.md")]
+    struct Budget;
+}

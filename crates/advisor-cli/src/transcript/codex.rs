@@ -403,7 +403,7 @@ fn settle(t: &mut Transcript, s: &mut State, at: usize, call_id: &str, end: End,
         (_, _) if end.declined => Some("declined by the user".to_owned()),
         (Some(code), _) if code != 0 => Outcome::Exit(code).error(body(&text)),
         (_, Some(true)) => {
-            let line = format!("failed: {}", super::first_line_with_failure(body(&text)));
+            let line = format!("failed: {}", super::outcome::first_line_with_failure(body(&text)));
             Some(crate::terminal::clamp(&line, 300).to_owned())
         }
         (Some(_), _) | (_, Some(false)) => None,

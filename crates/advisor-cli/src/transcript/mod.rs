@@ -14,6 +14,7 @@ mod file;
 mod gemini;
 mod hook_input;
 mod openai;
+mod outcome;
 mod reverse;
 
 use std::collections::BTreeMap;
@@ -29,6 +30,8 @@ pub use file::{
     DEFAULT_MAX_BYTES, DEFAULT_MAX_LINE, DEFAULT_WINDOW_BYTES, ReadOptions, read_transcript, read_transcript_with,
 };
 pub use hook_input::{HookEvent, HookInput, Host, MAX_HOOK_INPUT_BYTES};
+use outcome::Outcome;
+pub use outcome::looks_failed;
 pub use reverse::{ReverseLine, ReverseLines};
 
 /// A transcript file format.
@@ -362,31 +365,6 @@ impl Transcript {
     }
 }
 
-/// How a tool call ended, as far as the host says.
-#[derive(Debug, Clone, Copy)]
-enum Outcome {
-    /// Failed or not, by the output's own words.
-    Failed(bool),
-    /// The process's exit code.
-    Exit(i64),
-    /// Still running (no exit code yet).
-    Running,
-}
-
-impl Outcome {
-    fn error(self, output: &str) -> Option<String> {
-        match self {
-            Outcome::Failed(false) | Outcome::Running | Outcome::Exit(0) => None,
-            Outcome::Failed(true) => Some(first_line_with_failure(output)),
-            Outcome::Exit(code) if output.trim().is_empty() => Some(format!("exit code {code}")),
-            Outcome::Exit(code) => {
-                let line = format!("exit code {code}: {}", first_line_with_failure(output));
-                Some(crate::terminal::clamp(&line, 300).to_owned())
-            }
-        }
-    }
-}
-
 /// A short stable hash of `text` (FNV-1a, 64 bits, hex), for the identities
 /// of prompts and compactions (the library's [`advisor::trace::fingerprint`]).
 pub use advisor::trace::fingerprint;
@@ -395,53 +373,6 @@ pub use advisor::trace::fingerprint;
 /// Stop hook's reason), which is not a new request from the user.
 pub fn is_injected(text: &str) -> bool {
     text.contains("<advisory severity=")
-}
-
-/// Whether tool output reports a failure: a non-zero exit code, failed tests,
-/// an error line, a traceback or a panic. `0 failed` is not a failure.
-pub fn looks_failed(output: &str) -> bool {
-    let lower = output.to_lowercase();
-    // a non-zero digit after the marker (`exit code:` is read by `exit code`)
-    let code_follows = |m: &str| {
-        lower.match_indices(m).any(|(i, _)| {
-            let rest = lower[i + m.len()..].trim_start_matches([' ', ':', '"']);
-            rest.starts_with(|c: char| c.is_ascii_digit() && c != '0')
-        })
-    };
-    if ["exit code", "exit status", "exited with code", "exit_code\":"]
-        .into_iter()
-        .any(code_follows)
-    {
-        return true;
-    }
-    if lower.contains("traceback (most recent call last)") || lower.contains("panicked at") || output.contains("FAILED")
-    {
-        return true;
-    }
-    if lower
-        .lines()
-        .any(|l| l.trim_start().starts_with("error:") || l.trim_start().starts_with("error["))
-    {
-        return true;
-    }
-    // "3 failed", "1 test failed" — but not "0 failed"
-    let words: Vec<&str> = lower
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .collect();
-    (2..=3).any(|n| (words.windows(n)).any(|w| w[n - 1] == "failed" && w[0].parse::<u64>().is_ok_and(|k| k > 0)))
-}
-
-fn first_line_with_failure(output: &str) -> String {
-    let line = output
-        .lines()
-        .find(|l| {
-            let l = l.to_lowercase();
-            l.contains("fail") || l.contains("error") || l.contains("exit") || l.contains("panicked")
-        })
-        .or_else(|| output.lines().find(|l| !l.trim().is_empty()))
-        .unwrap_or("failed");
-    crate::terminal::clamp(line.trim(), 300).to_owned()
 }
 
 /// A call recorded as a JSON object with `id`, `name` and its arguments under
@@ -585,22 +516,4 @@ fn read_lines(
     .map_err(|(i, m)| TranscriptError::at(TranscriptErrorKind::Malformed, name, raw[i].number, raw[i].offset, m))?;
     transcript.finish();
     Ok((transcript, format))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn failure_heuristics() {
-        assert!(looks_failed("test result: FAILED. 3 passed; 1 failed"));
-        assert!(looks_failed("Exit code: 2"));
-        assert!(looks_failed("process exited with code 1"));
-        assert!(looks_failed("error: could not compile `x`"));
-        assert!(looks_failed("Traceback (most recent call last):\n  File"));
-        assert!(looks_failed("2 tests failed"));
-        assert!(!looks_failed("test result: ok. 5 passed; 0 failed"));
-        assert!(!looks_failed("Exit code: 0"));
-        assert!(!looks_failed("all good"));
-    }
 }

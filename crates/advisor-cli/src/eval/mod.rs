@@ -1,19 +1,16 @@
 //! `advisor eval <labels.jsonl>…`: a reviewer measured on labelled sets of stop points.
 //!
-//! Owns reading the label file, cutting each transcript at its stop line (the
-//! existing reader parses the prefix — the reader itself is not changed),
-//! appending a derived case's written lines, reviewing the stop through the
-//! real plugin path (the same as `advisor review`), and the confusion matrix,
-//! precision, recall and false-block rate, overall, per split, per
-//! repository (or session source) and per rule, with every false block
-//! listed with its notes.
+//! Owns the command: reviewing each stop point through the real plugin path
+//! (the same as `advisor review`; the existing reader parses the prefix),
+//! the thresholds and the JSON output. The label files are
+//! [`labels`]' business, the confusion matrices and the text report
+//! [`report`]'s.
 //! Exit status 1 when `--min-recall` or `--max-false-block` is not met, 2 for
 //! an unusable label file. Must not judge a case itself: the verdict is
 //! whatever the plugin decides.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -21,22 +18,21 @@ use std::time::Duration;
 use crate::transcript::parse_transcript;
 use advisor::AdvisorPlugin;
 use advisor::Note;
-use advisor::io::{read_file, read_file_to_string};
 use advisor::review::{ModelReviewer, Review, ReviewError, Reviewer, RuleNote, RulesReviewer};
 use async_trait::async_trait;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use serde::Deserialize;
 use serde_json::json;
 
 use crate::finish::review_transcript;
 use crate::model_args::ModelArgs;
 use crate::terminal::{Exit, fail};
 
-/// The largest label file read.
-const MAX_LABELS_BYTES: u64 = 4 * 1024 * 1024;
-/// The largest transcript or derived file read.
-const MAX_TRANSCRIPT_BYTES: u64 = 64 * 1024 * 1024;
+mod labels;
+mod report;
+
+use labels::{Label, Verdict, parse_labels, stop_text};
+use report::{Counts, RuleCounts, Tallies, pct, render_text};
 
 /// Arguments of `advisor eval`.
 #[derive(Debug, Args)]
@@ -67,52 +63,6 @@ pub(crate) struct EvalArgs {
     json: bool,
 }
 
-/// One labelled stop point.
-#[derive(Debug, Clone, Deserialize)]
-struct Label {
-    id: String,
-    #[serde(default)]
-    session: String,
-    /// The public repository the session came from (`owner/name`).
-    repo: Option<String>,
-    transcript: PathBuf,
-    line: Option<usize>,
-    append: Option<PathBuf>,
-    expected: Verdict,
-    rule: Option<String>,
-    #[serde(default)]
-    why: String,
-    split: Option<String>,
-    #[serde(default)]
-    derived: bool,
-    /// The directory the label's paths are relative to (its file's).
-    #[serde(skip)]
-    base: PathBuf,
-}
-
-impl Label {
-    /// Where the stop point came from: its repository, else its session.
-    fn source(&self) -> &str {
-        self.repo.as_deref().unwrap_or(&self.session)
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum Verdict {
-    Block,
-    Pass,
-}
-
-impl Verdict {
-    fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Block => "block",
-            Verdict::Pass => "pass",
-        }
-    }
-}
-
 /// What the reviewer made of one stop point.
 struct Outcome {
     verdict: Verdict,
@@ -133,105 +83,6 @@ impl Outcome {
             error,
         }
     }
-}
-
-/// A confusion matrix.
-#[derive(Debug, Clone, Copy, Default)]
-struct Counts {
-    tp: usize,
-    fn_: usize,
-    fp: usize,
-    tn: usize,
-}
-
-impl Counts {
-    fn add(&mut self, expected: Verdict, got: Verdict) {
-        match (expected, got) {
-            (Verdict::Block, Verdict::Block) => self.tp += 1,
-            (Verdict::Block, Verdict::Pass) => self.fn_ += 1,
-            (Verdict::Pass, Verdict::Block) => self.fp += 1,
-            (Verdict::Pass, Verdict::Pass) => self.tn += 1,
-        }
-    }
-    fn total(&self) -> usize {
-        self.tp + self.fn_ + self.fp + self.tn
-    }
-    fn ratio(num: usize, den: usize) -> Option<f64> {
-        (den > 0).then(|| num as f64 / den as f64)
-    }
-    fn precision(&self) -> Option<f64> {
-        Counts::ratio(self.tp, self.tp + self.fp)
-    }
-    fn recall(&self) -> Option<f64> {
-        Counts::ratio(self.tp, self.tp + self.fn_)
-    }
-    fn false_block_rate(&self) -> Option<f64> {
-        Counts::ratio(self.fp, self.fp + self.tn)
-    }
-    fn json(&self) -> serde_json::Value {
-        json!({
-            "stops": self.total(), "tp": self.tp, "fn": self.fn_, "fp": self.fp, "tn": self.tn,
-            "precision": self.precision(), "recall": self.recall(), "false_block_rate": self.false_block_rate(),
-        })
-    }
-}
-
-/// Per-rule counts: blocks it raised on stops labelled block / pass, and stops labelled with it that passed.
-#[derive(Debug, Clone, Copy, Default)]
-struct RuleCounts {
-    correct: usize,
-    false_blocks: usize,
-    missed: usize,
-}
-
-fn parse_labels(path: &Path) -> Result<Vec<Label>, String> {
-    let text = read_file_to_string(path, MAX_LABELS_BYTES).map_err(|e| e.to_string())?;
-    let mut labels = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        if raw.trim().is_empty() {
-            continue;
-        }
-        let mut label: Label =
-            serde_json::from_str(raw).map_err(|e| format!("{}:{}: not a label ({e})", path.display(), i + 1))?;
-        label.base = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        if label.line == Some(0) {
-            return Err(format!("{}:{}: `line` is 1-based", path.display(), i + 1));
-        }
-        labels.push(label);
-    }
-    if labels.is_empty() {
-        return Err(format!("{}: no labels", path.display()));
-    }
-    Ok(labels)
-}
-
-/// The transcript text the reviewer sees at this stop point: the first
-/// `line` lines of the transcript, then the derived lines.
-fn stop_text(label: &Label) -> Result<String, String> {
-    let base = &label.base;
-    let path = base.join(&label.transcript);
-    let bytes = read_file(&path, MAX_TRANSCRIPT_BYTES).map_err(|e| e.to_string())?;
-    let text = String::from_utf8_lossy(&bytes);
-    let kept: Vec<&str> = (text.split_inclusive('\n'))
-        .take(label.line.unwrap_or(usize::MAX))
-        .collect();
-    if let Some(n) = label.line.filter(|n| kept.len() < *n) {
-        return Err(format!(
-            "{}: has {} lines, the label stops at {n}",
-            path.display(),
-            kept.len()
-        ));
-    }
-    let mut out = kept.concat();
-    if let Some(extra) = &label.append {
-        let path = base.join(extra);
-        let extra = read_file_to_string(&path, MAX_TRANSCRIPT_BYTES).map_err(|e| e.to_string())?;
-        if !out.ends_with('\n') && !out.is_empty() {
-            out.push('\n');
-        }
-        out.push_str(&extra);
-    }
-    Ok(out)
 }
 
 /// The rules reviewer, remembering which rule raised each note of the review
@@ -331,10 +182,6 @@ impl Judge {
             error: record.error.as_ref().map(|e| e.message.clone()),
         })
     }
-}
-
-fn pct(x: Option<f64>) -> String {
-    x.map_or_else(|| "—".to_owned(), |v| format!("{:.1} %", v * 100.0))
 }
 
 pub(crate) async fn run(args: &EvalArgs) -> Exit {
@@ -482,140 +329,4 @@ pub(crate) async fn run(args: &EvalArgs) -> Exit {
     } else {
         ExitCode::from(1)
     })
-}
-
-/// The counts a text report prints.
-struct Tallies<'a> {
-    /// `overall`, then each split.
-    groups: &'a [(&'a str, &'a Counts)],
-    /// Per repository (or session).
-    sources: &'a BTreeMap<String, Counts>,
-    /// Per rule.
-    rules: &'a BTreeMap<String, RuleCounts>,
-    /// Stop points that could not be reviewed.
-    errors: usize,
-}
-
-fn render_text(args: &EvalArgs, reviewer: &str, cases: (&[Label], &[Outcome]), t: &Tallies<'_>) -> String {
-    let (labels, outcomes) = cases;
-    let Tallies {
-        groups,
-        sources,
-        rules,
-        errors,
-    } = *t;
-    let mut s = String::new();
-    let files: Vec<String> = args.labels.iter().map(|p| p.display().to_string()).collect();
-    let _ = writeln!(
-        s,
-        "labels: {} ({} stop points)\nreviewer: {reviewer}\n",
-        if files.len() > 3 {
-            format!("{} files", files.len())
-        } else {
-            files.join(", ")
-        },
-        labels.len()
-    );
-    let _ = writeln!(
-        s,
-        "{:<10} {:>5} {:>4} {:>4} {:>4} {:>4} {:>10} {:>8} {:>12}",
-        "split", "stops", "TP", "FN", "FP", "TN", "precision", "recall", "false-block"
-    );
-    for (name, c) in groups {
-        let _ = writeln!(
-            s,
-            "{:<10} {:>5} {:>4} {:>4} {:>4} {:>4} {:>10} {:>8} {:>12}",
-            name,
-            c.total(),
-            c.tp,
-            c.fn_,
-            c.fp,
-            c.tn,
-            pct(c.precision()),
-            pct(c.recall()),
-            pct(c.false_block_rate())
-        );
-    }
-    if sources.len() > 1 {
-        let width = sources.keys().map(String::len).max().unwrap_or(6).max(6);
-        let _ = writeln!(
-            s,
-            "\n{:<width$} {:>5} {:>4} {:>4} {:>4} {:>4} {:>8} {:>12}",
-            "source", "stops", "TP", "FN", "FP", "TN", "recall", "false-block"
-        );
-        for (name, c) in sources {
-            let _ = writeln!(
-                s,
-                "{:<width$} {:>5} {:>4} {:>4} {:>4} {:>4} {:>8} {:>12}",
-                name,
-                c.total(),
-                c.tp,
-                c.fn_,
-                c.fp,
-                c.tn,
-                pct(c.recall()),
-                pct(c.false_block_rate())
-            );
-        }
-    }
-    let _ = writeln!(
-        s,
-        "\n{:<24} {:>14} {:>12} {:>7}",
-        "rule", "correct blocks", "false blocks", "missed"
-    );
-    for (name, r) in rules {
-        let _ = writeln!(
-            s,
-            "{:<24} {:>14} {:>12} {:>7}",
-            name, r.correct, r.false_blocks, r.missed
-        );
-    }
-    if errors > 0 {
-        let _ = writeln!(s, "\n{errors} stop point(s) could not be reviewed (counted as pass)");
-    }
-    let false_blocks: Vec<(&Label, &Outcome)> = labels
-        .iter()
-        .zip(outcomes)
-        .filter(|(l, o)| l.expected == Verdict::Pass && o.verdict == Verdict::Block)
-        .collect();
-    let _ = writeln!(s, "\nfalse blocks: {}", false_blocks.len());
-    for (l, o) in &false_blocks {
-        let _ = writeln!(s, "  {} [{}] — {}", l.id, l.split.as_deref().unwrap_or("-"), l.why);
-        for n in &o.notes {
-            let _ = writeln!(s, "      {}", crate::terminal::clamp(n, 300));
-        }
-    }
-    let mut header = false;
-    for (l, o) in labels.iter().zip(outcomes) {
-        let wrong = l.expected != o.verdict;
-        if !(wrong || args.verbose || o.error.is_some()) {
-            continue;
-        }
-        if !header {
-            let _ = writeln!(s, "\n{}:", if args.verbose { "stop points" } else { "misclassified" });
-            header = true;
-        }
-        let mark = if wrong { "✗" } else { "✓" };
-        let _ = writeln!(
-            s,
-            "  {mark} {} [{}] expected {}, got {}{} — {}",
-            l.id,
-            l.split.as_deref().unwrap_or("-"),
-            l.expected.as_str(),
-            o.verdict.as_str(),
-            if o.rules.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", o.rules.join(", "))
-            },
-            l.why
-        );
-        if let Some(e) = &o.error {
-            let _ = writeln!(s, "      error: {e}");
-        }
-        for n in &o.notes {
-            let _ = writeln!(s, "      {}", crate::terminal::clamp(n, 300));
-        }
-    }
-    s
 }

@@ -1,0 +1,203 @@
+//! The report of `advisor eval`: confusion matrices and their text.
+//!
+//! Owns [`Counts`] (a confusion matrix, its precision, recall and false-block
+//! rate, and their JSON), [`RuleCounts`] and the text report — overall, per
+//! split, per source, per rule, every false block with its notes, then the
+//! misclassified stop points. Must not review anything or read files.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde_json::json;
+
+use super::labels::{Label, Verdict};
+use super::{EvalArgs, Outcome};
+
+/// A confusion matrix.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Counts {
+    pub(super) tp: usize,
+    pub(super) fn_: usize,
+    pub(super) fp: usize,
+    pub(super) tn: usize,
+}
+
+impl Counts {
+    pub(super) fn add(&mut self, expected: Verdict, got: Verdict) {
+        match (expected, got) {
+            (Verdict::Block, Verdict::Block) => self.tp += 1,
+            (Verdict::Block, Verdict::Pass) => self.fn_ += 1,
+            (Verdict::Pass, Verdict::Block) => self.fp += 1,
+            (Verdict::Pass, Verdict::Pass) => self.tn += 1,
+        }
+    }
+    pub(super) fn total(&self) -> usize {
+        self.tp + self.fn_ + self.fp + self.tn
+    }
+    pub(super) fn ratio(num: usize, den: usize) -> Option<f64> {
+        (den > 0).then(|| num as f64 / den as f64)
+    }
+    pub(super) fn precision(&self) -> Option<f64> {
+        Counts::ratio(self.tp, self.tp + self.fp)
+    }
+    pub(super) fn recall(&self) -> Option<f64> {
+        Counts::ratio(self.tp, self.tp + self.fn_)
+    }
+    pub(super) fn false_block_rate(&self) -> Option<f64> {
+        Counts::ratio(self.fp, self.fp + self.tn)
+    }
+    pub(super) fn json(&self) -> serde_json::Value {
+        json!({
+            "stops": self.total(), "tp": self.tp, "fn": self.fn_, "fp": self.fp, "tn": self.tn,
+            "precision": self.precision(), "recall": self.recall(), "false_block_rate": self.false_block_rate(),
+        })
+    }
+}
+
+/// Per-rule counts: blocks it raised on stops labelled block / pass, and stops labelled with it that passed.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct RuleCounts {
+    pub(super) correct: usize,
+    pub(super) false_blocks: usize,
+    pub(super) missed: usize,
+}
+
+pub(super) fn pct(x: Option<f64>) -> String {
+    x.map_or_else(|| "—".to_owned(), |v| format!("{:.1} %", v * 100.0))
+}
+
+/// The counts a text report prints.
+pub(super) struct Tallies<'a> {
+    /// `overall`, then each split.
+    pub(super) groups: &'a [(&'a str, &'a Counts)],
+    /// Per repository (or session).
+    pub(super) sources: &'a BTreeMap<String, Counts>,
+    /// Per rule.
+    pub(super) rules: &'a BTreeMap<String, RuleCounts>,
+    /// Stop points that could not be reviewed.
+    pub(super) errors: usize,
+}
+
+pub(super) fn render_text(args: &EvalArgs, reviewer: &str, cases: (&[Label], &[Outcome]), t: &Tallies<'_>) -> String {
+    let (labels, outcomes) = cases;
+    let Tallies {
+        groups,
+        sources,
+        rules,
+        errors,
+    } = *t;
+    let mut s = String::new();
+    let files: Vec<String> = args.labels.iter().map(|p| p.display().to_string()).collect();
+    let _ = writeln!(
+        s,
+        "labels: {} ({} stop points)\nreviewer: {reviewer}\n",
+        if files.len() > 3 {
+            format!("{} files", files.len())
+        } else {
+            files.join(", ")
+        },
+        labels.len()
+    );
+    let _ = writeln!(
+        s,
+        "{:<10} {:>5} {:>4} {:>4} {:>4} {:>4} {:>10} {:>8} {:>12}",
+        "split", "stops", "TP", "FN", "FP", "TN", "precision", "recall", "false-block"
+    );
+    for (name, c) in groups {
+        let _ = writeln!(
+            s,
+            "{:<10} {:>5} {:>4} {:>4} {:>4} {:>4} {:>10} {:>8} {:>12}",
+            name,
+            c.total(),
+            c.tp,
+            c.fn_,
+            c.fp,
+            c.tn,
+            pct(c.precision()),
+            pct(c.recall()),
+            pct(c.false_block_rate())
+        );
+    }
+    if sources.len() > 1 {
+        let width = sources.keys().map(String::len).max().unwrap_or(6).max(6);
+        let _ = writeln!(
+            s,
+            "\n{:<width$} {:>5} {:>4} {:>4} {:>4} {:>4} {:>8} {:>12}",
+            "source", "stops", "TP", "FN", "FP", "TN", "recall", "false-block"
+        );
+        for (name, c) in sources {
+            let _ = writeln!(
+                s,
+                "{:<width$} {:>5} {:>4} {:>4} {:>4} {:>4} {:>8} {:>12}",
+                name,
+                c.total(),
+                c.tp,
+                c.fn_,
+                c.fp,
+                c.tn,
+                pct(c.recall()),
+                pct(c.false_block_rate())
+            );
+        }
+    }
+    let _ = writeln!(
+        s,
+        "\n{:<24} {:>14} {:>12} {:>7}",
+        "rule", "correct blocks", "false blocks", "missed"
+    );
+    for (name, r) in rules {
+        let _ = writeln!(
+            s,
+            "{:<24} {:>14} {:>12} {:>7}",
+            name, r.correct, r.false_blocks, r.missed
+        );
+    }
+    if errors > 0 {
+        let _ = writeln!(s, "\n{errors} stop point(s) could not be reviewed (counted as pass)");
+    }
+    let false_blocks: Vec<(&Label, &Outcome)> = labels
+        .iter()
+        .zip(outcomes)
+        .filter(|(l, o)| l.expected == Verdict::Pass && o.verdict == Verdict::Block)
+        .collect();
+    let _ = writeln!(s, "\nfalse blocks: {}", false_blocks.len());
+    for (l, o) in &false_blocks {
+        let _ = writeln!(s, "  {} [{}] — {}", l.id, l.split.as_deref().unwrap_or("-"), l.why);
+        for n in &o.notes {
+            let _ = writeln!(s, "      {}", crate::terminal::clamp(n, 300));
+        }
+    }
+    let mut header = false;
+    for (l, o) in labels.iter().zip(outcomes) {
+        let wrong = l.expected != o.verdict;
+        if !(wrong || args.verbose || o.error.is_some()) {
+            continue;
+        }
+        if !header {
+            let _ = writeln!(s, "\n{}:", if args.verbose { "stop points" } else { "misclassified" });
+            header = true;
+        }
+        let mark = if wrong { "✗" } else { "✓" };
+        let _ = writeln!(
+            s,
+            "  {mark} {} [{}] expected {}, got {}{} — {}",
+            l.id,
+            l.split.as_deref().unwrap_or("-"),
+            l.expected.as_str(),
+            o.verdict.as_str(),
+            if o.rules.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", o.rules.join(", "))
+            },
+            l.why
+        );
+        if let Some(e) = &o.error {
+            let _ = writeln!(s, "      error: {e}");
+        }
+        for n in &o.notes {
+            let _ = writeln!(s, "      {}", crate::terminal::clamp(n, 300));
+        }
+    }
+    s
+}

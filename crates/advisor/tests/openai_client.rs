@@ -331,3 +331,50 @@ fn the_builder_rejects_bad_settings() {
     let err = OpenAiCompatible::builder("http://x", "m").max_concurrency(0).build();
     assert_eq!(err.unwrap_err().field(), Some("max_concurrency"));
 }
+
+// security, second round, item 1: a redirect is never followed, and its target is never quoted
+#[tokio::test]
+async fn a_redirect_is_not_followed_and_its_target_is_not_quoted() {
+    let server = MockServer::start().await;
+    let elsewhere = MockServer::start().await;
+    let target = format!("{}/v1/chat/completions?key=sk-stolen", elsewhere.uri());
+    Mock::given(method("POST"))
+        .and(path("/v1/chat/completions"))
+        .respond_with(
+            ResponseTemplate::new(307)
+                .insert_header("location", target.as_str())
+                .set_body_string(target.clone()),
+        )
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/v1/models"))
+        .respond_with(ResponseTemplate::new(302).insert_header("location", target.as_str()))
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(ok_body("notes from elsewhere")))
+        .mount(&elsewhere)
+        .await;
+    Mock::given(method("GET"))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_json(json!({"data": [{"id": "m", "meta": {"n_ctx_train": 9}}]})),
+        )
+        .mount(&elsewhere)
+        .await;
+    let model = client(&server).header("x-api-key", "secret-header").build().unwrap();
+    let err = model.complete(request()).await.expect_err("a redirect is an error");
+    let text = err.to_string();
+    assert_eq!(err.kind(), ModelErrorKind::Status);
+    assert!(text.contains("307") && text.contains("not followed"), "{text}");
+    assert!(
+        !text.contains("sk-stolen") && !text.contains(&elsewhere.uri()),
+        "{text}"
+    );
+    // the context probe does not follow either
+    let _ = model.context_tokens().await;
+    assert!(
+        elsewhere.received_requests().await.unwrap_or_default().is_empty(),
+        "nothing reached the other origin"
+    );
+}

@@ -255,6 +255,9 @@ impl OpenAiCompatibleBuilder {
         };
         let http = reqwest::Client::builder()
             .user_agent(concat!("advisor/", env!("CARGO_PKG_VERSION")))
+            // a redirect would carry the review prompt and every configured
+            // header (`x-api-key`, `api-key`) to another origin: never followed
+            .redirect(reqwest::redirect::Policy::none())
             .build()
             .map_err(|e| Error::config("http", format!("could not build the HTTP client: {e}")))?;
         Ok(OpenAiCompatible {
@@ -374,6 +377,19 @@ impl Inner {
             return parse_response(&body).map_or_else(Attempt::Fail, Attempt::Done);
         }
         let code = status.as_u16();
+        if status.is_redirection() {
+            // the target (and whatever its query carries) is never quoted
+            return Attempt::Fail(
+                ModelError::new(
+                    ModelErrorKind::Status,
+                    format!(
+                        "the model server answered {status}, a redirect, which is not followed (the prompt and the \
+headers would go to another origin); set base_url to the server that answers"
+                    ),
+                )
+                .with_status(code),
+            );
+        }
         let excerpt = self.excerpt(&body);
         let error = ModelError::new(
             ModelErrorKind::Status,

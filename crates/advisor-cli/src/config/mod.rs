@@ -153,17 +153,46 @@ impl ReviewerSettings {
     }
 }
 
+/// The most finish reviews per request a workspace file may ask for: a
+/// cloned repository must not be able to hold every stop of a session (code
+/// and the builder may set more).
+pub const MAX_WORKSPACE_ROUNDS: u32 = 10;
+/// The largest periodic-review interval a workspace file may set.
+pub const MAX_WORKSPACE_INTERVAL_TURNS: u32 = 1_000;
+
+fn at_most<'de, D: serde::Deserializer<'de>>(d: D, max: u32, what: &str) -> Result<u32, D::Error> {
+    let n = u32::deserialize(d)?;
+    if n > max {
+        return Err(serde::de::Error::custom(format!(
+            "{what} must be at most {max} in a workspace file (a value above it is not shown)"
+        )));
+    }
+    Ok(n)
+}
+
+fn at_most_rounds<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    at_most(d, MAX_WORKSPACE_ROUNDS, "max_rounds")
+}
+
+fn at_most_interval<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    at_most(d, MAX_WORKSPACE_INTERVAL_TURNS, "interval_turns")
+}
+
 /// A workspace's advisor settings (`.advisor/config.toml`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct WorkspaceConfig {
     /// Whether the advisor runs (default true: the file is the opt-in).
     pub enabled: bool,
-    /// Finish reviews per user request.
+    /// Finish reviews per user request (a workspace file sets at most
+    /// [`MAX_WORKSPACE_ROUNDS`]).
+    #[serde(deserialize_with = "at_most_rounds")]
     pub max_rounds: u32,
     /// Notes that may reach the agent per review.
     pub max_notes_per_review: usize,
-    /// Periodic review every N completed turns (0: finish only).
+    /// Periodic review every N completed turns (0: finish only; a workspace
+    /// file sets at most [`MAX_WORKSPACE_INTERVAL_TURNS`]).
+    #[serde(deserialize_with = "at_most_interval")]
     pub interval_turns: u32,
     /// Highest severity the reviewer may raise (default blocker).
     pub max_severity: Severity,
@@ -436,6 +465,17 @@ pub fn plugin_from_workspace(workspace: &Path) -> Result<Option<AdvisorPlugin>, 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_workspace_file_cannot_set_unbounded_rounds_or_intervals() {
+        let err = WorkspaceConfig::parse("c", "enabled = true\nmax_rounds = 4294967295\n").unwrap_err();
+        let text = err.to_string();
+        assert!(text.contains(":2") && text.contains("at most 10"), "{text}");
+        assert!(!text.contains("4294967295"), "the value is not echoed: {text}");
+        assert!(WorkspaceConfig::parse("c", "max_rounds = 10\n").is_ok());
+        let err = WorkspaceConfig::parse("c", "interval_turns = 1001\n").unwrap_err();
+        assert!(err.to_string().contains("at most 1000"), "{err}");
+    }
 
     #[test]
     fn the_starter_file_parses_to_the_defaults() {

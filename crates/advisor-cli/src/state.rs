@@ -137,10 +137,12 @@ pub(crate) fn load(path: &Path) -> Result<Option<SessionState>, String> {
     Ok(Some(state))
 }
 
-/// Writes `state` beside its file, ready to be committed.
+/// Writes `state` beside its file, ready to be committed: `0600`, in a
+/// `0700` directory when it creates one (another local user must not read or
+/// pre-create it).
 pub(crate) fn stage(path: &Path, state: &SessionState) -> std::io::Result<advisor::io::Staged> {
     let body = serde_json::to_vec(state).map_err(std::io::Error::other)?;
-    advisor::io::stage(path, &body)
+    advisor::io::stage_private(path, &body)
 }
 
 #[cfg(test)]

@@ -400,3 +400,37 @@ fn a_rejected_checkpoint_sits_the_advisor_out_until_a_fresh_prompt() {
         "a fresh request brings the advisor back"
     );
 }
+
+// security, second round, item 3: whoever can open the lock file can hold it; a hook gives up
+// within 2 s and lets the stop through, and never waits until the host kills it
+#[test]
+fn a_lock_held_by_another_process_lets_the_stop_through_within_two_seconds() {
+    let ws = Workspace::with_config("enabled = true\nmax_rounds = 5\n");
+    let t = ws.write("t.jsonl", "{\"role\":\"user\",\"content\":\"export it\"}\n");
+    // a first stop creates the session's state and lock files
+    let first = hook(&stop(&ws, "held", &t, Some(FLAGGED), false), &[]);
+    assert!(first.blocked().is_some(), "{first:?}");
+    let lock = ws.path().join(".advisor/state/held.lock");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&lock).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "the lock file is private");
+        let state = std::fs::metadata(ws.path().join(".advisor/state/held.json")).unwrap();
+        assert_eq!(state.permissions().mode() & 0o777, 0o600, "the state file is private");
+    }
+    // another process holds it, through a read-only descriptor
+    let file = std::fs::File::open(&lock).unwrap();
+    let mut held = fd_lock::RwLock::new(file);
+    let _guard = held.write().unwrap();
+    let started = std::time::Instant::now();
+    let run = hook(&stop(&ws, "held", &t, Some(FLAGGED), false), &[]);
+    assert_eq!((run.stdout.as_str(), run.code), ("", 0), "let through: {run:?}");
+    assert!(run.stderr.contains("goes through unreviewed"), "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "one line: {}", run.stderr);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(10),
+        "gave up: {:?}",
+        started.elapsed()
+    );
+}

@@ -180,7 +180,13 @@ async fn review(
     let path = state_path(&dir, &input.session_id, agent);
     let mut lock = path.clone().and_then(|p| SessionLock::open(&p).map_err(locking));
     let held = match lock.as_mut() {
-        Ok(l) => l.hold().map_err(locking),
+        Ok(l) => match l.hold_within(lock::LOCK_WAIT) {
+            // someone holds the session's lock: this stop is not reviewed at all
+            Err(e) if e.kind() == std::io::ErrorKind::TimedOut => {
+                return Err(let_through(format!("{}; the stop goes through unreviewed", locking(e))));
+            }
+            other => other.map_err(locking),
+        },
         Err(e) => Err(e.clone()),
     };
     let mut state_problem = held.as_ref().err().cloned();

@@ -56,8 +56,30 @@ fn parent_dir(path: &Path) -> &Path {
 /// Writes `bytes` durably to a new temporary file beside `path` (creating
 /// the parent directory), ready to be committed.
 pub fn stage(path: &Path, bytes: &[u8]) -> io::Result<Staged> {
+    stage_with(path, bytes, false)
+}
+
+/// Like [`stage`], for a file only its owner may read: on Unix the file is
+/// created `0600` and a parent directory it creates `0700` (state, locks).
+pub fn stage_private(path: &Path, bytes: &[u8]) -> io::Result<Staged> {
+    stage_with(path, bytes, true)
+}
+
+/// Creates `dir` and its missing parents, `0700` on Unix when `private`.
+pub fn create_dir_private(dir: &Path, private: bool) -> io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    if private {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    builder.create(dir)
+}
+
+fn stage_with(path: &Path, bytes: &[u8], private: bool) -> io::Result<Staged> {
     let dir = parent_dir(path);
-    std::fs::create_dir_all(dir)?;
+    create_dir_private(dir, private)?;
     let nanos = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_nanos())
@@ -68,7 +90,14 @@ pub fn stage(path: &Path, bytes: &[u8]) -> io::Result<Staged> {
         std::process::id(),
         COUNTER.fetch_add(1, Ordering::Relaxed)
     ));
-    let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    if private {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut file = options.open(&tmp)?;
     // from here on, dropping `staged` removes the temporary file
     let staged = Staged {
         tmp: Some(tmp),

@@ -13,7 +13,7 @@
 mod atomic_file;
 mod bounded_read;
 
-pub use atomic_file::{Staged, stage, write_atomic};
+pub use atomic_file::{Staged, create_dir_private, stage, stage_private, write_atomic};
 pub use bounded_read::{
     BoundedLine, BoundedLines, BoundedReadError, BoundedReadErrorKind, open_regular, read_file, read_file_to_string,
     read_stream,

@@ -426,11 +426,35 @@ fn a_lock_held_by_another_process_lets_the_stop_through_within_two_seconds() {
     let started = std::time::Instant::now();
     let run = hook(&stop(&ws, "held", &t, Some(FLAGGED), false), &[]);
     assert_eq!((run.stdout.as_str(), run.code), ("", 0), "let through: {run:?}");
-    assert!(run.stderr.contains("goes through unreviewed"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("not reviewed; the stop goes through"),
+        "{}",
+        run.stderr
+    );
     assert_eq!(run.stderr.lines().count(), 1, "one line: {}", run.stderr);
     assert!(
         started.elapsed() < std::time::Duration::from_secs(10),
         "gave up: {:?}",
         started.elapsed()
+    );
+}
+
+// security, second round, item 5: a committed `.advisor/state` link is refused, nothing is written through it
+#[cfg(unix)]
+#[test]
+fn a_symlinked_state_directory_is_refused_and_nothing_is_written_through_it() {
+    let ws = Workspace::with_config("enabled = true\n");
+    let elsewhere = ws.path().join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, ws.path().join(".advisor/state")).unwrap();
+    let t = ws.write("t.jsonl", "{\"role\":\"user\",\"content\":\"export it\"}\n");
+    let run = hook(&stop(&ws, "linked", &t, Some(FLAGGED), false), &[]);
+    assert_eq!((run.stdout.as_str(), run.code), ("", 0), "let through: {run:?}");
+    assert!(run.stderr.contains("symbolic link"), "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert_eq!(
+        std::fs::read_dir(&elsewhere).unwrap().count(),
+        0,
+        "nothing written through the link"
     );
 }

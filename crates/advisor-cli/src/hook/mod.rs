@@ -159,6 +159,19 @@ pub(crate) async fn run(args: &HookArgs) -> Exit {
     review(args, &input, &workspace, config.verdict, builder).await
 }
 
+/// The first of the workspace's `.advisor`, the state directory, and the
+/// session's state and lock files that is a symbolic link, if any (what
+/// does not exist yet is no link).
+fn linked(workspace: &std::path::Path, dir: &std::path::Path, state: Option<&PathBuf>) -> Option<PathBuf> {
+    let is_link = |p: &std::path::Path| std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink());
+    let mut candidates = vec![workspace.join(".advisor"), dir.to_path_buf()];
+    if let Some(s) = state {
+        candidates.push(s.clone());
+        candidates.push(s.with_extension("lock"));
+    }
+    candidates.into_iter().find(|p| is_link(p))
+}
+
 async fn review(
     args: &HookArgs,
     input: &HookInput,
@@ -178,12 +191,19 @@ async fn review(
     // state problems: the cap then rests on the host's own loop flag
     let locking = |e: std::io::Error| format!("cannot lock the session state in {}: {e}", dir.display());
     let path = state_path(&dir, &input.session_id, agent);
+    // a committed `.advisor/state` link would send the state and lock files wherever it points
+    if let Some(link) = linked(workspace, &dir, path.as_ref().ok()) {
+        return Err(let_through(format!(
+            "{} is a symbolic link, which the advisor does not follow for its state; not reviewed",
+            link.display()
+        )));
+    }
     let mut lock = path.clone().and_then(|p| SessionLock::open(&p).map_err(locking));
     let held = match lock.as_mut() {
         Ok(l) => match l.hold_within(lock::LOCK_WAIT) {
             // someone holds the session's lock: this stop is not reviewed at all
             Err(e) if e.kind() == std::io::ErrorKind::TimedOut => {
-                return Err(let_through(format!("{}; the stop goes through unreviewed", locking(e))));
+                return Err(let_through(format!("{}; not reviewed", locking(e))));
             }
             other => other.map_err(locking),
         },

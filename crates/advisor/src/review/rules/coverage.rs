@@ -19,6 +19,7 @@
 use super::RunKind;
 use super::Scripts;
 use super::invocation::{Invocation, recognise};
+use super::runners::ANY;
 use super::runs::Run;
 use super::shell::simple_commands;
 
@@ -181,13 +182,11 @@ fn selection_covers(inv: &Invocation, later: &Selection, failed: &Selection) -> 
 
 /// Whether an invocation is a wrapper whose content the rules do not know:
 /// a package script, a make target, a task runner, tox/nox — a row read
-/// with every summary format.
+/// with every summary format ([`ANY`]). (`git commit` reads its hooks' output
+/// with many formats too, but runs no tests a later run could stand for.)
 pub(crate) fn is_wrapper(inv: &Invocation) -> bool {
-    inv.opaque || inv.runner().formats.len() > WRAPPER_FORMATS
+    inv.opaque || inv.runner().formats == ANY
 }
-
-/// More summary formats than this: the row is a wrapper that may run any runner.
-const WRAPPER_FORMATS: usize = 8;
 
 /// The package script an `npm|pnpm|yarn|bun` invocation runs (`npm test` →
 /// `test`, `pnpm run test:unit` → `test:unit`), if it is one.
@@ -405,5 +404,7 @@ mod tests {
         assert_eq!(verdict("npm test", "npx jest src/a.test.ts", &scripts), Covers::No);
         assert_eq!(verdict("npm test", "pytest", &none), Covers::No);
         assert_eq!(verdict("make test", "pytest", &none), Covers::Unknown);
+        // a refused commit is no wrapper of tests: a later test run does not stand for it
+        assert_eq!(verdict("git commit -m x", "pytest", &none), Covers::No);
     }
 }

@@ -52,7 +52,7 @@ use RunKind::{Build, Test};
 
 /// Every summary format but those of CI results and bats' TAP: for runners that
 /// run other runners (`make test`, `npm test`, `tox`, task runners).
-const ANY: &[Format] = &[
+pub(crate) const ANY: &[Format] = &[
     Cargo, Nextest, Pytest, GoTest, Vitest, Jest, Mocha, ExUnit, RSpec, Minitest, PhpUnit, Maven, Gradle, Dotnet,
     CTest, Make, Tox, Nox, Bazel, Swift, Tsc, Deno, Bun, Unittest, NodeTest, Zig, Sbt, Clojure, Haskell, Dart, Mypy,
     Pyright, Lint,

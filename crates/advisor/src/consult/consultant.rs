@@ -27,11 +27,11 @@ use serde_json::json;
 
 use super::request::AdvisorRequest;
 use super::response::{AdvisorResponse, MAX_INSTRUCTIONS, RESPONSE_SCHEMA, validate_response};
+use crate::ask::{Failure, FeedbackPolicy, GaveUp, ask_with_feedback};
 use crate::budget::{BudgetScope, BudgetStop, TokenBudget};
 use crate::error::Error;
 use crate::error::ValidationError;
 use crate::host::Message;
-use crate::model::retry::{Failure, FeedbackPolicy, GaveUp, ask_with_feedback};
 use crate::model::{ChatModel, ChatRequest, ModelError, Usage};
 
 /// The system prompt of the advisor.

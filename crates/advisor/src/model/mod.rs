@@ -10,7 +10,6 @@ mod backoff;
 mod openai;
 #[cfg(feature = "http")]
 mod openai_wire;
-pub(crate) mod retry;
 mod scripted;
 mod structured_output;
 

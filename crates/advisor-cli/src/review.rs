@@ -40,7 +40,7 @@ pub(crate) struct ReviewArgs {
     #[command(flatten)]
     model: ModelArgs,
     /// Notes admitted per review.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = advisor::guard::DEFAULT_MAX_NOTES_PER_REVIEW)]
     max_notes: usize,
     /// One JSON object instead of text.
     #[arg(long)]

@@ -48,7 +48,7 @@ pub(crate) struct EvalArgs {
     #[arg(long)]
     split: Option<String>,
     /// Notes admitted per review.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = advisor::guard::DEFAULT_MAX_NOTES_PER_REVIEW)]
     max_notes: usize,
     /// Fail (exit 1) when recall, overall or in any split, is below this fraction (0–1).
     #[arg(long)]

@@ -236,6 +236,9 @@ impl fmt::Debug for Consultant {
     }
 }
 
+/// Answers a [`Consultant`] tries before giving up, unless told otherwise.
+pub const DEFAULT_MAX_ATTEMPTS: u32 = 3;
+
 /// A consultation's result and what it cost.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Consultation {
@@ -248,7 +251,7 @@ pub struct Consultation {
 }
 
 impl Consultant {
-    /// A consultant over `model`, allowing 3 answers.
+    /// A consultant over `model`, allowing [`DEFAULT_MAX_ATTEMPTS`] answers.
     pub fn new(model: impl ChatModel + 'static) -> Consultant {
         Consultant::shared(Arc::new(model))
     }
@@ -257,7 +260,7 @@ impl Consultant {
     pub fn shared(model: Arc<dyn ChatModel>) -> Consultant {
         Consultant {
             model,
-            max_attempts: NonZeroU32::MIN.saturating_add(2),
+            max_attempts: NonZeroU32::new(DEFAULT_MAX_ATTEMPTS).unwrap_or(NonZeroU32::MIN),
             budget: Arc::new(Mutex::new(TokenBudget::new(BudgetScope::Run, None))),
         }
     }

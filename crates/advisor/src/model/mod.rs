@@ -23,7 +23,7 @@ use crate::host::{Message, ToolCall};
 
 pub use backoff::Backoff;
 #[cfg(feature = "http")]
-pub use openai::{MAX_TIMEOUT, OpenAiCompatible, OpenAiCompatibleBuilder};
+pub use openai::{DEFAULT_TIMEOUT, MAX_TIMEOUT, OpenAiCompatible, OpenAiCompatibleBuilder};
 pub use scripted::ScriptedModel;
 pub use structured_output::StructuredOutput;
 

@@ -6,7 +6,7 @@
 //! interrupted, the exact injection, errors and latency — so a recorded incident can be replayed
 //! (`advisor replay` accepts traces) and turned into a regression fixture. It
 //! must not influence the run: a failing sink is logged and ignored, and
-//! [`JsonlTrace`] writes off the agent's thread. [`fingerprint`] is the short
+//! [`JsonlTrace`] writes off the agent's thread. [`short_hash`] is the short
 //! stable hash traces and host state use for identities (excerpts, prompts,
 //! compactions).
 

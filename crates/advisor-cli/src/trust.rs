@@ -42,6 +42,15 @@ fn describe(r: &ReviewerSettings) -> String {
         let names: Vec<&str> = r.headers.keys().map(String::as_str).collect();
         out.push_str(&format!(", headers {}", names.join(", ")));
     }
+    if !r.tools.is_empty() {
+        let calls = r
+            .max_tool_calls
+            .unwrap_or(advisor::review::tools::DEFAULT_MAX_TOOL_CALLS);
+        out.push_str(&format!(
+            ", read-only workspace tools {} (at most {calls} calls a review)",
+            r.tools.join(", ")
+        ));
+    }
     line(&out).into_owned()
 }
 

@@ -34,6 +34,7 @@ use advisor::error::{Error, ErrorKind};
 use advisor::model::StructuredOutput;
 use advisor::note::Severity;
 use advisor::plugin::{AdvisorPlugin, AdvisorPluginBuilder};
+use advisor::review::tools::WorkspaceTools;
 use advisor::review::{Reviewer, RulesReviewer, RunKind};
 
 pub use resolve::{Resolved, ReviewerSource, resolve};
@@ -143,9 +144,59 @@ pub struct ReviewerSettings {
     pub headers: BTreeMap<String, String>,
     /// Structured output mode.
     pub structured_output: StructuredOutput,
+    /// Read-only workspace tools offered to the model reviewer (`read_file`,
+    /// `list_files`, `grep`, `git_diff`); none by default.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tools: Vec<String>,
+    /// Most tool calls per review (default
+    /// [`DEFAULT_MAX_TOOL_CALLS`](advisor::review::tools::DEFAULT_MAX_TOOL_CALLS)).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_tool_calls: Option<usize>,
+    /// Names the tools refuse beyond the built-in deny-list
+    /// ([`DEFAULT_DENY`](advisor::review::tools::DEFAULT_DENY)); it only ever
+    /// grows.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tools_deny: Vec<String>,
 }
 
 impl ReviewerSettings {
+    /// The workspace tools these settings offer, rooted at `workspace`
+    /// (`None` when no tool is named). An unknown name, tools on a reviewer
+    /// other than a model, or more calls than allowed is a config error
+    /// naming the field.
+    pub fn workspace_tools(&self, workspace: Option<&Path>) -> Result<Option<WorkspaceTools>, Error> {
+        use advisor::review::tools::{DEFAULT_MAX_TOOL_CALLS, MAX_TOOL_CALLS_LIMIT, WorkspaceTool};
+        if self.tools.is_empty() {
+            return Ok(None);
+        }
+        if self.kind != ReviewerKind::Model {
+            return Err(Error::config("reviewer.tools", "are offered only to kind = \"model\""));
+        }
+        let tools = (self.tools.iter())
+            .map(|name| {
+                WorkspaceTool::parse(name).ok_or_else(|| {
+                    Error::config(
+                        "reviewer.tools",
+                        "names an unknown tool; use read_file, list_files, grep, git_diff",
+                    )
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let calls = self.max_tool_calls.unwrap_or(DEFAULT_MAX_TOOL_CALLS);
+        if calls == 0 || calls > MAX_TOOL_CALLS_LIMIT {
+            return Err(Error::config(
+                "reviewer.max_tool_calls",
+                format!("must be between 1 and {MAX_TOOL_CALLS_LIMIT}"),
+            ));
+        }
+        let root = workspace.ok_or_else(|| Error::config("reviewer.tools", "need the workspace the hook runs in"))?;
+        Ok(Some(
+            WorkspaceTools::new(root, tools)
+                .max_tool_calls(calls)
+                .deny(self.tools_deny.iter().cloned()),
+        ))
+    }
+
     /// Whether these settings send anything off the machine's process: a
     /// model reviewer.
     pub fn sends_data(&self) -> bool {
@@ -221,6 +272,10 @@ pub struct WorkspaceConfig {
     /// anywhere, so a workspace file may set them.
     #[serde(skip_serializing_if = "RulesSettings::is_empty")]
     pub rules: RulesSettings,
+    /// The workspace this config is for (never from the file: [`resolve`]
+    /// fills it), the root of the reviewer's workspace tools.
+    #[serde(skip)]
+    pub workspace: Option<PathBuf>,
 }
 
 /// The `[rules]` table: tools that are not shells but run tests or builds
@@ -284,6 +339,7 @@ impl Default for WorkspaceConfig {
             max_prompt_tokens: None,
             reviewer: None,
             rules: RulesSettings::default(),
+            workspace: None,
         }
     }
 }
@@ -403,7 +459,15 @@ impl WorkspaceConfig {
     /// The reviewer these settings describe.
     pub fn build_reviewer(&self) -> Result<Arc<dyn Reviewer>, Error> {
         if let Some(model) = self.model_client()? {
-            return Ok(Arc::new(advisor::review::ModelReviewer::new(model)));
+            let mut reviewer = advisor::review::ModelReviewer::new(model);
+            let tools = self
+                .reviewer
+                .as_ref()
+                .map(|r| r.workspace_tools(self.workspace.as_deref()));
+            if let Some(tools) = tools.transpose()?.flatten() {
+                reviewer = reviewer.tools(tools);
+            }
+            return Ok(Arc::new(reviewer));
         }
         Ok(Arc::new(self.rules.reviewer()))
     }

@@ -132,6 +132,7 @@ pub fn resolve(workspace: &Path, user: &UserConfig) -> Result<Option<Resolved>, 
         },
     };
     config.reviewer = reviewer;
+    config.workspace = Some(key.clone());
     config.validate()?;
     Ok(Some(Resolved {
         workspace: key,

@@ -11,6 +11,8 @@ mod kind;
 mod model_reviewer;
 mod prompt;
 mod rules;
+mod tool_loop;
+pub mod tools;
 mod usage;
 
 use std::fmt;

@@ -19,6 +19,8 @@
 //! plugin from a resolved config. Must not run reviews, and must never take a
 //! URL, model, header or key-variable name from the environment.
 
+pub mod command;
+pub mod recursion;
 mod resolve;
 pub mod trust;
 mod user;
@@ -107,6 +109,9 @@ pub enum ReviewerKind {
     /// A [`ModelReviewer`](advisor::review::ModelReviewer) over an
     /// OpenAI-compatible endpoint (feature `http`).
     Model,
+    /// A [`CommandReviewer`](advisor::review::CommandReviewer): a program
+    /// (`command`) or an agent CLI the user is logged into (`preset`).
+    Command,
 }
 
 /// What `advisor hook` shows the user beside its decision.
@@ -157,6 +162,12 @@ pub struct ReviewerSettings {
     /// grows.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub tools_deny: Vec<String>,
+    /// The program and its arguments (kind = "command"; never a shell string).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub command: Vec<String>,
+    /// An agent CLI run headless with read-only tools (kind = "command").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub preset: Option<command::Preset>,
 }
 
 impl ReviewerSettings {
@@ -197,10 +208,11 @@ impl ReviewerSettings {
         ))
     }
 
-    /// Whether these settings send anything off the machine's process: a
-    /// model reviewer.
+    /// Whether these settings send anything off the machine's process or
+    /// run a program: a model or a command reviewer (both need the user's
+    /// own config or `advisor trust`).
     pub fn sends_data(&self) -> bool {
-        self.kind == ReviewerKind::Model
+        matches!(self.kind, ReviewerKind::Model | ReviewerKind::Command)
     }
 }
 
@@ -449,7 +461,7 @@ impl WorkspaceConfig {
     /// both come from here. Use it on a config from [`load`](Self::load) or
     /// [`Resolved`], so the trust rules have been applied.
     pub fn model_client(&self) -> Result<Option<advisor::model::OpenAiCompatible>, Error> {
-        let Some(r) = self.reviewer.as_ref().filter(|r| r.sends_data()) else {
+        let Some(r) = self.reviewer.as_ref().filter(|r| r.kind == ReviewerKind::Model) else {
             return Ok(None);
         };
         self.validate()?;
@@ -458,6 +470,15 @@ impl WorkspaceConfig {
 
     /// The reviewer these settings describe.
     pub fn build_reviewer(&self) -> Result<Arc<dyn Reviewer>, Error> {
+        if let Some(r) = self.reviewer.as_ref().filter(|r| r.kind == ReviewerKind::Command) {
+            self.validate()?;
+            let timeout = Duration::from_secs(self.timeout_secs);
+            return Ok(Arc::new(command::NoncedCommand::new(
+                r,
+                self.workspace.as_deref(),
+                timeout,
+            )?));
+        }
         if let Some(model) = self.model_client()? {
             let mut reviewer = advisor::review::ModelReviewer::new(model);
             let tools = self

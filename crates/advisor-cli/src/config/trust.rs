@@ -5,8 +5,8 @@
 //! `advisor-trust.v1` followed by the table as compact JSON with a fixed key
 //! order (`kind`, `model`, `base_url`, `api_key_env`, `headers` sorted by
 //! name, `structured_output`), absent values as `null`, then — only when set,
-//! so tables without them keep their fingerprint — `tools`, `max_tool_calls`
-//! and `tools_deny`. Any change to one of
+//! so tables without them keep their fingerprint — `tools`, `max_tool_calls`,
+//! `tools_deny`, `command` and `preset`. Any change to one of
 //! those values changes the fingerprint; caps, rounds, cadence and shadow
 //! mode are not part of it. Must not read files or the environment.
 
@@ -35,6 +35,10 @@ struct Canonical<'a> {
     max_tool_calls: Option<usize>,
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     tools_deny: &'a [String],
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    command: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    preset: Option<super::command::Preset>,
 }
 
 /// The canonical serialisation of `r` the fingerprint is taken over.
@@ -49,6 +53,8 @@ pub fn canonical(r: &ReviewerSettings) -> String {
         tools: &r.tools,
         max_tool_calls: r.max_tool_calls,
         tools_deny: &r.tools_deny,
+        command: &r.command,
+        preset: r.preset,
     };
     // Serialising plain strings, enums and a string map cannot fail.
     format!("advisor-trust.v1\n{}", serde_json::to_string(&c).unwrap_or_default())
@@ -112,6 +118,16 @@ mod tests {
         let mut t = r.clone();
         t.tools_deny = vec!["*.sql".into()];
         assert_ne!(fingerprint(&t), fingerprint(&r));
+        let mut c = model();
+        c.kind = ReviewerKind::Command;
+        c.command = vec!["review-cli".into()];
+        let mut d = c.clone();
+        d.command.push("--fast".into());
+        assert_ne!(fingerprint(&c), fingerprint(&d));
+        let mut e = c.clone();
+        e.command.clear();
+        e.preset = Some(super::super::command::Preset::Claude);
+        assert_ne!(fingerprint(&c), fingerprint(&e));
         // a value cannot be shifted between fields to forge the same text
         let mut a = model();
         a.model = Some("a\",\"base_url\":\"b".into());

@@ -40,7 +40,7 @@ const CLAUDE_TOOLS: &str = "Read,Grep,Glob";
 impl Preset {
     /// The argv (program first) and how the answer is wrapped; `last` is the
     /// file Codex writes its last message to.
-    pub fn argv(self, model: Option<&str>, last: &Path) -> (Vec<String>, Envelope) {
+    pub fn argv(self, model: Option<&str>, last: &Path, workspace: Option<&Path>) -> (Vec<String>, Envelope) {
         let s = |v: &[&str]| v.iter().map(|a| (*a).to_owned()).collect::<Vec<String>>();
         let (mut argv, envelope) = match self {
             // -p: headless, prompt from stdin; json: one result object;
@@ -92,7 +92,11 @@ impl Preset {
             }
             // plan: the read-only approval mode; --extensions none: no
             // extension (and its MCP servers) loads; -p: headless, appended
-            // to the prompt on stdin.
+            // to the prompt on stdin. Headless Gemini CLI refuses an
+            // untrusted folder (exit 55) and trusting the workspace would
+            // load its settings, hooks and MCP servers, so it runs in an
+            // empty scratch folder it may trust (--skip-trust) and reads the
+            // workspace through --include-directories.
             Preset::Gemini => (
                 s(&[
                     "gemini",
@@ -102,6 +106,7 @@ impl Preset {
                     "plan",
                     "--extensions",
                     "none",
+                    "--skip-trust",
                 ]),
                 Envelope::GeminiJson,
             ),
@@ -113,6 +118,10 @@ impl Preset {
         match self {
             Preset::Codex => argv.push("-".to_owned()),
             Preset::Gemini => {
+                if let Some(ws) = workspace {
+                    argv.push("--include-directories".to_owned());
+                    argv.push(ws.display().to_string());
+                }
                 argv.push("-p".to_owned());
                 argv.push("Review the evidence above and answer with the JSON object only.".to_owned());
             }
@@ -129,6 +138,8 @@ pub struct NoncedCommand {
     envelope: Envelope,
     workspace: Option<PathBuf>,
     timeout: Duration,
+    /// Run in an empty scratch folder instead of the workspace (Gemini CLI).
+    scratch_cwd: bool,
 }
 
 impl NoncedCommand {
@@ -136,7 +147,7 @@ impl NoncedCommand {
     pub fn new(r: &ReviewerSettings, workspace: Option<&Path>, timeout: Duration) -> Result<NoncedCommand, Error> {
         let last = std::env::temp_dir().join(format!("advisor-codex-last-{}.txt", std::process::id()));
         let (argv, envelope) = match (r.preset, r.command.is_empty()) {
-            (Some(p), true) => p.argv(r.model.as_deref(), &last),
+            (Some(p), true) => p.argv(r.model.as_deref(), &last, workspace),
             (None, false) => (r.command.clone(), Envelope::Plain),
             (Some(_), false) => return Err(Error::config("reviewer.command", "set command or preset, not both")),
             (None, true) => {
@@ -157,6 +168,7 @@ impl NoncedCommand {
             envelope,
             workspace: workspace.map(Path::to_path_buf),
             timeout,
+            scratch_cwd: r.preset == Some(Preset::Gemini),
         })
     }
 
@@ -175,10 +187,25 @@ impl Reviewer for NoncedCommand {
             .envelope(self.envelope.clone())
             .timeout(self.timeout)
             .env(MARKER_VAR, nonce.value());
-        if let Some(dir) = &self.workspace {
-            reviewer = reviewer.current_dir(dir);
+        let scratch =
+            (self.scratch_cwd).then(|| std::env::temp_dir().join(format!("advisor-review-{}", nonce.value())));
+        match (&scratch, &self.workspace) {
+            (Some(dir), _) => {
+                advisor::io::create_dir_private(dir, true).map_err(|e| {
+                    ReviewError::new(format!(
+                        "a scratch folder for the reviewer could not be made ({})",
+                        e.kind()
+                    ))
+                })?;
+                reviewer = reviewer.current_dir(dir);
+            }
+            (None, Some(dir)) => reviewer = reviewer.current_dir(dir),
+            (None, None) => {}
         }
         let result = reviewer.review(review).await;
+        if let Some(dir) = scratch {
+            let _ = std::fs::remove_dir_all(dir);
+        }
         drop(nonce);
         result
     }

@@ -3,6 +3,7 @@
 pointed at a scripted model server on 127.0.0.1 (issue 28, item 1 and 3).
 
 Usage: PATH=<dir with claude/codex/gemini>:$PATH python3 scripts/verify-presets.py ADVISOR_BIN [claude|codex|gemini ...]
+       python3 scripts/verify-presets.py --serve SECONDS   (the scripted server alone, for `advisor eval --config`)
 
 For each preset: a scratch HOME and workspace, a user config with
 `[reviewer] kind = "command"`, `preset = NAME`, the CLI's endpoint pointed at the
@@ -74,6 +75,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 ("response.completed", {"type": "response.completed", "response": resp}),
             ]
             self.send(sse(events), "text/event-stream")
+        elif path.startswith("/v1/chat/completions"):
+            self.send(json.dumps({"choices": [{"message": {"role": "assistant", "content": ANSWER}, "finish_reason": "stop"}],
+                                  "usage": {"prompt_tokens": 1000, "completion_tokens": 40}}).encode(), "application/json")
         elif "generateContent" in path or "streamGenerateContent" in path:
             text = ANSWER
             if "flash-lite" in path:  # the CLI's routing classifier
@@ -131,7 +135,18 @@ def run(advisor, preset, port, runs=3):
     return results
 
 
+def serve(seconds):
+    """`--serve SECONDS`: only the scripted server, on a free port it prints, for SECONDS at most."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    print(server.server_address[1], flush=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    time.sleep(seconds)
+    server.shutdown()
+
+
 def main():
+    if sys.argv[1] == "--serve":
+        return serve(float(sys.argv[2]))
     advisor = os.path.abspath(sys.argv[1])
     presets = sys.argv[2:] or ["claude", "codex", "gemini"]
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)

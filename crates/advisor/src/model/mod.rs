@@ -330,3 +330,10 @@ pub trait ChatModel: Send + Sync {
         None
     }
 }
+
+impl From<ModelError> for crate::Error {
+    /// An [`ErrorKind::Model`](crate::ErrorKind::Model) error with this one as its source.
+    fn from(e: ModelError) -> crate::Error {
+        crate::Error::with_source(crate::ErrorKind::Model, "the model failed", e)
+    }
+}

@@ -160,3 +160,10 @@ pub trait Reviewer: Send + Sync {
     /// Reviews the evidence.
     async fn review(&self, review: &Review) -> Result<Vec<Note>, ReviewError>;
 }
+
+impl From<ReviewError> for crate::Error {
+    /// An [`ErrorKind::Review`](crate::ErrorKind::Review) error with this one as its source.
+    fn from(e: ReviewError) -> crate::Error {
+        crate::Error::with_source(crate::ErrorKind::Review, "the review failed", e)
+    }
+}

@@ -405,6 +405,7 @@ mod imp {
 mod tests {
     use super::*;
 
+    #[allow(clippy::unwrap_used)]
     fn scratch(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("advisor-beneath-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);

@@ -15,7 +15,9 @@
 //! # Token effect
 //!
 //! One model call per review (two when the server reports a context
-//! overflow): the bounded evidence (≈ 32 000 bytes of transcript at most, plus
+//! overflow; with workspace tools, one more per round of tool calls, at most
+//! `max_tool_calls` calls, every result counted against the prompt budget —
+//! see `tool_loop`): the bounded evidence (≈ 32 000 bytes of transcript at most, plus
 //! tool lines and an 8 000-byte answer), fitted to the prompt budget, in; at
 //! most `max_notes` short notes out.
 

@@ -146,7 +146,9 @@ pub mod review;
 pub mod rollout;
 pub mod trace;
 
+mod ask;
 mod json;
+mod markup;
 mod text;
 mod write_behind;
 

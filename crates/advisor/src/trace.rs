@@ -264,7 +264,7 @@ impl<T: TraceSink + ?Sized> TraceSink for std::sync::Arc<T> {
 
 /// A short stable hash of `text` (FNV-1a, 64 bits, hex), for the identities
 /// of prompts and compactions; not for anything an attacker must not collide.
-pub fn fingerprint(text: &str) -> String {
+pub fn short_hash(text: &str) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in text.as_bytes() {
         h ^= u64::from(*b);

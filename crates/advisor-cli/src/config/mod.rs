@@ -345,7 +345,7 @@ impl Default for WorkspaceConfig {
             max_severity: Severity::Blocker,
             shadow: false,
             verdict: Verdict::Quiet,
-            timeout_secs: 30,
+            timeout_secs: advisor::plugin::DEFAULT_TIMEOUT.as_secs(),
             max_review_tokens: None,
             max_session_review_tokens: None,
             max_prompt_tokens: None,
@@ -468,34 +468,88 @@ impl WorkspaceConfig {
         build_model(r, Duration::from_secs(self.timeout_secs)).map(Some)
     }
 
-    /// The reviewer these settings describe.
+    /// The reviewer these settings describe ([`choose_reviewer`]).
     pub fn build_reviewer(&self) -> Result<Arc<dyn Reviewer>, Error> {
-        if let Some(r) = self.reviewer.as_ref().filter(|r| r.kind == ReviewerKind::Command) {
-            self.validate()?;
-            let timeout = Duration::from_secs(self.timeout_secs);
-            return Ok(Arc::new(command::NoncedCommand::new(
-                r,
-                self.workspace.as_deref(),
-                timeout,
-            )?));
-        }
-        if let Some(model) = self.model_client()? {
-            let mut reviewer = advisor::review::ModelReviewer::new(model);
-            let tools = self
-                .reviewer
-                .as_ref()
-                .map(|r| r.workspace_tools(self.workspace.as_deref()));
-            if let Some(tools) = tools.transpose()?.flatten() {
-                reviewer = reviewer.tools(tools);
-            }
-            return Ok(Arc::new(reviewer));
-        }
-        Ok(Arc::new(self.rules.reviewer()))
+        self.validate()?;
+        let settings = self.reviewer.as_ref().filter(|r| r.sends_data());
+        let timeout = Duration::from_secs(self.timeout_secs);
+        choose_reviewer_in(settings, &self.rules, timeout, self.workspace.as_deref()).map(|c| c.reviewer)
     }
 }
 
-/// The HTTP client `r` describes. Only the API key's *value* comes from the
-/// environment, from the variable `r` names.
+/// The reviewer a command runs, and how it is named in its output.
+pub struct ChosenReviewer {
+    /// The reviewer.
+    pub reviewer: Arc<dyn Reviewer>,
+    /// The rules reviewer itself when that is the choice (`advisor eval`
+    /// records which rule raised each note).
+    pub rules: Option<RulesReviewer>,
+    /// `rules`, `model <name>` (`… with tools …`) or `command …`.
+    pub label: String,
+}
+
+/// The one reviewer choice every command makes — `review`, `eval`, `hook` and
+/// `mcp`: the model reviewer `settings` describe (from a resolved config or
+/// from a command's flags), else the offline rules with the workspace's
+/// `[rules]` table.
+pub fn choose_reviewer(
+    settings: Option<&ReviewerSettings>,
+    rules: &RulesSettings,
+    timeout: Duration,
+) -> Result<ChosenReviewer, Error> {
+    choose_reviewer_in(settings, rules, timeout, None)
+}
+
+/// [`choose_reviewer`] for a reviewer that works in `workspace`: the command
+/// reviewer runs there and the model reviewer's workspace tools are rooted
+/// there (settings naming tools without a workspace are a config error).
+pub fn choose_reviewer_in(
+    settings: Option<&ReviewerSettings>,
+    rules: &RulesSettings,
+    timeout: Duration,
+    workspace: Option<&Path>,
+) -> Result<ChosenReviewer, Error> {
+    match settings.filter(|r| r.sends_data()) {
+        Some(r) if r.kind == ReviewerKind::Command => {
+            let label = match r.preset {
+                Some(p) => format!("command preset {}", serde_json::to_value(p).unwrap_or_default()),
+                None => "command".to_owned(),
+            };
+            Ok(ChosenReviewer {
+                reviewer: Arc::new(command::NoncedCommand::new(r, workspace, timeout)?),
+                rules: None,
+                label,
+            })
+        }
+        Some(r) => {
+            let client = build_model(r, timeout)?;
+            let mut label = format!("model {}", client.model());
+            let mut reviewer = advisor::review::ModelReviewer::new(client);
+            if let Some(tools) = r.workspace_tools(workspace)? {
+                label.push_str(&format!(" with tools {}", tools.names().join(",")));
+                reviewer = reviewer.tools(tools);
+            }
+            Ok(ChosenReviewer {
+                reviewer: Arc::new(reviewer),
+                rules: None,
+                label,
+            })
+        }
+        None => {
+            let reviewer = rules.reviewer();
+            Ok(ChosenReviewer {
+                reviewer: Arc::new(reviewer.clone()),
+                rules: Some(reviewer),
+                label: "rules".to_owned(),
+            })
+        }
+    }
+}
+
+/// The HTTP client `r` describes — the one place settings become a client
+/// (a config's `[reviewer]` table and a command's model flags alike). Only
+/// the API key's *value* comes from the environment, from the variable `r`
+/// names.
 pub(crate) fn build_model(r: &ReviewerSettings, timeout: Duration) -> Result<advisor::model::OpenAiCompatible, Error> {
     use advisor::model::OpenAiCompatible;
     let model = r

@@ -18,12 +18,13 @@ use std::time::Duration;
 use crate::transcript::parse_transcript;
 use advisor::AdvisorPlugin;
 use advisor::Note;
-use advisor::review::{ModelReviewer, Review, ReviewError, Reviewer, RuleNote, RulesReviewer};
+use advisor::review::{Review, ReviewError, Reviewer, RuleNote, RulesReviewer};
 use async_trait::async_trait;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
 
+use crate::config::{RulesSettings, choose_reviewer, choose_reviewer_in};
 use crate::finish::review_transcript;
 use crate::model_args::ModelArgs;
 use crate::terminal::{Exit, fail};
@@ -52,7 +53,7 @@ pub(crate) struct EvalArgs {
     #[arg(long)]
     split: Option<String>,
     /// Notes admitted per review.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = advisor::guard::DEFAULT_MAX_NOTES_PER_REVIEW)]
     max_notes: usize,
     /// Fail (exit 1) when recall, overall or in any split, is below this fraction (0–1).
     #[arg(long)]
@@ -262,23 +263,30 @@ pub(crate) async fn run(args: &EvalArgs) -> Exit {
             return Err(fail("eval", 2, format!("{name} is a fraction between 0 and 1")));
         }
     }
-    let from_config = args
-        .config
-        .as_deref()
-        .map(reviewer_from_config)
-        .transpose()
-        .map_err(|e| fail("eval", 2, e))?;
-    let (reviewer, rules, label): (Option<Arc<dyn Reviewer>>, _, _) = match args.model.client() {
-        _ if from_config.is_some() => match from_config {
-            Some((Some(r), label)) => (Some(r), None, label),
-            _ => (None, Some(RulesReviewer::new()), "rules".to_owned()),
-        },
-        Err(e) => return Err(fail("eval", 2, e)),
-        Ok(None) => (None, Some(RulesReviewer::new()), "rules".to_owned()),
-        Ok(Some(client)) => {
-            let label = format!("model {}", client.model());
-            (Some(Arc::new(ModelReviewer::new(client))), None, label)
-        }
+    // the one reviewer choice: the --config file's [reviewer] table (its
+    // tools and commands work in the current directory), else the flags;
+    // without either, the rules' defaults
+    let from_file = match &args.config {
+        Some(path) => Some(crate::config::UserConfig::load_from(path).map_err(|e| fail("eval", 2, e))?),
+        None => None,
+    };
+    let chosen = match &from_file {
+        Some(user) => choose_reviewer_in(
+            user.reviewer.as_ref(),
+            &RulesSettings::default(),
+            args.model.timeout(),
+            std::env::current_dir().ok().as_deref(),
+        ),
+        None => choose_reviewer(
+            args.model.settings().as_ref(),
+            &RulesSettings::default(),
+            args.model.timeout(),
+        ),
+    }
+    .map_err(|e| fail("eval", 2, e))?;
+    let (reviewer, rules, label) = match chosen.rules {
+        Some(rules) => (None, Some(rules), chosen.label),
+        None => (Some(chosen.reviewer), None, chosen.label),
     };
     let judge = Judge {
         reviewer,
@@ -417,34 +425,6 @@ pub(crate) async fn run(args: &EvalArgs) -> Exit {
     } else {
         ExitCode::from(1)
     })
-}
-
-/// The reviewer a `--config` file's `[reviewer]` table describes, and its
-/// label; `None` for the rules. Tools and commands work in the current
-/// directory; the timeout is the config default.
-fn reviewer_from_config(path: &std::path::Path) -> Result<(Option<Arc<dyn Reviewer>>, String), String> {
-    use crate::config::{ReviewerKind, UserConfig, WorkspaceConfig};
-    let user = UserConfig::load_from(path).map_err(|e| e.to_string())?;
-    let Some(r) = user.reviewer.filter(|r| r.kind != ReviewerKind::Rules) else {
-        return Ok((None, "rules".to_owned()));
-    };
-    let label = match (r.kind, r.preset) {
-        (ReviewerKind::Command, Some(p)) => format!("command preset {}", serde_json::to_value(p).unwrap_or_default()),
-        (ReviewerKind::Command, None) => "command".to_owned(),
-        _ if !r.tools.is_empty() => format!(
-            "model {} with tools {}",
-            r.model.clone().unwrap_or_default(),
-            r.tools.join(",")
-        ),
-        _ => format!("model {}", r.model.clone().unwrap_or_default()),
-    };
-    let config = WorkspaceConfig {
-        reviewer: Some(r),
-        workspace: std::env::current_dir().ok(),
-        ..WorkspaceConfig::default()
-    };
-    let reviewer = config.build_reviewer().map_err(|e| e.to_string())?;
-    Ok((Some(reviewer), label))
 }
 
 /// Means and totals of the stops' costs.

@@ -27,11 +27,11 @@ use serde_json::json;
 
 use super::request::AdvisorRequest;
 use super::response::{AdvisorResponse, MAX_INSTRUCTIONS, RESPONSE_SCHEMA, validate_response};
+use crate::ask::{Failure, FeedbackPolicy, GaveUp, ask_with_feedback};
 use crate::budget::{BudgetScope, BudgetStop, TokenBudget};
 use crate::error::Error;
 use crate::error::ValidationError;
 use crate::host::Message;
-use crate::model::retry::{Failure, FeedbackPolicy, GaveUp, ask_with_feedback};
 use crate::model::{ChatModel, ChatRequest, ModelError, Usage};
 
 /// The system prompt of the advisor.
@@ -236,6 +236,9 @@ impl fmt::Debug for Consultant {
     }
 }
 
+/// Answers a [`Consultant`] tries before giving up, unless told otherwise.
+pub const DEFAULT_MAX_ATTEMPTS: u32 = 3;
+
 /// A consultation's result and what it cost.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Consultation {
@@ -248,7 +251,7 @@ pub struct Consultation {
 }
 
 impl Consultant {
-    /// A consultant over `model`, allowing 3 answers.
+    /// A consultant over `model`, allowing [`DEFAULT_MAX_ATTEMPTS`] answers.
     pub fn new(model: impl ChatModel + 'static) -> Consultant {
         Consultant::shared(Arc::new(model))
     }
@@ -257,7 +260,7 @@ impl Consultant {
     pub fn shared(model: Arc<dyn ChatModel>) -> Consultant {
         Consultant {
             model,
-            max_attempts: NonZeroU32::MIN.saturating_add(2),
+            max_attempts: NonZeroU32::new(DEFAULT_MAX_ATTEMPTS).unwrap_or(NonZeroU32::MIN),
             budget: Arc::new(Mutex::new(TokenBudget::new(BudgetScope::Run, None))),
         }
     }

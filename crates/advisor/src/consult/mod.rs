@@ -15,7 +15,10 @@ mod response;
 mod session;
 mod store;
 
-pub use consultant::{CONSULT_SYSTEM_PROMPT, ConsultError, Consultant, Consultation, consult_prompt, response_schema};
+pub use consultant::{
+    CONSULT_SYSTEM_PROMPT, ConsultError, Consultant, Consultation, DEFAULT_MAX_ATTEMPTS, consult_prompt,
+    response_schema,
+};
 pub use ledger::{
     ConsultLedger, DEFAULT_MAX_CONSULTS_PER_TASK, MAX_SIGNATURE_CHARS, Refusal, normalize_signature, trigger_hash,
 };

@@ -10,7 +10,6 @@ mod backoff;
 mod openai;
 #[cfg(feature = "http")]
 mod openai_wire;
-pub(crate) mod retry;
 mod scripted;
 mod structured_output;
 
@@ -24,7 +23,7 @@ use crate::host::{Message, ToolCall};
 
 pub use backoff::Backoff;
 #[cfg(feature = "http")]
-pub use openai::{MAX_TIMEOUT, OpenAiCompatible, OpenAiCompatibleBuilder};
+pub use openai::{DEFAULT_TIMEOUT, MAX_TIMEOUT, OpenAiCompatible, OpenAiCompatibleBuilder};
 pub use scripted::ScriptedModel;
 pub use structured_output::StructuredOutput;
 

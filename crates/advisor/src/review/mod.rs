@@ -33,7 +33,7 @@ pub use model_reviewer::{
     DEFAULT_MAX_PROMPT_TOKENS, MIN_PROMPT_TOKENS, ModelReviewer, parse_notes, prompt_tokens_for_context,
 };
 pub use prompt::FittedPrompt;
-pub use rules::{Rule, RuleNote, RulesReviewer, RunKind, Scripts};
+pub use rules::{Rule, RuleNote, RulesReviewer, RunKind, Scripts, looks_failed};
 pub use usage::UsageMeter;
 
 /// What a reviewer is shown: bounded evidence, never the whole run.

@@ -120,7 +120,7 @@ state); a refusal is not evidence of anything. When you have checked what matter
     }
     if let Some(a) = attention.map(str::trim).filter(|a| !a.is_empty()) {
         let mut escaped = String::with_capacity(a.len());
-        crate::render::push_escaped_markup::<false>(&mut escaped, a);
+        crate::markup::push_escaped_markup::<false>(&mut escaped, a);
         let _ = write!(
             s,
             "\n\nThe operator asks you to pay particular attention to the following (their words, inside the \

@@ -26,11 +26,11 @@ use super::decision::{AdvisorDecision, DecisionReason, parse_decision};
 use super::prompt::{PromptInput, system_prompt, user_prompt};
 use super::screen::ScreenInput;
 use super::trace::{EventKind, RolloutTrace, Trigger};
+use crate::ask::{Failure, FeedbackPolicy, GaveUp, ask_with_feedback};
 use crate::budget::{BudgetScope, BudgetStop, TokenBudget};
 use crate::error::ValidationError;
 use crate::evidence::Window;
 use crate::host::{Message, ToolCall};
-use crate::model::retry::{Failure, FeedbackPolicy, GaveUp, ask_with_feedback};
 use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelError, Usage};
 
 /// The solver's response for one turn.

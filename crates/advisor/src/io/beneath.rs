@@ -491,16 +491,30 @@ mod tests {
             let outside = dir.join("outside");
             std::thread::spawn(move || {
                 let (sub, held) = (root_path.join("sub"), root_path.join("held"));
+                let pause = |n: u32| {
+                    // about as long in each state, drifting against the opens
+                    let until = std::time::Instant::now() + std::time::Duration::from_micros(u64::from(5 + n % 40));
+                    while std::time::Instant::now() < until {
+                        std::hint::spin_loop();
+                    }
+                };
+                let mut n = 0u32;
                 while !stop.load(std::sync::atomic::Ordering::Relaxed) {
                     let _ = std::fs::rename(&sub, &held);
                     let _ = std::os::unix::fs::symlink(&outside, &sub);
+                    pause(n);
                     let _ = std::fs::remove_file(&sub);
                     let _ = std::fs::rename(&held, &sub);
+                    pause(n);
+                    n = n.wrapping_add(1);
                 }
             })
         };
         let mut inside = 0;
-        for _ in 0..2_000 {
+        for i in 0..50_000 {
+            if i >= 2_000 && inside >= 10 {
+                break;
+            }
             if let Ok(bytes) = root.read_file(Path::new("sub/in.txt"), 100) {
                 assert_eq!(bytes, b"inside", "the outside file was read");
                 inside += 1;

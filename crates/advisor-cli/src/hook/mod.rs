@@ -146,6 +146,14 @@ pub(crate) async fn run(args: &HookArgs) -> Exit {
         .or_else(|| input.cwd.clone())
         .or_else(|| std::env::current_dir().ok())
         .unwrap_or_else(|| PathBuf::from("."));
+    match crate::config::recursion::marker_lets_through(&workspace) {
+        Some(true) => {
+            eprintln!("advisor: this stop is inside an advisor review (the reviewer CLI's own hook); let through");
+            return Ok(ExitCode::SUCCESS);
+        }
+        Some(false) => eprintln!("advisor: ignoring a recursion marker that names no live review of this user"),
+        None => {}
+    }
     let mut config = match WorkspaceConfig::load(&workspace) {
         Ok(Some(c)) if c.enabled => c,
         Ok(_) => return Ok(ExitCode::SUCCESS), // not opted in: inert, the transcript is never read

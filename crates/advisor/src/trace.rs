@@ -73,7 +73,7 @@ pub struct NoteDecision {
 
 /// A review error as traced.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TraceError {
+pub struct ErrorRecord {
     /// What kind of failure.
     pub kind: ReviewErrorKind,
     /// The error message.
@@ -123,7 +123,7 @@ pub struct TraceEvent {
     pub injection: Option<String>,
     /// The review's failure, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error: Option<TraceError>,
+    pub error: Option<ErrorRecord>,
     /// Wall-clock time of the review call, in milliseconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub latency_ms: Option<u64>,

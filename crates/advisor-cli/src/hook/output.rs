@@ -5,7 +5,9 @@
 //! key, so no other is ever written; Gemini CLI takes `decision: "block"` and
 //! `reason` (never `stopReason`, which would replace the reason) and
 //! `systemMessage`; Cursor takes `followup_message` only. A `reason` is cut to
-//! [`MAX_REASON_CHARS`]. Must not decide whether to block.
+//! [`MAX_REASON_CHARS`]; a `systemMessage` is shown to the user, so it goes
+//! through the CLI's one cleaner and cap ([`crate::terminal::message`]).
+//! Must not decide whether to block.
 
 use crate::transcript::CodingAgent;
 use serde_json::{Map, Value, json};
@@ -52,7 +54,7 @@ impl Reply {
                     out.insert("reason".into(), json!(clamp_reason(reason, MAX_REASON_CHARS)));
                 }
                 if let Some(message) = &self.message {
-                    out.insert("systemMessage".into(), json!(clamp_reason(message, MAX_REASON_CHARS)));
+                    out.insert("systemMessage".into(), json!(crate::terminal::message(message)));
                 }
             }
         }

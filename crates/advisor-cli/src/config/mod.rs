@@ -15,19 +15,19 @@
 //!
 //! This file owns the workspace file's schema, its strict parsing (an unknown
 //! key is an error naming its line, never the key: `toml_error.rs`), its
-//! bounded reading, the
-//! commented [`STARTER_CONFIG`] that `advisor init` writes, and building a
-//! plugin from a resolved config. Must not run reviews, and must never take a
+//! bounded reading, the commented [`STARTER_CONFIG`] that `advisor init`
+//! writes, and building a plugin from a resolved config; the `[reviewer]`
+//! table and the one reviewer choice are `reviewer.rs`. Must not run reviews, and must never take a
 //! URL, model, header or key-variable name from the environment.
 
 pub mod command;
 pub mod recursion;
 mod resolve;
+mod reviewer;
 mod toml_error;
 pub mod trust;
 mod user;
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -35,14 +35,14 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use advisor::error::{Error, ErrorKind};
-use advisor::model::StructuredOutput;
 use advisor::note::Severity;
 use advisor::plugin::{AdvisorPlugin, AdvisorPluginBuilder};
-use advisor::review::tools::WorkspaceTools;
 use advisor::review::{Reviewer, RulesReviewer, RunKind};
 
 pub(crate) use resolve::shell_word;
 pub use resolve::{Resolved, ReviewerSource, resolve};
+pub(crate) use reviewer::build_model;
+pub use reviewer::{ChosenReviewer, ReviewerKind, ReviewerSettings, choose_reviewer, choose_reviewer_in};
 pub(crate) use toml_error::parse_toml;
 pub use user::{USER_CONFIG_RELATIVE, UserConfig, WorkspaceGrant};
 
@@ -103,21 +103,6 @@ timeout_secs = 30
 # structured_output = "json_schema"     # or "json_object" (llama.cpp) or "none"
 "#;
 
-/// Which reviewer a workspace uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ReviewerKind {
-    /// The offline [`RulesReviewer`].
-    #[default]
-    Rules,
-    /// A [`ModelReviewer`](advisor::review::ModelReviewer) over an
-    /// OpenAI-compatible endpoint (feature `http`).
-    Model,
-    /// A [`CommandReviewer`](advisor::review::CommandReviewer): a program
-    /// (`command`) or an agent CLI the user is logged into (`preset`).
-    Command,
-}
-
 /// What `advisor hook` shows the user beside its decision.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -128,96 +113,6 @@ pub enum Verdict {
     /// A one-line `systemMessage` on a pass with notes, in shadow mode and
     /// when the review allowance is spent.
     Summary,
-}
-
-/// The `[reviewer]` table: the network settings. In a workspace file it is
-/// honoured only when the user trusted it (see the module docs).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct ReviewerSettings {
-    /// Rules or model.
-    pub kind: ReviewerKind,
-    /// Model name (kind = "model").
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub model: Option<String>,
-    /// Base URL of the OpenAI-compatible API (kind = "model"); no query,
-    /// fragment or credentials.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub base_url: Option<String>,
-    /// Environment variable holding the API key. Unset means no key is sent
-    /// (local servers need none); no variable is read by default.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub api_key_env: Option<String>,
-    /// Extra HTTP headers sent with every request.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub headers: BTreeMap<String, String>,
-    /// Structured output mode.
-    pub structured_output: StructuredOutput,
-    /// Read-only workspace tools offered to the model reviewer (`read_file`,
-    /// `list_files`, `grep`, `git_diff`); none by default.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub tools: Vec<String>,
-    /// Most tool calls per review (default
-    /// [`DEFAULT_MAX_TOOL_CALLS`](advisor::review::tools::DEFAULT_MAX_TOOL_CALLS)).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub max_tool_calls: Option<usize>,
-    /// Names the tools refuse beyond the built-in deny-list
-    /// ([`DEFAULT_DENY`](advisor::review::tools::DEFAULT_DENY)); it only ever
-    /// grows.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub tools_deny: Vec<String>,
-    /// The program and its arguments (kind = "command"; never a shell string).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub command: Vec<String>,
-    /// An agent CLI run headless with read-only tools (kind = "command").
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub preset: Option<command::Preset>,
-}
-
-impl ReviewerSettings {
-    /// The workspace tools these settings offer, rooted at `workspace`
-    /// (`None` when no tool is named). An unknown name, tools on a reviewer
-    /// other than a model, or more calls than allowed is a config error
-    /// naming the field.
-    pub fn workspace_tools(&self, workspace: Option<&Path>) -> Result<Option<WorkspaceTools>, Error> {
-        use advisor::review::tools::{DEFAULT_MAX_TOOL_CALLS, MAX_TOOL_CALLS_LIMIT, WorkspaceTool};
-        if self.tools.is_empty() {
-            return Ok(None);
-        }
-        if self.kind != ReviewerKind::Model {
-            return Err(Error::config("reviewer.tools", "are offered only to kind = \"model\""));
-        }
-        let tools = (self.tools.iter())
-            .map(|name| {
-                WorkspaceTool::parse(name).ok_or_else(|| {
-                    Error::config(
-                        "reviewer.tools",
-                        "names an unknown tool; use read_file, list_files, grep, git_diff",
-                    )
-                })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        let calls = self.max_tool_calls.unwrap_or(DEFAULT_MAX_TOOL_CALLS);
-        if calls == 0 || calls > MAX_TOOL_CALLS_LIMIT {
-            return Err(Error::config(
-                "reviewer.max_tool_calls",
-                format!("must be between 1 and {MAX_TOOL_CALLS_LIMIT}"),
-            ));
-        }
-        let root = workspace.ok_or_else(|| Error::config("reviewer.tools", "need the workspace the hook runs in"))?;
-        Ok(Some(
-            WorkspaceTools::new(root, tools)
-                .max_tool_calls(calls)
-                .deny(self.tools_deny.iter().cloned()),
-        ))
-    }
-
-    /// Whether these settings send anything off the machine's process or
-    /// run a program: a model or a command reviewer (both need the user's
-    /// own config or `advisor trust`).
-    pub fn sends_data(&self) -> bool {
-        matches!(self.kind, ReviewerKind::Model | ReviewerKind::Command)
-    }
 }
 
 /// The most finish reviews per request a workspace file may ask for: a
@@ -475,108 +370,6 @@ impl WorkspaceConfig {
         let timeout = Duration::from_secs(self.timeout_secs);
         choose_reviewer_in(settings, &self.rules, timeout, self.workspace.as_deref()).map(|c| c.reviewer)
     }
-}
-
-/// The reviewer a command runs, and how it is named in its output.
-pub struct ChosenReviewer {
-    /// The reviewer.
-    pub reviewer: Arc<dyn Reviewer>,
-    /// The rules reviewer itself when that is the choice (`advisor eval`
-    /// records which rule raised each note).
-    pub rules: Option<RulesReviewer>,
-    /// `rules`, `model <name>` (`… with tools …`) or `command …`.
-    pub label: String,
-}
-
-/// The one reviewer choice every command makes — `review`, `eval`, `hook` and
-/// `mcp`: the model reviewer `settings` describe (from a resolved config or
-/// from a command's flags), else the offline rules with the workspace's
-/// `[rules]` table.
-pub fn choose_reviewer(
-    settings: Option<&ReviewerSettings>,
-    rules: &RulesSettings,
-    timeout: Duration,
-) -> Result<ChosenReviewer, Error> {
-    choose_reviewer_in(settings, rules, timeout, None)
-}
-
-/// [`choose_reviewer`] for a reviewer that works in `workspace`: the command
-/// reviewer runs there and the model reviewer's workspace tools are rooted
-/// there (settings naming tools without a workspace are a config error).
-pub fn choose_reviewer_in(
-    settings: Option<&ReviewerSettings>,
-    rules: &RulesSettings,
-    timeout: Duration,
-    workspace: Option<&Path>,
-) -> Result<ChosenReviewer, Error> {
-    match settings.filter(|r| r.sends_data()) {
-        Some(r) if r.kind == ReviewerKind::Command => {
-            let label = match r.preset {
-                Some(p) => format!("command preset {}", serde_json::to_value(p).unwrap_or_default()),
-                None => "command".to_owned(),
-            };
-            Ok(ChosenReviewer {
-                reviewer: Arc::new(command::NoncedCommand::new(r, workspace, timeout)?),
-                rules: None,
-                label,
-            })
-        }
-        Some(r) => {
-            let client = build_model(r, timeout)?;
-            let mut label = format!("model {}", client.model());
-            let mut reviewer = advisor::review::ModelReviewer::new(client);
-            if let Some(tools) = r.workspace_tools(workspace)? {
-                label.push_str(&format!(" with tools {}", tools.names().join(",")));
-                reviewer = reviewer.tools(tools);
-            }
-            Ok(ChosenReviewer {
-                reviewer: Arc::new(reviewer),
-                rules: None,
-                label,
-            })
-        }
-        None => {
-            let reviewer = rules.reviewer();
-            Ok(ChosenReviewer {
-                reviewer: Arc::new(reviewer.clone()),
-                rules: Some(reviewer),
-                label: "rules".to_owned(),
-            })
-        }
-    }
-}
-
-/// The HTTP client `r` describes — the one place settings become a client
-/// (a config's `[reviewer]` table and a command's model flags alike). Only
-/// the API key's *value* comes from the environment, from the variable `r`
-/// names.
-pub(crate) fn build_model(r: &ReviewerSettings, timeout: Duration) -> Result<advisor::model::OpenAiCompatible, Error> {
-    use advisor::model::OpenAiCompatible;
-    let model = r
-        .model
-        .as_deref()
-        .filter(|m| !m.trim().is_empty())
-        .ok_or_else(|| Error::config("reviewer.model", "is required when reviewer.kind = \"model\""))?;
-    let base = r
-        .base_url
-        .as_deref()
-        .ok_or_else(|| Error::config("reviewer.base_url", "is required when reviewer.kind = \"model\""))?;
-    let mut b = OpenAiCompatible::builder(base, model)
-        .structured_output(r.structured_output)
-        .timeout(timeout);
-    for (name, value) in &r.headers {
-        b = b.header(name, value);
-    }
-    if let Some(var) = &r.api_key_env {
-        let key = std::env::var(var).ok().filter(|k| !k.is_empty()).ok_or_else(|| {
-            Error::config(
-                "reviewer.api_key_env",
-                "the variable it names is not set (`advisor trust --list` shows which)",
-            )
-        })?;
-        b = b.api_key(key);
-    }
-    b.build()
 }
 
 /// Builds the plugin a config describes (a disabled config builds a plugin

@@ -3,7 +3,8 @@
 //!
 //! `summarize <trace files or dirs>` prints per-arm counts and rates (a table,
 //! or `--json`); a malformed line is reported with file and line and makes the
-//! exit status 1; the files are read by
+//! exit status 1, and so does a run that found no attempt at all (said on
+//! stderr, no empty table); the files are read by
 //! [`advisor::rollout::summarize_paths`]. `decision check <file|->`
 //! validates an advisor answer: the decision as JSON (exit 0) or one problem
 //! per line (exit 1). Output goes through [`crate::terminal`].
@@ -47,12 +48,20 @@ pub(crate) fn run_summarize(args: &SummarizeArgs) -> Exit {
     for m in &summary.malformed {
         eprintln!("advisor summarize: {}", line(m));
     }
+    let empty = summary.arms.is_empty();
+    if empty {
+        let paths: Vec<String> = args.paths.iter().map(|p| crate::terminal::show(p)).collect();
+        eprintln!(
+            "advisor summarize: no rollout attempt found in {} (no *.jsonl trace file, or none with an attempt); nothing to summarize",
+            paths.join(", ")
+        );
+    }
     if args.json {
         println!(
             "{}",
             safe_json(&serde_json::to_string_pretty(&summary).unwrap_or_default())
         );
-    } else {
+    } else if !empty {
         println!(
             "{:<10} {:>8} {:>8} {:>13} {:>10} {:>21} {:>23} {:>9}",
             "arm",
@@ -100,7 +109,7 @@ pub(crate) fn run_summarize(args: &SummarizeArgs) -> Exit {
             }
         }
     }
-    Ok(if summary.malformed.is_empty() {
+    Ok(if summary.malformed.is_empty() && !empty {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

@@ -29,7 +29,7 @@ use crate::terminal::{Exit, fail, json as safe_json, line};
 /// Arguments of `advisor review`.
 #[derive(Debug, Args)]
 pub(crate) struct ReviewArgs {
-    /// The transcript file (JSONL).
+    /// The transcript file (JSONL, or a Gemini CLI JSON session).
     transcript: PathBuf,
     /// Transcript format: claude-code, openai, codex or gemini (Gemini CLI JSON or JSONL) (default: detected).
     #[arg(long, value_enum, ignore_case = true)]

@@ -39,6 +39,14 @@ pub(crate) enum DecisionCommand {
     },
 }
 
+/// The arm as the traces and `--json` name it (`advised`, `unadvised`).
+fn arm_name(arm: Arm) -> &'static str {
+    match arm {
+        Arm::Advised => "advised",
+        Arm::Unadvised => "unadvised",
+    }
+}
+
 fn pct(r: Option<f64>) -> String {
     r.map_or_else(|| "-".to_owned(), |r| format!("{:.1}%", r * 100.0))
 }
@@ -74,10 +82,7 @@ pub(crate) fn run_summarize(args: &SummarizeArgs) -> Exit {
             "pass rate"
         );
         for (arm, s) in &summary.arms {
-            let name = match arm {
-                Arm::Advised => "advised",
-                Arm::Unadvised => "unadvised",
-            };
+            let name = arm_name(*arm);
             println!(
                 "{name:<10} {:>8} {:>8} {:>13} {:>10} {:>21} {:>23} {:>9}",
                 s.attempts,
@@ -98,12 +103,13 @@ pub(crate) fn run_summarize(args: &SummarizeArgs) -> Exit {
                 let by = |m: &std::collections::BTreeMap<String, u32>| {
                     m.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", ")
                 };
+                let name = arm_name(*arm);
                 println!(
-                    "\n{arm:?} interventions by action: {}",
+                    "\n{name} interventions by action: {}",
                     line(&by(&s.interventions_by_action))
                 );
                 println!(
-                    "{arm:?} interventions by reason: {}",
+                    "{name} interventions by reason: {}",
                     line(&by(&s.interventions_by_reason))
                 );
             }

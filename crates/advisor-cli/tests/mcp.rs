@@ -263,7 +263,7 @@ async fn malformed_calls_are_tool_errors_with_the_validators_messages_and_the_se
     let r = call(&client, "advisor_consult", bad).await;
     assert_eq!(r.is_error, Some(true));
     assert!(
-        text(&r).contains("schema_version must be \"advisor-request.v1\""),
+        text(&r).contains("schema_version: must be \"advisor-request.v1\""),
         "{}",
         text(&r)
     );

@@ -278,7 +278,7 @@ impl Default for WorkspaceConfig {
             max_severity: Severity::Blocker,
             shadow: false,
             verdict: Verdict::Quiet,
-            timeout_secs: 30,
+            timeout_secs: advisor::plugin::DEFAULT_TIMEOUT.as_secs(),
             max_review_tokens: None,
             max_session_review_tokens: None,
             max_prompt_tokens: None,
@@ -400,17 +400,59 @@ impl WorkspaceConfig {
         build_model(r, Duration::from_secs(self.timeout_secs)).map(Some)
     }
 
-    /// The reviewer these settings describe.
+    /// The reviewer these settings describe ([`choose_reviewer`]).
     pub fn build_reviewer(&self) -> Result<Arc<dyn Reviewer>, Error> {
-        if let Some(model) = self.model_client()? {
-            return Ok(Arc::new(advisor::review::ModelReviewer::new(model)));
-        }
-        Ok(Arc::new(self.rules.reviewer()))
+        self.validate()?;
+        let settings = self.reviewer.as_ref().filter(|r| r.sends_data());
+        choose_reviewer(settings, &self.rules, Duration::from_secs(self.timeout_secs)).map(|c| c.reviewer)
     }
 }
 
-/// The HTTP client `r` describes. Only the API key's *value* comes from the
-/// environment, from the variable `r` names.
+/// The reviewer a command runs, and how it is named in its output.
+pub struct ChosenReviewer {
+    /// The reviewer.
+    pub reviewer: Arc<dyn Reviewer>,
+    /// The rules reviewer itself when that is the choice (`advisor eval`
+    /// records which rule raised each note).
+    pub rules: Option<RulesReviewer>,
+    /// `rules` or `model <name>`.
+    pub label: String,
+}
+
+/// The one reviewer choice every command makes — `review`, `eval`, `hook` and
+/// `mcp`: the model reviewer `settings` describe (from a resolved config or
+/// from a command's flags), else the offline rules with the workspace's
+/// `[rules]` table.
+pub fn choose_reviewer(
+    settings: Option<&ReviewerSettings>,
+    rules: &RulesSettings,
+    timeout: Duration,
+) -> Result<ChosenReviewer, Error> {
+    match settings.filter(|r| r.sends_data()) {
+        Some(r) => {
+            let client = build_model(r, timeout)?;
+            let label = format!("model {}", client.model());
+            Ok(ChosenReviewer {
+                reviewer: Arc::new(advisor::review::ModelReviewer::new(client)),
+                rules: None,
+                label,
+            })
+        }
+        None => {
+            let reviewer = rules.reviewer();
+            Ok(ChosenReviewer {
+                reviewer: Arc::new(reviewer.clone()),
+                rules: Some(reviewer),
+                label: "rules".to_owned(),
+            })
+        }
+    }
+}
+
+/// The HTTP client `r` describes — the one place settings become a client
+/// (a config's `[reviewer]` table and a command's model flags alike). Only
+/// the API key's *value* comes from the environment, from the variable `r`
+/// names.
 pub(crate) fn build_model(r: &ReviewerSettings, timeout: Duration) -> Result<advisor::model::OpenAiCompatible, Error> {
     use advisor::model::OpenAiCompatible;
     let model = r

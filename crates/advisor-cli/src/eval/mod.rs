@@ -18,12 +18,13 @@ use std::time::Duration;
 use crate::transcript::parse_transcript;
 use advisor::AdvisorPlugin;
 use advisor::Note;
-use advisor::review::{ModelReviewer, Review, ReviewError, Reviewer, RuleNote, RulesReviewer};
+use advisor::review::{Review, ReviewError, Reviewer, RuleNote, RulesReviewer};
 use async_trait::async_trait;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
 
+use crate::config::{RulesSettings, choose_reviewer};
 use crate::finish::review_transcript;
 use crate::model_args::ModelArgs;
 use crate::terminal::{Exit, fail};
@@ -47,7 +48,7 @@ pub(crate) struct EvalArgs {
     #[arg(long)]
     split: Option<String>,
     /// Notes admitted per review.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = advisor::guard::DEFAULT_MAX_NOTES_PER_REVIEW)]
     max_notes: usize,
     /// Fail (exit 1) when recall, overall or in any split, is below this fraction (0–1).
     #[arg(long)]
@@ -144,7 +145,7 @@ impl Judge {
             .await
             .map_err(|e| e.to_string())?;
         let record = finish.record().ok_or("no review ran")?;
-        let verdict = if finish.consultation.interrupts() {
+        let verdict = if finish.advice.interrupts() {
             Verdict::Block
         } else {
             Verdict::Pass
@@ -203,13 +204,16 @@ pub(crate) async fn run(args: &EvalArgs) -> Exit {
             return Err(fail("eval", 2, format!("{name} is a fraction between 0 and 1")));
         }
     }
-    let (reviewer, rules, label): (Option<Arc<dyn Reviewer>>, _, _) = match args.model.client() {
-        Err(e) => return Err(fail("eval", 2, e)),
-        Ok(None) => (None, Some(RulesReviewer::new()), "rules".to_owned()),
-        Ok(Some(client)) => {
-            let label = format!("model {}", client.model());
-            (Some(Arc::new(ModelReviewer::new(client))), None, label)
-        }
+    // the one reviewer choice (no workspace: the rules' defaults)
+    let chosen = choose_reviewer(
+        args.model.settings().as_ref(),
+        &RulesSettings::default(),
+        args.model.timeout(),
+    )
+    .map_err(|e| fail("eval", 2, e))?;
+    let (reviewer, rules, label) = match chosen.rules {
+        Some(rules) => (None, Some(rules), chosen.label),
+        None => (Some(chosen.reviewer), None, chosen.label),
     };
     let judge = Judge {
         reviewer,

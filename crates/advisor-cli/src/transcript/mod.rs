@@ -25,13 +25,13 @@ use serde_json::Value;
 
 use advisor::host::{Message, Role, ToolCall, ToolTrace};
 
+use advisor::review::looks_failed;
 use file::Boundary;
 pub use file::{
     DEFAULT_MAX_BYTES, DEFAULT_MAX_LINE, DEFAULT_WINDOW_BYTES, ReadOptions, read_transcript, read_transcript_with,
 };
 pub use hook_input::{HookEvent, HookInput, Host, MAX_HOOK_INPUT_BYTES};
 use outcome::Outcome;
-pub use outcome::looks_failed;
 pub use reverse::{ReverseLine, ReverseLines};
 
 /// A transcript file format.

@@ -11,12 +11,14 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::error::ValidationError;
+
 /// The request schema version.
 pub const REQUEST_SCHEMA: &str = "advisor-request.v1";
 
 /// Why advice is asked for. Unknown codes are kept, for forward compatibility.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum ReasonCode {
+pub enum RequestReason {
     /// The same failure repeated.
     RetryThreshold,
     /// The task needs a spike first.
@@ -37,53 +39,53 @@ pub enum ReasonCode {
     Other(String),
 }
 
-impl ReasonCode {
+impl RequestReason {
     /// The code as written on the wire.
     pub fn as_str(&self) -> &str {
         match self {
-            ReasonCode::RetryThreshold => "retry-threshold",
-            ReasonCode::NeedsSpike => "needs-spike",
-            ReasonCode::SecuritySensitive => "security-sensitive",
-            ReasonCode::StateMigration => "state-migration",
-            ReasonCode::PivotRequired => "pivot-required",
-            ReasonCode::AdvisorRequired => "advisor-required",
-            ReasonCode::HighRiskPreflight => "high-risk-preflight",
-            ReasonCode::PlateauPreEscalation => "plateau-pre-escalation",
-            ReasonCode::Other(s) => s,
+            RequestReason::RetryThreshold => "retry-threshold",
+            RequestReason::NeedsSpike => "needs-spike",
+            RequestReason::SecuritySensitive => "security-sensitive",
+            RequestReason::StateMigration => "state-migration",
+            RequestReason::PivotRequired => "pivot-required",
+            RequestReason::AdvisorRequired => "advisor-required",
+            RequestReason::HighRiskPreflight => "high-risk-preflight",
+            RequestReason::PlateauPreEscalation => "plateau-pre-escalation",
+            RequestReason::Other(s) => s,
         }
     }
 
-    /// Parses a code; anything unknown is [`ReasonCode::Other`].
-    pub fn parse(s: &str) -> ReasonCode {
+    /// Parses a code; anything unknown is [`RequestReason::Other`].
+    pub fn parse(s: &str) -> RequestReason {
         match s {
-            "retry-threshold" => ReasonCode::RetryThreshold,
-            "needs-spike" => ReasonCode::NeedsSpike,
-            "security-sensitive" => ReasonCode::SecuritySensitive,
-            "state-migration" => ReasonCode::StateMigration,
-            "pivot-required" => ReasonCode::PivotRequired,
-            "advisor-required" => ReasonCode::AdvisorRequired,
-            "high-risk-preflight" => ReasonCode::HighRiskPreflight,
-            "plateau-pre-escalation" => ReasonCode::PlateauPreEscalation,
-            other => ReasonCode::Other(other.to_owned()),
+            "retry-threshold" => RequestReason::RetryThreshold,
+            "needs-spike" => RequestReason::NeedsSpike,
+            "security-sensitive" => RequestReason::SecuritySensitive,
+            "state-migration" => RequestReason::StateMigration,
+            "pivot-required" => RequestReason::PivotRequired,
+            "advisor-required" => RequestReason::AdvisorRequired,
+            "high-risk-preflight" => RequestReason::HighRiskPreflight,
+            "plateau-pre-escalation" => RequestReason::PlateauPreEscalation,
+            other => RequestReason::Other(other.to_owned()),
         }
     }
 }
 
-impl fmt::Display for ReasonCode {
+impl fmt::Display for RequestReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
-impl Serialize for ReasonCode {
+impl Serialize for RequestReason {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
 
-impl<'de> Deserialize<'de> for ReasonCode {
+impl<'de> Deserialize<'de> for RequestReason {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Ok(ReasonCode::parse(&String::deserialize(d)?))
+        Ok(RequestReason::parse(&String::deserialize(d)?))
     }
 }
 
@@ -144,7 +146,7 @@ pub struct AdvisorRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run_id: Option<String>,
     /// Why advice is asked for.
-    pub reason_code: ReasonCode,
+    pub reason_code: RequestReason,
     /// `task_id:reason_code:signature`.
     pub trigger_hash: String,
     /// The question.
@@ -163,39 +165,44 @@ pub struct AdvisorRequest {
     pub prior_advisor_response: Option<PriorAdvice>,
 }
 
-/// A request could not be read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RequestError(String);
-
-impl fmt::Display for RequestError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid advisor-request.v1: {}", self.0)
-    }
-}
-
-impl std::error::Error for RequestError {}
+/// What a request is called in its [`ValidationError`].
+const DOCUMENT: &str = "advisor-request.v1";
 
 impl AdvisorRequest {
     /// Parses a request: unknown fields are ignored; a wrong or missing
     /// `schema_version`, a missing required field or a wrong type is an error.
-    pub fn parse(text: &str) -> Result<AdvisorRequest, RequestError> {
-        let unreadable = |e: serde_json::Error| RequestError(crate::json::describe_serde_error_of("the request", &e));
+    pub fn parse(text: &str) -> Result<AdvisorRequest, ValidationError> {
+        let unreadable = |e: serde_json::Error| {
+            ValidationError::single(DOCUMENT, "$", crate::json::describe_serde_error_of("the request", &e))
+        };
         crate::json::check_no_duplicate_keys(text).map_err(unreadable)?;
         let value: Value = serde_json::from_str(text).map_err(unreadable)?;
         match value.get("schema_version").and_then(Value::as_str) {
             Some(REQUEST_SCHEMA) => {}
-            Some(_) => return Err(RequestError(format!("schema_version must be \"{REQUEST_SCHEMA}\""))),
-            None => return Err(RequestError("schema_version is missing".into())),
+            Some(_) => {
+                return Err(ValidationError::single(
+                    DOCUMENT,
+                    "schema_version",
+                    format!("must be \"{REQUEST_SCHEMA}\""),
+                ));
+            }
+            None => return Err(ValidationError::single(DOCUMENT, "schema_version", "is missing")),
         }
         serde_json::from_value(value).map_err(|e| {
             // serde's "missing field `x`" names only our own field; other
             // messages can quote a value, so they are described instead.
             let msg = e.to_string();
-            RequestError(if msg.starts_with("missing field") {
-                msg
-            } else {
-                "a field has the wrong type (see the advisor-request.v1 schema)".to_owned()
-            })
+            match msg
+                .strip_prefix("missing field `")
+                .and_then(|rest| rest.split_once('`'))
+            {
+                Some((field, _)) => ValidationError::single(DOCUMENT, field, "is missing"),
+                None => ValidationError::single(
+                    DOCUMENT,
+                    "$",
+                    "a field has the wrong type (see the advisor-request.v1 schema)",
+                ),
+            }
         })
     }
 }

@@ -29,7 +29,7 @@ pub use model_reviewer::{
     DEFAULT_MAX_PROMPT_TOKENS, MIN_PROMPT_TOKENS, ModelReviewer, parse_notes, prompt_tokens_for_context,
 };
 pub use prompt::FittedPrompt;
-pub use rules::{Rule, RuleNote, RulesReviewer, RunKind, Scripts};
+pub use rules::{Rule, RuleNote, RulesReviewer, RunKind, Scripts, looks_failed};
 pub use usage::UsageMeter;
 
 /// What a reviewer is shown: bounded evidence, never the whole run.
@@ -155,4 +155,11 @@ impl std::error::Error for ReviewError {
 pub trait Reviewer: Send + Sync {
     /// Reviews the evidence.
     async fn review(&self, review: &Review) -> Result<Vec<Note>, ReviewError>;
+}
+
+impl From<ReviewError> for crate::Error {
+    /// An [`ErrorKind::Review`](crate::ErrorKind::Review) error with this one as its source.
+    fn from(e: ReviewError) -> crate::Error {
+        crate::Error::with_source(crate::ErrorKind::Review, "the review failed", e)
+    }
 }

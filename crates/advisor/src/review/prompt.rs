@@ -96,7 +96,7 @@ or {{\"notes\":[]}} when nothing needs to change."
     );
     if let Some(a) = attention.map(str::trim).filter(|a| !a.is_empty()) {
         let mut escaped = String::with_capacity(a.len());
-        crate::render::push_escaped_markup::<false>(&mut escaped, a);
+        crate::markup::push_escaped_markup::<false>(&mut escaped, a);
         let _ = write!(
             s,
             "\n\nThe operator asks you to pay particular attention to the following (their words, inside the \

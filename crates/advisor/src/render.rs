@@ -1,7 +1,7 @@
 //! Rendering of admitted notes into the message the agent reads.
 //!
 //! Owns the `<advisory>` element and the injection wording; it escapes with
-//! the crate's one markup escaper ([`crate::markup`]). It must not decide
+//! the crate's one markup escaper (the private `markup` module). It must not decide
 //! which notes are delivered (the guard does) and must never let note text
 //! close or forge an element: all five HTML-special characters are escaped in
 //! text and attributes.

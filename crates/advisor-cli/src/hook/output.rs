@@ -1,13 +1,13 @@
 //! What `advisor hook` prints, in each host's own shape.
 //!
-//! Owns [`Reply`] and its rendering per [`Host`]: Claude Code and Codex take
+//! Owns [`Reply`] and its rendering per [`CodingAgent`]: Claude Code and Codex take
 //! `decision: "block"`, `reason` and `systemMessage` — Codex rejects any other
 //! key, so no other is ever written; Gemini CLI takes `decision: "block"` and
 //! `reason` (never `stopReason`, which would replace the reason) and
 //! `systemMessage`; Cursor takes `followup_message` only. A `reason` is cut to
 //! [`MAX_REASON_CHARS`]. Must not decide whether to block.
 
-use crate::transcript::Host;
+use crate::transcript::CodingAgent;
 use serde_json::{Map, Value, json};
 
 /// Longest `reason` written, in characters (Claude Code caps hook output
@@ -38,15 +38,15 @@ pub(crate) fn clamp_reason(text: &str, max: usize) -> String {
 impl Reply {
     /// The JSON `host` reads, or `None` when there is nothing to say (the
     /// stop goes through silently).
-    pub(crate) fn render(&self, host: Host) -> Option<String> {
+    pub(crate) fn render(&self, host: CodingAgent) -> Option<String> {
         let mut out = Map::new();
         match host {
-            Host::Cursor => {
+            CodingAgent::Cursor => {
                 // Cursor's stop output is only a follow-up message
                 let reason = self.block.as_ref()?;
                 out.insert("followup_message".into(), json!(clamp_reason(reason, MAX_REASON_CHARS)));
             }
-            Host::ClaudeCode | Host::Codex | Host::Gemini => {
+            CodingAgent::ClaudeCode | CodingAgent::Codex | CodingAgent::Gemini => {
                 if let Some(reason) = &self.block {
                     out.insert("decision".into(), json!("block"));
                     out.insert("reason".into(), json!(clamp_reason(reason, MAX_REASON_CHARS)));
@@ -70,19 +70,19 @@ mod tests {
             block: Some("fix the tests".into()),
             message: Some("advisor: sent back".into()),
         };
-        for host in [Host::ClaudeCode, Host::Codex, Host::Gemini] {
+        for host in [CodingAgent::ClaudeCode, CodingAgent::Codex, CodingAgent::Gemini] {
             let v: Value = serde_json::from_str(&r.render(host).unwrap()).unwrap();
             let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
             assert_eq!(keys, ["decision", "reason", "systemMessage"], "{host:?}");
         }
-        let v: Value = serde_json::from_str(&r.render(Host::Cursor).unwrap()).unwrap();
+        let v: Value = serde_json::from_str(&r.render(CodingAgent::Cursor).unwrap()).unwrap();
         assert_eq!(v, json!({"followup_message": "fix the tests"}));
-        assert_eq!(Reply::default().render(Host::Codex), None);
+        assert_eq!(Reply::default().render(CodingAgent::Codex), None);
         let quiet = Reply {
             block: None,
             message: Some("m".into()),
         };
-        assert_eq!(quiet.render(Host::Cursor), None);
+        assert_eq!(quiet.render(CodingAgent::Cursor), None);
     }
 
     #[test]

@@ -7,10 +7,13 @@
 //! admit or render notes.
 
 mod adapter;
+mod command;
 mod kind;
 mod model_reviewer;
 mod prompt;
 mod rules;
+mod tool_loop;
+pub mod tools;
 mod usage;
 
 use std::fmt;
@@ -24,6 +27,7 @@ use crate::model::ModelError;
 use crate::note::Note;
 
 pub use adapter::{FnReviewer, SyncFnReviewer, from_fn, from_sync_fn};
+pub use command::{CommandReviewer, Envelope, MAX_COMMAND_STDERR, MAX_COMMAND_STDOUT};
 pub use kind::ReviewKind;
 pub use model_reviewer::{
     DEFAULT_MAX_PROMPT_TOKENS, MIN_PROMPT_TOKENS, ModelReviewer, parse_notes, prompt_tokens_for_context,

@@ -169,7 +169,9 @@ def run(keep: bool, pages: List[str]) -> int:
         env = environment(scratch)
         binary = advisor_bin(env)
         (scratch / "bin").mkdir()
-        (scratch / "bin" / "advisor").symlink_to(binary.resolve())
+        # a copy, not a link: a block's own `cargo run` in the shared target dir
+        # rebuilds target/debug/advisor with other features
+        shutil.copy2(binary.resolve(), scratch / "bin" / "advisor")
         env["PATH"] = f"{scratch / 'bin'}{os.pathsep}{env.get('PATH', '')}"
         repo = scratch / "repo"
         copy_tree(ROOT, repo)

@@ -1,9 +1,12 @@
-"""N attempts of a small coding task as Ray tasks, half baseline, half advised.
+"""N attempts of a small coding task as Ray tasks, half unadvised, half advised.
 
 Each attempt runs in a Ray task on a local Ray cluster (``ray.init()`` on this
 machine) with its own ``Advisor`` and its own private trace; the driver then
-summarises the traces (the code behind ``advisor summarize``): per-arm
-counts, interventions by action, ``effectively_unadvised``, pass rate by arm.
+summarises the traces (the code behind ``advisor summarize``) and prints that
+summary as it is: per arm (``unadvised`` and ``advised``, the names
+``advisor summarize`` and the traces use) the counts, interventions by action
+and reason, ``effectively_unadvised`` and ``advised_without_reviews`` with
+their rates, and the pass rate.
 
 The task: write ``dedupe(xs)`` keeping the first occurrence of each item in
 order. The solver is scripted (deterministic, no model): it first submits
@@ -17,9 +20,6 @@ review still uses ``list(set(``, and one advised attempt gets an endpoint that
 is down, so fail-open shows up as ``effectively_unadvised``). With
 ``ADVISOR_LLM_BASE_URL`` set (``scripts/local-llm.sh run -- python …``), the
 advised arm asks that model instead (SmolLM2-135M: expect fail-open).
-
-The baseline arm is recorded with arm ``unadvised``, as ``advisor summarize``
-names it.
 
     python examples/python/ray_rollouts.py --attempts 8 [--json report.json] [--trace-dir DIR]
 """
@@ -79,13 +79,8 @@ def mock_advisor(request: Dict[str, Any]) -> Any:
 
 @ray.remote(num_cpus=0.5)
 def attempt(index: int, arm: str, config: AdvisorConfig, task: TaskMaterial, model: Any, trace_dir: str) -> Dict[str, Any]:
-    """One attempt of the scripted solver; `model` is None for the baseline."""
-    trace = RolloutTrace(
-        os.path.join(trace_dir, f"attempt-{index}.jsonl"),
-        f"attempt-{index}",
-        "dedupe",
-        "advised" if model is not None else "unadvised",
-    )
+    """One attempt of the scripted solver; `model` is None for the unadvised arm."""
+    trace = RolloutTrace(os.path.join(trace_dir, f"attempt-{index}.jsonl"), f"attempt-{index}", "dedupe", arm)
     advisor = Advisor(config, task, model, trace=trace) if model is not None else None
     history: List[Dict[str, Any]] = [{"role": "user", "content": task.instruction}]
     code = FIRST_TRY
@@ -115,28 +110,14 @@ def attempt(index: int, arm: str, config: AdvisorConfig, task: TaskMaterial, mod
 
 
 def report(summary: Dict[str, Any], attempts: int) -> Dict[str, Any]:
-    """Per arm (baseline = `unadvised` in the traces): counts, interventions by action,
-    effectively_unadvised, pass rate."""
-    names = {"unadvised": "baseline", "advised": "advised"}
-    keep = (
-        "attempts",
-        "reviews",
-        "interventions",
-        "interventions_by_action",
-        "fail_open_events",
-        "effectively_unadvised",
-        "advised_without_reviews",
-        "graded",
-        "passed",
-        "pass_rate",
-    )
-    arms = {names[arm]: {k: s[k] for k in keep} for arm, s in summary["arms"].items()}
-    return {"attempts": attempts, "arms": arms, "malformed": summary["malformed"]}
+    """The summary as `advisor summarize --json` prints it (same arms, same
+    fields, rates included), with the number of attempts run."""
+    return {"attempts": attempts, "arms": summary["arms"], "malformed": summary["malformed"]}
 
 
 def main(argv: List[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--attempts", type=int, default=8, help="N (half baseline, half advised)")
+    ap.add_argument("--attempts", type=int, default=8, help="N (half unadvised, half advised)")
     ap.add_argument("--json", help="also write the report here")
     ap.add_argument("--trace-dir", help="where the private traces go (default: a temporary directory)")
     args = ap.parse_args(argv)
@@ -157,8 +138,8 @@ def main(argv: List[str]) -> int:
         try:
             futures = []
             for i in range(args.attempts):
-                arm = "baseline" if i % 2 == 0 else "advised"
-                m = None if arm == "baseline" else (outage if i == args.attempts - 1 else model)
+                arm = "unadvised" if i % 2 == 0 else "advised"
+                m = None if arm == "unadvised" else (outage if i == args.attempts - 1 else model)
                 futures.append(attempt.remote(i, arm, config, task, m, trace_dir))
             results = ray.get(futures)
         finally:

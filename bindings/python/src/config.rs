@@ -107,6 +107,7 @@ impl PyAdvisorConfig {
         finish_tool = "submit".to_owned(),
         history_max_messages = 40,
         history_max_bytes = 48_000,
+        max_review_tokens = None,
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -122,6 +123,7 @@ impl PyAdvisorConfig {
         finish_tool: String,
         history_max_messages: i64,
         history_max_bytes: i64,
+        max_review_tokens: Option<i64>,
     ) -> PyResult<PyAdvisorConfig> {
         let cue_path = match cue_path {
             "self_check" => CuePath::SelfCheck,
@@ -152,6 +154,14 @@ impl PyAdvisorConfig {
             .cue_path(cue_path)
             .finish_tool(finish_tool)
             .history(history)
+            .max_review_tokens(
+                max_review_tokens
+                    .map(|n| {
+                        u64::try_from(n)
+                            .map_err(|_| config_field_error(py, "max_review_tokens", "must not be negative"))
+                    })
+                    .transpose()?,
+            )
             .build()
             .map_err(|e| config_error(py, &e))?;
         Ok(PyAdvisorConfig {
@@ -225,6 +235,12 @@ impl PyAdvisorConfig {
         self.inner.history().max_bytes
     }
 
+    /// Tokens the advisor model may spend in this attempt; None: no limit.
+    #[getter]
+    fn max_review_tokens(&self) -> Option<u64> {
+        self.inner.max_review_tokens()
+    }
+
     /// The settings as keyword arguments of the constructor.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
@@ -240,6 +256,7 @@ impl PyAdvisorConfig {
         d.set_item("finish_tool", c.finish_tool())?;
         d.set_item("history_max_messages", c.history().max_messages)?;
         d.set_item("history_max_bytes", c.history().max_bytes)?;
+        d.set_item("max_review_tokens", c.max_review_tokens())?;
         Ok(d)
     }
 

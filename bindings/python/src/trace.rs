@@ -1,7 +1,9 @@
 //! `RolloutTrace` for Python: one attempt's private trace, written by the
 //! Rust writer (`advisor::rollout::RolloutTrace`) so `advisor summarize`
 //! reads Python and Rust traces alike. Opens the file in append mode (many
-//! attempts may share one file; `summarize` groups by `rollout_id`). Must not
+//! attempts may share one file; `summarize` groups by `rollout_id`), creating
+//! missing parent directories; an error opening it is an `OSError` naming the
+//! path. Must not
 //! write events itself, and is deliberately not picklable (it holds an open
 //! file): create it inside the Ray task.
 
@@ -9,7 +11,7 @@ use std::fs::OpenOptions;
 use std::path::PathBuf;
 
 use advisor::rollout::{Arm, Outcome, RolloutTrace};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 /// The private trace of one attempt (JSON lines, schema `advisor.rollout.v1`).
@@ -35,13 +37,31 @@ fn arm(s: &str) -> PyResult<(Arm, &'static str)> {
     }
 }
 
+/// `OSError(errno, message, path)`: Python picks the subclass from the errno
+/// (`FileNotFoundError`, `PermissionError`…) and shows the path.
+fn os_error(path: &std::path::Path, e: &std::io::Error) -> PyErr {
+    PyOSError::new_err((e.raw_os_error().unwrap_or(0), e.to_string(), path.display().to_string()))
+}
+
+/// Opens `path` to append, creating it and its missing parent directories.
+fn open(path: &std::path::Path) -> PyResult<std::fs::File> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(|e| os_error(parent, &e))?;
+    }
+    OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| os_error(path, &e))
+}
+
 #[pymethods]
 impl PyRolloutTrace {
     #[new]
     #[pyo3(signature = (path, rollout_id, task_id, arm = "advised"))]
     fn new(path: PathBuf, rollout_id: String, task_id: String, arm: &str) -> PyResult<PyRolloutTrace> {
         let (a, name) = self::arm(arm)?;
-        let file = OpenOptions::new().create(true).append(true).open(&path)?;
+        let file = open(&path)?;
         Ok(PyRolloutTrace {
             inner: RolloutTrace::start(file, rollout_id.clone(), task_id, a),
             path,

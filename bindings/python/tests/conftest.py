@@ -57,16 +57,21 @@ HISTORY = [
 
 @pytest.fixture
 def advisor_bin() -> Optional[str]:
-    """The `advisor` CLI: $ADVISOR_BIN, then PATH, then the repository's target dir.
-    Missing is a failure under CI and a skip elsewhere."""
+    """The `advisor` CLI: $ADVISOR_BIN, then PATH, then $CARGO_TARGET_DIR (else the
+    repository's target/), debug then release. Missing is a failure under CI and
+    a skip elsewhere, with the places looked in."""
+    target = Path(os.environ.get("CARGO_TARGET_DIR") or REPO / "target")
+    if not target.is_absolute():
+        target = REPO / target
     candidates = [os.environ.get("ADVISOR_BIN"), shutil.which("advisor")]
-    candidates += [str(REPO / "target" / p / "advisor") for p in ("debug", "release")]
+    candidates += [str(target / p / "advisor") for p in ("debug", "release")]
     for c in candidates:
         if c and os.path.isfile(c) and os.access(c, os.X_OK):
             return c
+    why = f"the advisor CLI was not found in $ADVISOR_BIN, on PATH or under {target} (run `cargo build`, or set ADVISOR_BIN)"
     if os.environ.get("CI"):
-        pytest.fail("the advisor CLI was not found (build it with `cargo build`, or set ADVISOR_BIN)")
-    pytest.skip("the advisor CLI is not built (cargo build)")
+        pytest.fail(why)
+    pytest.skip(why)
 
 
 __all__ = ["CONTINUE", "HISTORY", "REPO", "Scripted", "calls", "decision", "finish"]

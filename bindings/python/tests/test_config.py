@@ -66,3 +66,38 @@ def test_config_and_task_pickle_for_ray():
     t2 = pickle.loads(pickle.dumps(t))
     assert t2 == t and t2.files == {"tests/test_hidden.py": "assert merge([]) == []"}
     assert "assert merge" not in repr(t)  # privileged text is not printed
+
+
+def test_the_attempt_token_budget_is_the_rust_configs_max_review_tokens():
+    assert AdvisorConfig().max_review_tokens is None
+    c = AdvisorConfig(max_review_tokens=20_000)
+    assert c.max_review_tokens == 20_000 and c.to_dict()["max_review_tokens"] == 20_000
+    assert pickle.loads(pickle.dumps(c)) == c
+    with pytest.raises(ConfigError) as e:
+        AdvisorConfig(max_review_tokens=-1)
+    assert e.value.field == "max_review_tokens"
+
+
+def test_a_spent_attempt_budget_keeps_the_draft_without_asking_the_model():
+    from conftest import CONTINUE, HISTORY, Scripted, calls, finish
+
+    from advisor import Advisor
+
+    model = Scripted(CONTINUE, CONTINUE)
+    a = Advisor(AdvisorConfig(max_review_tokens=1), TaskMaterial("task", {"hidden.py": "x"}), model)
+    a.review(HISTORY, finish(), lambda r: "never")
+    assert len(model.requests) == 1  # the first call starts: nothing is spent yet
+    out = a.review(HISTORY, finish("again"), lambda r: "never")
+    assert calls(out) and out["content"] == "again"
+    assert len(model.requests) == 1, "no advisor call once the attempt's budget is spent"
+
+
+def test_the_package_exports_only_its_own_names():
+    import types
+
+    import advisor
+
+    public = {n for n in dir(advisor) if not n.startswith("_")}
+    modules = {n for n in public if isinstance(getattr(advisor, n), types.ModuleType)}
+    assert modules <= {"testing"}, modules
+    assert public - modules == set(advisor.__all__), public - modules - set(advisor.__all__)

@@ -10,6 +10,8 @@ import sys
 import pytest
 from conftest import REPO
 
+from advisor import summarize
+
 EXAMPLE = REPO / "examples" / "python" / "ray_rollouts.py"
 
 
@@ -31,7 +33,11 @@ def test_ray_rollouts_with_eight_attempts(tmp_path):
     )
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-4000:]
     report = json.loads(out.read_text())
-    base, adv = report["arms"]["baseline"], report["arms"]["advised"]
+    # the report's arms are the summary's own: the same names and fields as `advisor summarize`
+    assert report["arms"] == summarize(tmp_path / "traces")["arms"]
+    assert set(report["arms"]) == {"unadvised", "advised"}
+    base, adv = report["arms"]["unadvised"], report["arms"]["advised"]
+    assert "effectively_unadvised_rate" in adv and "advised_without_reviews_rate" in adv
     assert report["malformed"] == []
     assert (base["attempts"], adv["attempts"]) == (4, 4)
     # the baseline is never reviewed and submits the first try

@@ -67,3 +67,18 @@ def test_live_objects_refuse_to_pickle(tmp_path):
     for obj in (t, a):
         with pytest.raises(TypeError, match="Ray task"):
             pickle.dumps(obj)
+
+
+def test_a_trace_creates_its_missing_directories(tmp_path):
+    path = tmp_path / "traces" / "deep" / "attempt-1.jsonl"
+    with RolloutTrace(path, "attempt-1", "merge-ties", arm="advised") as t:
+        t.end("passed")
+    assert summarize(tmp_path / "traces")["arms"]["advised"]["attempts"] == 1
+
+
+def test_a_trace_that_cannot_be_opened_names_its_path(tmp_path):
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("a file where a directory should be")
+    with pytest.raises(OSError) as e:
+        RolloutTrace(blocker / "attempt-1.jsonl", "a", "t")
+    assert str(blocker) in str(e.value), str(e.value)

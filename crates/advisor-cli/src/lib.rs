@@ -57,7 +57,7 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Review the last answer of a transcript (Claude Code, OpenAI-style or Codex JSONL).
+    /// Review the last answer of a transcript (Claude Code, OpenAI-style or Codex JSONL, Gemini CLI JSON or JSONL).
     Review(review::ReviewArgs),
     /// Measure a reviewer on a labelled set of stop points (confusion matrix, precision, recall).
     Eval(eval::EvalArgs),

@@ -18,8 +18,8 @@ pub(crate) struct ModelArgs {
     /// The model to ask (an OpenAI-compatible endpoint).
     #[arg(long, requires = "base_url")]
     pub(crate) model: Option<String>,
-    /// OpenAI-compatible base URL (e.g. http://127.0.0.1:8080/v1).
-    #[arg(long)]
+    /// OpenAI-compatible base URL (e.g. http://127.0.0.1:8080/v1); needs --model.
+    #[arg(long, requires = "model")]
     pub(crate) base_url: Option<String>,
     /// Structured output: json_schema, json_object (llama.cpp) or none.
     #[arg(long, default_value = "json_schema", value_parser = structured_output())]

@@ -32,25 +32,42 @@ pub(crate) struct ReviewLine<N> {
     notes: Vec<N>,
 }
 
-/// A recorded model answer's note, on the general path: its severity is read
-/// as the model-answer parser reads it ([`advisor::note::lenient_severity`]).
+/// A recorded review's note, on the general path: both fields as written,
+/// checked by [`recorded_note`].
 #[derive(Debug, Deserialize)]
 struct RecordedNote {
     #[serde(default)]
-    text: String,
-    #[serde(default, deserialize_with = "advisor::note::lenient_severity")]
-    severity: Severity,
+    text: Option<String>,
+    #[serde(default)]
+    severity: Option<String>,
 }
 
 /// A note as the fast path reads it: its severity borrowed from the line when
-/// it has no escape, and read by the same [`Severity::parse`]; a `null` or
-/// non-string severity fails here and takes the general path.
+/// it has no escape; a `null` or non-string field fails here and takes the
+/// general path, which says what is wrong.
 #[derive(Debug, Deserialize)]
 struct BorrowedNote<'a> {
-    #[serde(default)]
     text: String,
-    #[serde(default, borrow)]
+    #[serde(borrow)]
     severity: Cow<'a, str>,
+}
+
+/// A recorded note, or why it cannot be replayed: the text must be there and
+/// not blank, the severity one of `nit`, `concern` or `blocker` (any case,
+/// surrounding spaces ignored, as models write them). An unknown severity is
+/// refused rather than read as a nit, so a typo cannot hide a blocker; the
+/// value itself is not echoed. `index` counts from 0.
+fn recorded_note(index: usize, text: Option<String>, severity: Option<&str>) -> Result<Note, String> {
+    let n = index + 1;
+    let text = text
+        .filter(|t| !t.trim().is_empty())
+        .ok_or_else(|| format!("note {n} has no text (expected {{\"text\",\"severity\"}})"))?;
+    let severity = severity.ok_or_else(|| format!("note {n} has no severity (expected nit, concern or blocker)"))?;
+    let known = [Severity::Nit, Severity::Concern, Severity::Blocker]
+        .into_iter()
+        .find(|v| severity.trim().eq_ignore_ascii_case(v.as_str()))
+        .ok_or_else(|| format!("note {n} has an unknown severity (expected nit, concern or blocker)"))?;
+    Ok(Note::new(text, known))
 }
 
 #[derive(Debug, Deserialize)]
@@ -150,11 +167,12 @@ pub(crate) fn parse_line(text: &str, flags: GuardSettings) -> Result<Line, Strin
     // else (traces, events, errors, duplicate keys) takes the general path
     // below, which decides exactly as before.
     if let Ok(r) = serde_json::from_str::<ReviewLine<BorrowedNote<'_>>>(text) {
-        let notes = r.notes.into_iter().map(|n| Note {
-            text: n.text,
-            severity: Severity::parse(&n.severity),
-        });
-        return Ok(review_line(notes.collect(), flags));
+        let notes = r
+            .notes
+            .into_iter()
+            .enumerate()
+            .map(|(i, n)| recorded_note(i, Some(n.text), Some(&n.severity)));
+        return Ok(review_line(notes.collect::<Result<_, _>>()?, flags));
     }
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
     if value.get("schema").is_some() {
@@ -167,10 +185,12 @@ pub(crate) fn parse_line(text: &str, flags: GuardSettings) -> Result<Line, Strin
     }
     let r: ReviewLine<RecordedNote> = serde_json::from_value(value)
         .map_err(|e| format!("not a review (expected {{\"notes\":[{{\"text\",\"severity\"}}]}}): {e}"))?;
-    Ok(review_line(
-        r.notes.into_iter().map(|n| Note::new(n.text, n.severity)).collect(),
-        flags,
-    ))
+    let notes = r
+        .notes
+        .into_iter()
+        .enumerate()
+        .map(|(i, n)| recorded_note(i, n.text, n.severity.as_deref()));
+    Ok(review_line(notes.collect::<Result<_, _>>()?, flags))
 }
 
 pub(crate) fn review_line(notes: Vec<Note>, settings: GuardSettings) -> Line {

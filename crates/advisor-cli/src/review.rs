@@ -1,6 +1,6 @@
 //! `advisor review <transcript>`: one finish review of a transcript file.
 //!
-//! Reads Claude Code, OpenAI-style or Codex JSONL (auto-detected or
+//! Reads Claude Code, OpenAI-style or Codex JSONL or a Gemini CLI session (auto-detected or
 //! `--format`), reviews the last assistant answer with the rules reviewer or,
 //! with `--model NAME --base-url URL`, a model (key from `ADVISOR_API_KEY`),
 //! and prints every note with the guard's decision and the exact injection
@@ -9,13 +9,13 @@
 //! transcript or the reviewer is printed through [`crate::terminal`], so it
 //! cannot repaint the terminal.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::transcript::{TranscriptFormat, read_transcript};
+use crate::transcript::{ReadOptions, TranscriptFormat, read_transcript, read_transcript_with};
 use advisor::AdvisorPlugin;
 use advisor::review::Reviewer;
 
@@ -31,9 +31,9 @@ use crate::terminal::{Exit, fail, json as safe_json, line};
 /// Arguments of `advisor review`.
 #[derive(Debug, Args)]
 pub(crate) struct ReviewArgs {
-    /// The transcript file (JSONL).
+    /// The transcript file (JSONL, or a Gemini CLI JSON session).
     transcript: PathBuf,
-    /// Transcript format: claude-code, openai, codex or gemini (default: detected).
+    /// Transcript format: claude-code, openai, codex or gemini (Gemini CLI JSON or JSONL) (default: detected).
     #[arg(long, value_enum, ignore_case = true)]
     format: Option<TranscriptFormat>,
     /// Review with a model instead of the offline rules.
@@ -82,9 +82,59 @@ pub(crate) fn notes_json(record: &TraceEvent) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// When `--format` was given and read nothing, the format the file does read
+/// as, if it reads as another one: the forced reader skipped every line.
+fn other_format(args: &ReviewArgs, transcript: &crate::transcript::Transcript) -> Option<TranscriptFormat> {
+    let forced = args.format?;
+    if !transcript.messages.is_empty() {
+        return None;
+    }
+    let (_, detected) = read_transcript_with(&args.transcript, &ReadOptions::default()).ok()?;
+    (detected != forced).then_some(detected)
+}
+
+/// `n` and the noun, plural unless `n` is 1.
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// Says, while the model is asked, that the review is waiting: on a terminal
+/// a line repainted every second; on a pipe or file one plain line, once
+/// (no carriage return, no escape sequence in a log).
+fn progress(label: String, terminal: bool) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let started = Instant::now();
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        if !terminal {
+            eprintln!("advisor review: waiting for {label}…");
+            return;
+        }
+        loop {
+            eprint!(
+                "\radvisor review: waiting for {label}… {}s",
+                started.elapsed().as_secs()
+            );
+            let _ = std::io::stderr().flush();
+            tokio::time::sleep(Duration::from_secs(1)).await;
+        }
+    })
+}
+
 pub(crate) async fn run(args: &ReviewArgs) -> Exit {
     let transcript = read_transcript(&args.transcript, args.format).map_err(|e| fail("review", 2, e))?;
     let name = args.transcript.display().to_string();
+    if let (Some(forced), Some(detected)) = (args.format, other_format(args, &transcript)) {
+        return Err(fail(
+            "review",
+            2,
+            format!(
+                "{name}: read as {} it has no messages; it reads as {} (drop --format or pass --format {})",
+                forced.as_str(),
+                detected.as_str(),
+                detected.as_str()
+            ),
+        ));
+    }
     let Some(answer) = transcript.last_answer().map(str::to_owned) else {
         if args.json {
             let out = json!({"transcript": name, "status": "nothing_to_review", "notes": [], "interrupt": false, "injection": null, "skipped": transcript.skipped});
@@ -102,21 +152,8 @@ pub(crate) async fn run(args: &ReviewArgs) -> Exit {
         .shared_reviewer(reviewer)
         .max_notes_per_review(args.max_notes)
         .timeout(Duration::from_secs(args.model.timeout_secs));
-    let progress = args.model.model.is_some().then(|| {
-        let label = label.clone();
-        tokio::spawn(async move {
-            let started = Instant::now();
-            tokio::time::sleep(Duration::from_secs(1)).await;
-            loop {
-                eprint!(
-                    "\radvisor review: waiting for {label}… {}s",
-                    started.elapsed().as_secs()
-                );
-                let _ = std::io::stderr().flush();
-                tokio::time::sleep(Duration::from_secs(1)).await;
-            }
-        })
-    });
+    let terminal = std::io::stderr().is_terminal();
+    let progress = args.model.model.is_some().then(|| progress(label.clone(), terminal));
     let mut warnings = Vec::new();
     let finish = review_transcript(builder, &transcript, &answer, None, None, None, &mut |w| {
         warnings.push(w)
@@ -124,7 +161,9 @@ pub(crate) async fn run(args: &ReviewArgs) -> Exit {
     .await;
     if let Some(p) = progress {
         p.abort();
-        eprint!("\r\x1b[K");
+        if terminal {
+            eprint!("\r\x1b[K");
+        }
     }
     let finish = finish.map_err(|e| fail("review", 2, e))?;
     let injection = finish.injection();
@@ -146,10 +185,10 @@ pub(crate) async fn run(args: &ReviewArgs) -> Exit {
         println!("{}", safe_json(&out.to_string()));
     } else {
         println!(
-            "transcript: {} ({} messages, {} tool calls)\nreviewer: {}\nanswer under review: \"{}\"\n",
+            "transcript: {} ({}, {})\nreviewer: {}\nanswer under review: \"{}\"\n",
             line(&name),
-            transcript.messages.len(),
-            transcript.tools.len(),
+            count(transcript.messages.len(), "message", "messages"),
+            count(transcript.tools.len(), "tool call", "tool calls"),
             line(&label),
             line(crate::terminal::clamp(&answer, 200))
         );

@@ -3,7 +3,8 @@
 //!
 //! `summarize <trace files or dirs>` prints per-arm counts and rates (a table,
 //! or `--json`); a malformed line is reported with file and line and makes the
-//! exit status 1; the files are read by
+//! exit status 1, and so does a run that found no attempt at all (said on
+//! stderr, no empty table); the files are read by
 //! [`advisor::rollout::summarize_paths`]. `decision check <file|->`
 //! validates an advisor answer: the decision as JSON (exit 0) or one problem
 //! per line (exit 1). Output goes through [`crate::terminal`].
@@ -38,6 +39,14 @@ pub(crate) enum DecisionCommand {
     },
 }
 
+/// The arm as the traces and `--json` name it (`advised`, `unadvised`).
+fn arm_name(arm: Arm) -> &'static str {
+    match arm {
+        Arm::Advised => "advised",
+        Arm::Unadvised => "unadvised",
+    }
+}
+
 fn pct(r: Option<f64>) -> String {
     r.map_or_else(|| "-".to_owned(), |r| format!("{:.1}%", r * 100.0))
 }
@@ -47,12 +56,20 @@ pub(crate) fn run_summarize(args: &SummarizeArgs) -> Exit {
     for m in &summary.malformed {
         eprintln!("advisor summarize: {}", line(m));
     }
+    let empty = summary.arms.is_empty();
+    if empty {
+        let paths: Vec<String> = args.paths.iter().map(|p| crate::terminal::show(p)).collect();
+        eprintln!(
+            "advisor summarize: no rollout attempt found in {} (no *.jsonl trace file, or none with an attempt); nothing to summarize",
+            paths.join(", ")
+        );
+    }
     if args.json {
         println!(
             "{}",
             safe_json(&serde_json::to_string_pretty(&summary).unwrap_or_default())
         );
-    } else {
+    } else if !empty {
         println!(
             "{:<10} {:>8} {:>8} {:>13} {:>10} {:>21} {:>23} {:>9}",
             "arm",
@@ -65,10 +82,7 @@ pub(crate) fn run_summarize(args: &SummarizeArgs) -> Exit {
             "pass rate"
         );
         for (arm, s) in &summary.arms {
-            let name = match arm {
-                Arm::Advised => "advised",
-                Arm::Unadvised => "unadvised",
-            };
+            let name = arm_name(*arm);
             println!(
                 "{name:<10} {:>8} {:>8} {:>13} {:>10} {:>21} {:>23} {:>9}",
                 s.attempts,
@@ -89,18 +103,19 @@ pub(crate) fn run_summarize(args: &SummarizeArgs) -> Exit {
                 let by = |m: &std::collections::BTreeMap<String, u32>| {
                     m.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", ")
                 };
+                let name = arm_name(*arm);
                 println!(
-                    "\n{arm:?} interventions by action: {}",
+                    "\n{name} interventions by action: {}",
                     line(&by(&s.interventions_by_action))
                 );
                 println!(
-                    "{arm:?} interventions by reason: {}",
+                    "{name} interventions by reason: {}",
                     line(&by(&s.interventions_by_reason))
                 );
             }
         }
     }
-    Ok(if summary.malformed.is_empty() {
+    Ok(if summary.malformed.is_empty() && !empty {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

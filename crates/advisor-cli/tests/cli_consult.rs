@@ -129,10 +129,11 @@ async fn review_with_a_model_shows_progress_and_prints_the_models_notes() {
     .await
     .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("waiting for model m"),
-        "progress after a second"
-    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("waiting for model m"), "progress after a second");
+    // stderr is a pipe here: one plain line, never a repaint
+    assert!(!err.contains('\r') && !err.contains('\u{1b}'), "{err:?}");
+    assert_eq!(err.matches("waiting for").count(), 1, "{err:?}");
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["reviewer"], "model m");
     assert_eq!(v["notes"][0]["severity"], "blocker");

@@ -380,7 +380,7 @@ fn json_output_is_unchanged_by_the_fast_writer() {
 fn review_lines_read_severities_as_models_write_them_and_traces_strictly() {
     let input = r#"{"notes":[{"text":"the join double-counts","severity":"Blocker"}]}
 {"notes":[{"text":"refunds are missing","severity":" concern "}]}
-{"notes":[{"text":"rename x","severity":"critical"}]}"#;
+{"notes":[{"text":"rename x","severity":"nit"}]}"#;
     let out = replay(&["--json", "-"], input).success().get_output().stdout.clone();
     let verdicts: Vec<Value> = json_lines(&out)
         .into_iter()
@@ -397,7 +397,7 @@ fn review_lines_read_severities_as_models_write_them_and_traces_strictly() {
         "{}",
         injection(1)
     );
-    assert_eq!(verdicts[2]["interrupt"], false, "an unknown word is a nit");
+    assert_eq!(verdicts[2]["interrupt"], false, "a nit does not interrupt");
     // a trace is what we wrote ourselves: an unknown severity there is a malformed line
     let trace = r#"{"schema":"advisor.trace.v1","reviewer":"advisor","event":"review","notes":[{"text":"x","severity":"critical"}],"decisions":[]}"#;
     let out = replay(&["--json", "-"], trace).get_output().clone();

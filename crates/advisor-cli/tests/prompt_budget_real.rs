@@ -4,8 +4,9 @@
 //! Asserts what the model cannot fake: the unfitted prompt is refused with a
 //! context overflow, the fitted one is accepted (HTTP success, the server's
 //! own prompt-token count under the context), the retry happens once, and a
-//! spent token budget stops the next review. Skipped only with
-//! `ADVISOR_SKIP_REAL_LLM=1`.
+//! spent token budget stops the next review. Only `ADVISOR_SKIP_REAL_LLM=1`
+//! skips it, and the runner then reports it as ignored
+//! (`advisor_testkit::trials`).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use advisor_testkit::local_llm;
@@ -19,7 +20,8 @@ use advisor::host::{ObservePhase, RunObserver, StopInfo, StopInterceptor};
 use advisor::model::{ChatModel, OpenAiCompatible, StructuredOutput};
 use advisor::review::{ModelReviewer, Review, ReviewKind};
 use advisor_cli::transcript::{Transcript, read_transcript};
-use local_llm::{Recording, server, skip};
+use advisor_testkit::trials;
+use local_llm::{Recording, server};
 
 const SESSION: &str = "../../tests/fixtures/real/claude-2.1.39-spotter-gqc-compact-reject-tasknotif.jsonl";
 const CONTEXT: u64 = 4_096;
@@ -48,11 +50,7 @@ async fn review_session(plugin: &AdvisorPlugin, t: &Transcript) -> advisor::plug
     run
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_long_real_session_is_fitted_to_a_4k_local_model() {
-    if skip("the prompt-budget test against the local model") {
-        return;
-    }
     let server = server();
     // No grammar-constrained output: llama-cpp-python's JSON grammar makes a
     // 3 000-token review take minutes on a loaded 2-core machine, and this test
@@ -162,4 +160,13 @@ async fn a_long_real_session_is_fitted_to_a_4k_local_model() {
     let stop = run.report().budget_stop.expect("the report says why");
     assert_eq!(stop.scope, BudgetScope::Request);
     assert_eq!(stop.spent, usage.total());
+}
+
+/// The real-model tests, under the testkit's harness: ignored (never passed) with
+/// `ADVISOR_SKIP_REAL_LLM=1`.
+fn main() -> std::process::ExitCode {
+    trials::run(vec![trials::trial(
+        "a_long_real_session_is_fitted_to_a_4k_local_model",
+        a_long_real_session_is_fitted_to_a_4k_local_model,
+    )])
 }

@@ -2,8 +2,9 @@
 //! and a recording wrapper that logs every model call a test's code makes.
 //!
 //! Uses `ADVISOR_LLM_BASE_URL` (and `ADVISOR_LLM_MODEL`) when set; otherwise
-//! starts the server and stops it when the [`Server`] is dropped. Tests call
-//! [`skip`] first: `ADVISOR_SKIP_REAL_LLM=1` is the only way to skip them.
+//! starts the server and stops it when the [`Server`] is dropped. The tests
+//! run under [`crate::trials`]: `ADVISOR_SKIP_REAL_LLM=1` is the only way to
+//! skip them, and then the runner reports them as ignored.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -110,15 +111,6 @@ impl Server {
             },
         }
     }
-}
-
-/// Whether the real-model tests are skipped (`ADVISOR_SKIP_REAL_LLM=1`), with a message.
-pub fn skip(what: &str) -> bool {
-    let skipped = std::env::var("ADVISOR_SKIP_REAL_LLM").as_deref() == Ok("1");
-    if skipped {
-        eprintln!("SKIPPED: {what} (ADVISOR_SKIP_REAL_LLM=1); run scripts/local-llm.sh to enable it");
-    }
-    skipped
 }
 
 /// The local server: the environment's, or one started now.

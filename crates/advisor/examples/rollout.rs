@@ -2,10 +2,12 @@
 //! submit after a narrow check, the advisor (which sees the hidden test)
 //! intervenes with a fixed self-check cue and withholds the finish tool, the
 //! solver validates more broadly, and the advisor lets the next finish through.
-//! The private trace is printed at the end; try `advisor summarize` on it.
+//! The private trace goes to `traces/attempt-1.jsonl` (under the current
+//! directory, rewritten on each run) and is printed at the end:
 //!
 //! ```text
 //! cargo run --example rollout
+//! advisor summarize traces/ --json
 //! ```
 
 use advisor::host::Message;
@@ -28,7 +30,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             "private_diagnosis": "both cases now pass"}"#,
     ]);
     let config = AdvisorConfig::builder().max_interventions(2).build()?;
-    let trace_path = std::env::temp_dir().join("advisor-rollout-example.jsonl");
+    let trace_path = std::path::Path::new("traces").join("attempt-1.jsonl");
+    std::fs::create_dir_all("traces")?;
     let trace = RolloutTrace::start(
         std::fs::File::create(&trace_path)?,
         "attempt-1",
@@ -57,7 +60,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     trace.end(Outcome::Passed);
     drop(advisor);
     drop(trace);
-    println!("\nprivate trace: {}", trace_path.display());
+    println!(
+        "\nprivate trace: {} (try `advisor summarize traces/ --json`)",
+        trace_path.display()
+    );
     print!("{}", std::fs::read_to_string(&trace_path)?);
     Ok(())
 }

@@ -5,28 +5,94 @@
 //! the agent is sent back to resolve what matters. The plugin is ejectable:
 //! without it, the answer the agent produces is the answer the run returns.
 //!
-//! ## Quick start
+//! ## From `cargo add` to a reviewed run
+//!
+//! The library needs a Tokio runtime (reviews run as Tokio tasks under a
+//! timeout, so timers must be enabled):
+//!
+//! ```text
+//! cargo add advisor --path path/to/advisor/crates/advisor   # from a checkout
+//! cargo add tokio --features rt-multi-thread,macros,time
+//! ```
+//!
+//! or in `Cargo.toml`:
+//!
+//! ```toml
+//! [dependencies]
+//! advisor = { path = "path/to/advisor/crates/advisor" }   # default feature: `http`
+//! tokio = { version = "1", features = ["rt-multi-thread", "macros", "time"] }
+//! ```
+//!
+//! The library never pulls in the command line's dependencies (clap, toml,
+//! mimalloc, rmcp…: those are the `advisor-cli` crate's). Then, with the
+//! reference loop [`Agent`]:
 //!
 //! ```
 //! use advisor::{Agent, AdvisorPlugin, Note, model::ScriptedModel, review};
 //!
+//! #[tokio::main]
+//! async fn main() -> Result<(), advisor::Error> {
+//!     // The agent answers wrongly, then corrects itself once the advisor objects.
+//!     let model = ScriptedModel::texts(["revenue was 4.2M", "revenue was 3.1M (refunds excluded)"]);
+//!     let plugin = AdvisorPlugin::builder()
+//!         .reviewer(review::from_sync_fn(|r: &review::Review| {
+//!             Ok(if r.round == 0 { vec![Note::concern("the total double-counts refunded orders")] } else { vec![] })
+//!         }))
+//!         .build()?;
+//!     // `.extension` takes the plugin; a clone shares its report.
+//!     let outcome = Agent::new(model).extension(plugin.clone()).run("what was revenue?").await?;
+//!     assert!(outcome.final_answer.contains("3.1M"));
+//!     let report = plugin.last_report().expect("the run was reviewed");
+//!     assert_eq!((report.finish_reviews, report.interruptions), (2, 1));
+//!     Ok(())
+//! }
+//! ```
+//!
+//! `cargo run --example quickstart` runs a longer version. Replace
+//! [`ScriptedModel`](model::ScriptedModel) with
+//! [`OpenAiCompatible`](model::OpenAiCompatible) (feature `http`) and the
+//! closure with [`ModelReviewer`](review::ModelReviewer) for a real model.
+//!
+//! ## Your own loop: the host calls
+//!
+//! A loop of your own drives its extensions through [`Extensions`], which
+//! keeps the contract's rules (order, containment, attempts): `observe`
+//! before each model request and for every change of the history, and
+//! `turn_stopping` only when the model finished a turn without tool calls
+//! and the run chose to stop. A re-open carries the message to append before
+//! the next turn.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use advisor::host::{ExtensionFactory, Message, ObservePhase, RunEnd, StopDecision, StopInfo, StopReason};
+//! use advisor::{AdvisorPlugin, Extensions, Note, review};
+//!
 //! # tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap().block_on(async {
-//! // The agent answers wrongly, then corrects itself once the advisor objects.
-//! let model = ScriptedModel::texts(["revenue was 4.2M", "revenue was 3.1M (refunds excluded)"]);
 //! let plugin = AdvisorPlugin::builder()
-//!     .reviewer(review::from_sync_fn(|r: &review::Review| {
-//!         Ok(if r.round == 0 { vec![Note::concern("the total double-counts refunded orders")] } else { vec![] })
-//!     }))
+//!     .reviewer(review::from_sync_fn(|_: &review::Review| Ok(vec![Note::concern("the total double-counts refunds")])))
 //!     .build()?;
-//! let outcome = Agent::new(model).extension(plugin).run("what was revenue?").await?;
-//! assert!(outcome.final_answer.contains("3.1M"));
+//! let factories: Vec<Arc<dyn ExtensionFactory>> = vec![Arc::new(plugin.clone())];
+//! let mut extensions = Extensions::begin_run(&factories)?;
+//!
+//! let mut history = vec![Message::user("what was revenue?")];
+//! extensions.observe(ObservePhase::Request, 1, &history);
+//! history.push(Message::assistant("4.2M")); // the model's answer, no tool calls: the run would stop
+//! extensions.observe(ObservePhase::Append, 1, &history[1..]);
+//! let stop = StopInfo { final_answer: "4.2M".into(), turns: 1, ..StopInfo::default() };
+//! match extensions.turn_stopping(&stop).await {
+//!     StopDecision::Reopen { inject, .. } => history.extend(inject), // send these, run another turn
+//!     _ => {}                                                       // the answer stands
+//! }
+//! assert!(history.last().is_some_and(|m| m.content.contains("<advisory")));
+//! extensions.finalize(&RunEnd::new(1, StopReason::Stop));
+//! assert_eq!(plugin.last_report().map(|r| r.interruptions), Some(1));
 //! # Ok::<(), advisor::Error>(())
 //! # }).unwrap();
 //! ```
 //!
 //! ## Map
 //!
-//! Every public top-level module, by layer:
+//! Every public module, by layer:
 //!
 //! - Contract: [`host`] — the contract between an agent loop and its
 //!   extensions, and the [`Extensions`] dispatcher that keeps it; [`error`] —
@@ -47,25 +113,26 @@
 //!   `advisor-response.v1` out.
 //! - Hosts: [`agent`] — a small reference loop ([`Agent`]); [`finish_rule`] —
 //!   *a rule*: a rule-based stop interceptor (a finish guard) to register
-//!   before the advisor;
-//!   [`adapters`] — the rig adapter (`rig`); [`io`] — bounded reads and atomic
-//!   writes for files a host does not control.
+//!   before the advisor; [`adapters`] — host adapters (the rig adapter,
+//!   feature `rig`); [`io`] — bounded reads and atomic writes for files a
+//!   host does not control.
 //!
-//! The `advisor` command (Claude Code, Codex, Gemini CLI and OpenAI-style
-//! transcript readers, the stop hook for those agents and Cursor, workspace
-//! config and trust, `mcp`, mimalloc) is the `advisor-cli` crate.
+//! The `advisor` command is the `advisor-cli` crate: the Claude Code, Codex,
+//! Gemini CLI and OpenAI-style transcript readers, the stop hook for those
+//! agents and Cursor, workspace config and trust (`advisor_cli::config`,
+//! e.g. `plugin_from_workspace`), and its own features `mimalloc` (default:
+//! the binary's allocator) and `mcp` (`advisor mcp`).
 //!
 //! ## Crate features
 //!
-//! - `http` (default): the OpenAI-compatible HTTP model client (reqwest with rustls).
-//! - `rig`: [`adapters::rig::RigAdvisor`], a rig `AgentHook` (rig-agent 0.44).
+//! - `http` (default): [`model::OpenAiCompatible`], the OpenAI-compatible HTTP
+//!   model client (reqwest with rustls).
+//! - `rig`: `adapters::rig::RigAdvisor`, a rig `AgentHook` (rig-agent 0.44;
+//!   rustc 1.95).
 //!
-//! Built with `--no-default-features`, the crate is the core alone.
-//!
-//! ## Runtime
-//!
-//! Reviews run as Tokio tasks under a timeout, so the stop hook must be
-//! driven by a Tokio runtime with timers enabled.
+//! Built with `default-features = false`, the crate is the core alone
+//! (async-trait, memchr, serde, serde_json, tokio, tracing and the Unicode
+//! crates).
 //!
 //! ## Supported Rust versions
 //!

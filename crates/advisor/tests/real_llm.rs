@@ -5,9 +5,9 @@
 //! escapes — never the model's judgement.
 //!
 //! Uses `ADVISOR_LLM_BASE_URL` (and `ADVISOR_LLM_MODEL`) when set; otherwise
-//! starts the server itself and stops it when the test ends. Skipped, with a
-//! message, only when `ADVISOR_SKIP_REAL_LLM=1`.
-#![cfg(feature = "http")]
+//! starts the server itself and stops it when the test ends. Only
+//! `ADVISOR_SKIP_REAL_LLM=1` skips it, and the runner then reports it as
+//! ignored (`advisor_testkit::trials`).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::time::{Duration, Instant};
@@ -21,7 +21,8 @@ use advisor::{AdvisorPlugin, Agent, EmissionGuard, Severity};
 
 use advisor_testkit::local_llm;
 
-use local_llm::{server, skip, start_server};
+use advisor_testkit::trials;
+use local_llm::{server, start_server};
 
 fn canned_review() -> Review {
     Review {
@@ -49,11 +50,7 @@ fn canned_review() -> Review {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_real_model_review_has_the_right_structure() {
-    if skip("real-model test") {
-        return;
-    }
     let server = server();
     let model = OpenAiCompatible::builder(&server.base_url, &server.model)
         .structured_output(StructuredOutput::JsonSchema)
@@ -126,11 +123,7 @@ async fn a_real_model_review_has_the_right_structure() {
 /// llama.cpp build tuned to another CPU dies on its first completion) makes
 /// a real-model test fail with how it died and its log's tail — never with a
 /// bare transport error.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_that_dies_after_start_is_reported_with_its_signal_and_log() {
-    if skip("the dying-server test") {
-        return;
-    }
     // always a server of its own: it is killed
     let server = start_server();
     let pid = server.pid.clone().expect("started here");
@@ -166,4 +159,19 @@ async fn a_server_that_dies_after_start_is_reported_with_its_signal_and_log() {
     assert!(message.contains("the last lines of its log"), "{message}");
     // the log's tail is quoted: the server's own start-up lines
     assert!(message.contains("Uvicorn running on"), "{message}");
+}
+
+/// The real-model tests, under the testkit's harness: ignored (never passed) with
+/// `ADVISOR_SKIP_REAL_LLM=1`.
+fn main() -> std::process::ExitCode {
+    trials::run(vec![
+        trials::trial(
+            "a_real_model_review_has_the_right_structure",
+            a_real_model_review_has_the_right_structure,
+        ),
+        trials::trial(
+            "a_server_that_dies_after_start_is_reported_with_its_signal_and_log",
+            a_server_that_dies_after_start_is_reported_with_its_signal_and_log,
+        ),
+    ])
 }

@@ -5,14 +5,14 @@
 //! answer under a cap of one round. Asserts what the model cannot fake: the
 //! proxy saw exactly one extra model call, the second call's input carries the
 //! `<advisory>`, and the cap held (no third call although the reviewer would
-//! object again). Skipped only with `ADVISOR_SKIP_REAL_LLM=1`.
+//! object again). Only `ADVISOR_SKIP_REAL_LLM=1` skips it, and the runner then
+//! reports it as ignored (`advisor_testkit::trials`).
 //!
 //! rig sends message content as arrays of text parts; llama-cpp-python 0.3.36
 //! accepts only strings for system and assistant content (its pydantic models
 //! answer 500 "Input should be a valid string"). The proxy records rig's body
 //! as sent and forwards a copy with text-part arrays joined into strings —
 //! the only change it makes.
-#![cfg(all(feature = "rig", feature = "http"))]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use advisor_testkit::local_llm;
@@ -23,7 +23,8 @@ use std::sync::{Arc, Mutex};
 use advisor::adapters::rig::RigAdvisor;
 use advisor::review::{self, Review};
 use advisor::{AdvisorPlugin, Note};
-use local_llm::{server, skip};
+use advisor_testkit::trials;
+use local_llm::server;
 use rig_agent::agent::AgentBuilder;
 use rig_core::providers::openai::OpenAIConfig;
 use serde_json::Value;
@@ -144,11 +145,7 @@ fn texts(body: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rig_agent_on_a_real_model_is_sent_back_once_and_the_cap_holds() {
-    if skip("the rig end-to-end test on the local model") {
-        return;
-    }
     let server = server();
     // The server's root (the proxy forwards paths as they come: /v1/chat/completions).
     let upstream = server.base_url.trim_end_matches('/').trim_end_matches("/v1").to_owned();
@@ -219,4 +216,13 @@ async fn a_rig_agent_on_a_real_model_is_sent_back_once_and_the_cap_holds() {
     let report = plugin.last_report().unwrap();
     assert_eq!((report.finish_reviews, report.interruptions), (1, 1));
     assert!(!output.trim().is_empty());
+}
+
+/// The real-model tests, under the testkit's harness: ignored (never passed) with
+/// `ADVISOR_SKIP_REAL_LLM=1`.
+fn main() -> std::process::ExitCode {
+    trials::run(vec![trials::trial(
+        "a_rig_agent_on_a_real_model_is_sent_back_once_and_the_cap_holds",
+        a_rig_agent_on_a_real_model_is_sent_back_once_and_the_cap_holds,
+    )])
 }

@@ -12,7 +12,12 @@ package is a thin layer over it.
 2
 """
 
-from typing import Any, Callable, Dict, List, Union
+# typing names under private aliases: `dir(advisor)` lists only the package's own names
+from typing import Any as _Any
+from typing import Callable as _Callable
+from typing import Dict as _Dict
+from typing import List as _List
+from typing import Union as _Union
 
 from . import _advisor
 from ._advisor import (
@@ -45,10 +50,10 @@ class Advisor(_advisor.Advisor):
 
     async def review_async(
         self,
-        history: List[Dict[str, Any]],
-        draft: Union[str, Dict[str, Any]],
-        regenerate: Callable[[Revision], Any],
-    ) -> Dict[str, Any]:
+        history: _List[_Dict[str, _Any]],
+        draft: _Union[str, _Dict[str, _Any]],
+        regenerate: _Callable[[Revision], _Any],
+    ) -> _Dict[str, _Any]:
         """Like ``review``, awaitable; ``regenerate`` (and a callable model)
         may be ``async def``. Runs on the package's Tokio runtime."""
         return await self._review_future(history, draft, regenerate)

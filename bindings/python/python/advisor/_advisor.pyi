@@ -63,6 +63,7 @@ class AdvisorConfig:
         finish_tool: str = "submit",
         history_max_messages: int = 40,
         history_max_bytes: int = 48000,
+        max_review_tokens: Optional[int] = None,
     ) -> None: ...
     @property
     def max_interventions(self) -> int:
@@ -88,6 +89,10 @@ class AdvisorConfig:
     def history_max_messages(self) -> int: ...
     @property
     def history_max_bytes(self) -> int: ...
+    @property
+    def max_review_tokens(self) -> Optional[int]:
+        """Tokens the advisor model may spend in this attempt (every call
+        counted); None: no limit. Once spent the draft is kept unreviewed."""
     def to_dict(self) -> Dict[str, Any]: ...
 
 @final

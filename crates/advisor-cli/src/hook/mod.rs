@@ -138,6 +138,12 @@ pub(crate) async fn run(args: &HookArgs) -> Exit {
     if input.event == HookEvent::SubagentStop && input.agent_type.as_deref().is_none_or(|t| t.trim().is_empty()) {
         return Ok(ExitCode::SUCCESS); // the host's internal agents (compaction, summaries) are not reviewed
     }
+    if let Some(w) = args.workspace.as_ref().filter(|w| !w.is_dir()) {
+        return Err(let_through(format!(
+            "--workspace {} is not a directory; not reviewed",
+            w.display()
+        )));
+    }
     let workspace = args
         .workspace
         .clone()

@@ -19,6 +19,7 @@
 
 mod lock;
 mod output;
+mod settle;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -241,23 +242,32 @@ async fn review(
     // every host's transcript format has a reader; a host that sends no
     // readable path gets its answer reviewed alone
     let (transcript, note) = match &input.transcript_path {
-        Some(p) => match crate::transcript::read_transcript_with(p, &options) {
-            Ok((t, _)) if t.truncated => {
-                let cap = options.max_bytes;
-                let why = format!(
-                    "the last turn of {} is longer than the {cap}-byte read cap",
-                    p.display()
-                );
-                return Err(let_through_visibly(host, why));
+        Some(p) => {
+            // the host may still be writing the turn's last lines: wait for
+            // every tool call's result, briefly, then take what there is
+            let settled = settle::read_settled(p, &options, settle::SETTLE_BUDGET).await;
+            if let Some(lag) = settled.lag() {
+                say(lag);
             }
-            Ok((t, _)) => (t, None),
-            Err(e) if input.last_assistant_message.is_some() => {
-                say(format!("{e}; reviewing the answer alone, without tool evidence"));
-                (Transcript::default(), Some(NO_EVIDENCE))
+            let lag_note = settled.window_note();
+            match settled.read {
+                Ok((t, _)) if t.truncated => {
+                    let cap = options.max_bytes;
+                    let why = format!(
+                        "the last turn of {} is longer than the {cap}-byte read cap",
+                        p.display()
+                    );
+                    return Err(let_through_visibly(host, why));
+                }
+                Ok((t, _)) => (t, lag_note),
+                Err(e) if input.last_assistant_message.is_some() => {
+                    say(format!("{e}; reviewing the answer alone, without tool evidence"));
+                    (Transcript::default(), Some(NO_EVIDENCE.to_owned()))
+                }
+                Err(e) => return Err(let_through(e)),
             }
-            Err(e) => return Err(let_through(e)),
-        },
-        None => (Transcript::default(), Some(NO_EVIDENCE)),
+        }
+        None => (Transcript::default(), Some(NO_EVIDENCE.to_owned())),
     };
     let Some(answer) = input
         .last_assistant_message
@@ -283,7 +293,7 @@ async fn review(
         &answer,
         request.as_deref(),
         prior.as_ref(),
-        note,
+        note.as_deref(),
         &mut |w| say(w),
     )
     .await

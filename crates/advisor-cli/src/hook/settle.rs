@@ -8,7 +8,7 @@
 //! [`POLL`] apart, until [`SETTLE_BUDGET`] has passed since the first read;
 //! then the review takes what there is and [`Settled::lag`] says so. The
 //! answer itself is never waited for: the host's `last_assistant_message`
-//! carries it. Must not review anything, nor decide what a lag means for the
+//! carries it (the hook waits only for a host that hands over the answer). Must not review anything, nor decide what a lag means for the
 //! stop: the hook goes on with what was read.
 
 use std::path::Path;
@@ -79,14 +79,15 @@ fn pending(read: &Result<(Transcript, TranscriptFormat), TranscriptError>) -> us
 /// first read. Timed with tokio's clock, so tests run it in paused time.
 pub(crate) async fn read_settled(path: &Path, options: &ReadOptions, budget: Duration) -> Settled {
     let start = tokio::time::Instant::now();
+    let mut waited = Duration::ZERO; // until the read that ends the wait began
     loop {
         let read = crate::transcript::read_transcript_with(path, options);
         let missing = pending(&read);
-        let waited = start.elapsed();
         if missing == 0 || waited >= budget {
             return Settled { read, waited, missing };
         }
-        tokio::time::sleep(POLL.min(budget - waited)).await;
+        tokio::time::sleep(POLL.min(budget.saturating_sub(start.elapsed()))).await;
+        waited = start.elapsed();
     }
 }
 
@@ -147,7 +148,8 @@ mod tests {
         let _ = std::fs::remove_dir_all(path.parent().unwrap());
     }
 
-    #[tokio::test(start_paused = true)]
+    // on the real clock: a read takes time, and that is no wait
+    #[tokio::test]
     async fn a_complete_transcript_is_read_once_without_waiting() {
         let path = scratch("complete", &[PROMPT, CALL, RESULT]);
         let settled = read_settled(&path, &ReadOptions::default(), SETTLE_BUDGET).await;

@@ -179,6 +179,8 @@ def blocked_then_ended(r: Run) -> Optional[str]:
         return "the advisory never reached the model"
     if r.calls and r.calls[-1].blocked:
         return "the last stop was blocked"
+    if "&amp;#x27;" in r.requests or "&amp;quot;" in r.requests:
+        return "the advisory reached the model escaped twice"
     return None
 
 

@@ -10,7 +10,7 @@ use advisor::guard::{MAX_NOTE_CHARS, normalize_note, normalize_note_spec};
 use advisor::invisible::is_invisible;
 use advisor::render::render_advisories;
 use advisor::review::ReviewKind;
-use advisor::{EmissionGuard, Note, Severity, gate::gate_review};
+use advisor::{EmissionGuard, Note, Severity, gate::admit};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -22,7 +22,7 @@ fuzz_target!(|data: &[u8]| {
             .enumerate()
             .map(|(i, t)| Note::new(t, [Severity::Nit, Severity::Concern, Severity::Blocker][i % 3]))
             .collect();
-        let gate = gate_review(&mut guard, &notes, ReviewKind::Finish, Severity::Blocker);
+        let gate = admit(&mut guard, &notes, ReviewKind::Finish, Severity::Blocker);
         let accepted = gate.accepted();
         assert!(accepted.len() <= 3);
         for n in &accepted {

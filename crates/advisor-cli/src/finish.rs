@@ -3,19 +3,19 @@
 //!
 //! Owns feeding a [`Transcript`] to an [`AdvisorRun`] (restore, fresh request,
 //! compaction, the request window), driven through [`Extensions`] as every
-//! host does; the result is the library's [`Consultation`].
+//! host does; the result is the library's [`Advice`].
 
 use crate::transcript::Transcript;
 use advisor::Extensions;
 use advisor::host::{Extension, Message, ObservePhase, StopInfo};
-use advisor::plugin::{AdvisorPluginBuilder, Consultation, PLUGIN_NAME};
+use advisor::plugin::{Advice, AdvisorPluginBuilder, PLUGIN_NAME};
 use advisor::trace::TraceEvent;
 
 /// What one finish review amounted to.
 pub(crate) struct Finish {
     /// Every reviewer's record and the one combined injection (no records
     /// when no review ran, e.g. the cap was spent).
-    pub(crate) consultation: Consultation,
+    pub(crate) advice: Advice,
     /// The advisor's state after the review.
     pub(crate) checkpoint: serde_json::Value,
     /// What the advisor did, in counts — `budget_stop` says why no review ran
@@ -29,12 +29,12 @@ pub(crate) struct Finish {
 impl Finish {
     /// The last reviewer's record (the only one, for a single reviewer).
     pub(crate) fn record(&self) -> Option<&TraceEvent> {
-        self.consultation.records.last()
+        self.advice.records.last()
     }
 
     /// The one message sent back to the agent, if any.
     pub(crate) fn injection(&self) -> Option<&str> {
-        self.consultation.injection.as_deref()
+        self.advice.injection.as_deref()
     }
 }
 
@@ -125,7 +125,7 @@ pub(crate) async fn review_transcript(
     exts.turn_stopping(&info).await;
     let checkpoint = exts.save()?.remove(PLUGIN_NAME).unwrap_or_default();
     Ok(Finish {
-        consultation: outbox.take().unwrap_or_default(),
+        advice: outbox.take().unwrap_or_default(),
         checkpoint,
         // this plugin ran this one run: its last report is this run's
         report: plugin.last_report().unwrap_or_default(),

@@ -27,8 +27,9 @@ use std::sync::mpsc;
 use advisor::io::BoundedLines;
 
 use advisor::Severity;
-use advisor::gate::{GuardSettings, gate_prepared};
+use advisor::gate::admit;
 use advisor::guard::DEFAULT_MAX_NOTES_PER_REVIEW;
+use advisor::guard::GuardSettings;
 use advisor::plugin::MAX_NOTES_PER_REVIEW_LIMIT;
 
 use advisor::EmissionGuard;
@@ -271,7 +272,7 @@ impl<W: Write> Replay<'_, W> {
                 r.prepare();
                 let notes = r.prepared.take().unwrap_or_default();
                 let count = notes.len();
-                let gate = gate_prepared(guard, notes, r.kind, r.settings.max_severity);
+                let gate = admit(guard, notes, r.kind, r.settings.max_severity);
                 let differs = r.recorded.as_ref().map_or(0, |rec| {
                     gate.outcome
                         .admissions
@@ -475,7 +476,7 @@ fn print_review(
     review: usize,
     r: &Replayed,
     count: usize,
-    gate: &advisor::gate::GateResult,
+    gate: &advisor::gate::Admitted,
 ) -> io::Result<()> {
     let recorded = |i: usize| r.recorded.as_ref().and_then(|rec| rec.get(i)).copied();
     if json {

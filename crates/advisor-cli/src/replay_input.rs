@@ -9,8 +9,7 @@ use std::borrow::Cow;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 
-use advisor::gate::GuardSettings;
-use advisor::guard::{PreparedNote, Reason};
+use advisor::guard::{GuardSettings, PreparedNote, Reason};
 use advisor::io::open_regular;
 use advisor::plugin::PLUGIN_NAME;
 use advisor::review::ReviewKind;
@@ -88,7 +87,7 @@ impl Replayed {
     pub(crate) fn prepare(&mut self) {
         if self.prepared.is_none() {
             let notes = std::mem::take(&mut self.notes);
-            self.prepared = Some(notes.into_iter().map(PreparedNote::new).collect());
+            self.prepared = Some(notes.into_iter().map(PreparedNote::from).collect());
         }
     }
 }

@@ -13,14 +13,14 @@ use std::hint::black_box;
 
 use advisor::guard::{PreparedNote, normalize_note, normalize_note_spec};
 use advisor::review::ReviewKind;
-use advisor::{EmissionGuard, Severity, gate::gate_review};
+use advisor::{EmissionGuard, Severity, gate::admit};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 fn run(reviews: &[Vec<advisor::Note>], similarity: bool) -> usize {
     let mut guard = EmissionGuard::new(3).with_similarity(similarity);
     let mut delivered = 0;
     for r in reviews {
-        delivered += gate_review(&mut guard, r, ReviewKind::Finish, Severity::Blocker)
+        delivered += admit(&mut guard, r, ReviewKind::Finish, Severity::Blocker)
             .accepted()
             .len();
     }
@@ -62,7 +62,7 @@ fn bench(c: &mut Criterion) {
 
     let prepare = common::median(9, || {
         for n in reviews.iter().flatten() {
-            black_box(PreparedNote::of(n));
+            black_box(PreparedNote::from(n));
         }
     });
     let off = common::median(9, || {

@@ -2,64 +2,29 @@
 //! decisions and, when the review interrupts, the exact injection the agent
 //! would read.
 //!
-//! Owns the single path from raw notes to "what reaches the agent" and the
-//! settings it runs with ([`GuardSettings`]), shared by
+//! Owns the single path from raw notes to "what reaches the agent"
+//! ([`admit`], run with a reviewer's [`GuardSettings`](crate::guard::GuardSettings)), shared by
 //! [`AdvisorPlugin`](crate::AdvisorPlugin) and `advisor replay`, so a replay
 //! can never disagree with a live run. It must not call reviewers or keep
 //! state of its own (the guard does).
 
-use std::borrow::Cow;
-
-use serde::{Deserialize, Serialize};
-
-use crate::guard::{EmissionGuard, PreparedNote, Reason, ReviewOutcome};
+use crate::guard::{EmissionGuard, PreparedNote, ReviewOutcome};
 use crate::note::{Note, Severity};
 use crate::render::render_admitted;
 use crate::review::ReviewKind;
+use crate::trace::NoteDecision;
 
-/// The settings one reviewer's notes are gated with; recorded in every
-/// traced review so a replay runs with exactly these.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GuardSettings {
-    /// Notes admitted per review (the breadth cap).
-    pub max_notes_per_review: usize,
-    /// Whether paraphrases count as repeats (similarity dedupe).
-    pub similarity: bool,
-    /// The highest severity the reviewer may raise; higher notes are
-    /// downgraded before the guard.
-    pub max_severity: Severity,
-}
-
-impl GuardSettings {
-    /// A fresh guard with these settings.
-    pub fn guard(&self) -> EmissionGuard {
-        EmissionGuard::new(self.max_notes_per_review).with_similarity(self.similarity)
-    }
-}
-
-/// The guard's decision on one raw note.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Decision {
-    /// Position in the reviewer's list (0-based).
-    pub note: usize,
-    /// The severity the guard saw (after the `max_severity` clamp).
-    pub severity: Severity,
-    /// Why it was admitted or suppressed.
-    pub reason: Reason,
-    /// The dedupe key.
-    pub key: String,
-}
-
-/// What one review amounts to after the guard.
+/// What one review amounts to after the gate: the guard's decisions and, when
+/// the review interrupts, the injection.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GateResult {
+pub struct Admitted {
     /// The guard's decision on every note, in the reviewer's order.
     pub outcome: ReviewOutcome,
     /// The message the agent would read, when the review interrupts.
     pub injection: Option<String>,
 }
 
-impl GateResult {
+impl Admitted {
     /// The admitted notes, in the reviewer's order.
     pub fn accepted(&self) -> Vec<Note> {
         self.outcome.accepted()
@@ -70,12 +35,12 @@ impl GateResult {
         self.injection.is_some()
     }
 
-    /// The decision on every note, in the reviewer's order.
-    pub fn decisions(&self) -> Vec<Decision> {
+    /// The decision on every note as a trace records it, in the reviewer's order.
+    pub fn decisions(&self) -> Vec<NoteDecision> {
         self.outcome
             .admissions
             .iter()
-            .map(|a| Decision {
+            .map(|a| NoteDecision {
                 note: a.index,
                 severity: a.note.severity,
                 reason: a.reason,
@@ -85,51 +50,31 @@ impl GateResult {
     }
 }
 
-/// Runs one review's `notes`, clamped to `max_severity`, through `guard` and
-/// renders the injection when an admitted note interrupts.
+/// Runs one review's `notes` (`&Note`, `Note` or [`PreparedNote`]), clamped to
+/// `max_severity`, through `guard` and renders the injection when an admitted
+/// note interrupts.
 ///
 /// ```
-/// use advisor::{EmissionGuard, Note, Severity, gate::gate_review, review::ReviewKind};
+/// use advisor::{EmissionGuard, Note, Severity, gate::admit, review::ReviewKind};
 /// let mut guard = EmissionGuard::new(3);
-/// let result = gate_review(&mut guard, &[Note::concern("check the join")], ReviewKind::Finish, Severity::Blocker);
+/// let result = admit(&mut guard, &[Note::concern("check the join")], ReviewKind::Finish, Severity::Blocker);
 /// assert!(result.injection.unwrap().contains("check the join"));
-/// let again = gate_review(&mut guard, &[Note::concern("Check the join.")], ReviewKind::Finish, Severity::Blocker);
+/// let again = admit(&mut guard, &[Note::concern("Check the join.")], ReviewKind::Finish, Severity::Blocker);
 /// assert!(again.injection.is_none()); // a repeat cannot buy another turn
-/// let advice = gate_review(&mut guard, &[Note::blocker("a new point")], ReviewKind::Finish, Severity::Nit);
+/// let advice = admit(&mut guard, &[Note::blocker("a new point")], ReviewKind::Finish, Severity::Nit);
 /// assert!(advice.injection.is_none()); // clamped to a nit: advise, never interrupt
 /// ```
-pub fn gate_review(guard: &mut EmissionGuard, notes: &[Note], kind: ReviewKind, max_severity: Severity) -> GateResult {
-    let notes: Cow<'_, [Note]> = if notes.iter().any(|n| n.severity > max_severity) {
-        Cow::Owned(
-            notes
-                .iter()
-                .map(|n| Note {
-                    severity: n.severity.min(max_severity),
-                    ..n.clone()
-                })
-                .collect(),
-        )
-    } else {
-        Cow::Borrowed(notes)
-    };
-    gate_outcome(guard.review(&notes), kind)
-}
-
-/// [`gate_review`] of notes already prepared ([`PreparedNote`]), clamped to
-/// `max_severity` the same way.
-pub fn gate_prepared(
+pub fn admit<N: Into<PreparedNote>>(
     guard: &mut EmissionGuard,
-    mut notes: Vec<PreparedNote>,
+    notes: impl IntoIterator<Item = N>,
     kind: ReviewKind,
     max_severity: Severity,
-) -> GateResult {
-    for n in &mut notes {
-        n.clamp_severity(max_severity);
-    }
-    gate_outcome(guard.review_prepared(notes), kind)
-}
-
-fn gate_outcome(outcome: ReviewOutcome, kind: ReviewKind) -> GateResult {
+) -> Admitted {
+    let outcome = guard.review(notes.into_iter().map(|n| {
+        let mut p = n.into();
+        p.clamp_severity(max_severity);
+        p
+    }));
     let injection = outcome.interrupts().then(|| render_admitted(&outcome, kind));
-    GateResult { outcome, injection }
+    Admitted { outcome, injection }
 }

@@ -33,10 +33,10 @@
 //!   [`Error`] / [`ErrorKind`]; [`model`] — the [`ChatModel`](model::ChatModel)
 //!   seam, a scripted model and the OpenAI-compatible client (`http`);
 //!   [`budget`] — token budgets shared by every asker.
-//! - Policy core: [`note`] — [`Note`], [`Severity`]; [`guard`] — the emission
-//!   guard ([`EmissionGuard`]) and the dedupe key; [`render`] — the
-//!   `<advisory>` injection; [`gate`] — one review through the guard and the
-//!   injection it yields; [`evidence`] — the bounded window a reviewer reads;
+//! - Policy core: [`note`] — [`Note`], [`Severity`]; [`guard`] — *which notes*:
+//!   the emission guard ([`EmissionGuard`]), its settings and the dedupe key;
+//!   [`render`] — the `<advisory>` injection; [`gate`] — *what is admitted*:
+//!   one review clamped, through the guard, and the injection it yields; [`evidence`] — the bounded window a reviewer reads;
 //!   [`invisible`] — the characters that render as nothing; [`trace`] —
 //!   JSONL traces of every review decision.
 //! - Reviewers: [`review`] — the [`Reviewer`](review::Reviewer) seam, the
@@ -45,8 +45,9 @@
 //!   extension; [`rollout`] — the privileged advisor for RL / eval rollouts;
 //!   [`consult`] — `advisor-request.v1` in, strictly validated
 //!   `advisor-response.v1` out.
-//! - Hosts: [`agent`] — a small reference loop ([`Agent`]); [`finish_guard`] —
-//!   a rule-based stop interceptor to register before the advisor;
+//! - Hosts: [`agent`] — a small reference loop ([`Agent`]); [`finish_rule`] —
+//!   *a rule*: a rule-based stop interceptor (a finish guard) to register
+//!   before the advisor;
 //!   [`adapters`] — the rig adapter (`rig`); [`io`] — bounded reads and atomic
 //!   writes for files a host does not control.
 //!
@@ -131,7 +132,7 @@ pub mod budget;
 pub mod consult;
 pub mod error;
 pub mod evidence;
-pub mod finish_guard;
+pub mod finish_rule;
 pub mod gate;
 pub mod guard;
 pub mod host;

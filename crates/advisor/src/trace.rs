@@ -18,7 +18,7 @@ use std::sync::{Mutex, PoisonError};
 use serde::{Deserialize, Serialize};
 
 use crate::budget::BudgetStop;
-use crate::gate::{Decision, GuardSettings};
+use crate::guard::{GuardSettings, Reason};
 use crate::model::Usage;
 use crate::note::{Note, Severity};
 use crate::review::{ReviewErrorKind, ReviewKind};
@@ -55,6 +55,20 @@ pub struct WindowStats {
     pub omitted_messages: usize,
     /// Tool traces shown.
     pub tools: usize,
+}
+
+/// The guard's decision on one raw note, as a trace records it (the note's
+/// text is in [`TraceEvent::notes`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NoteDecision {
+    /// Position in the reviewer's list (0-based).
+    pub note: usize,
+    /// The severity the guard saw (after the `max_severity` clamp).
+    pub severity: Severity,
+    /// Why it was admitted or suppressed.
+    pub reason: Reason,
+    /// The dedupe key.
+    pub key: String,
 }
 
 /// A review error as traced.
@@ -97,7 +111,7 @@ pub struct TraceEvent {
     pub max_severity: Option<Severity>,
     /// One decision per raw note.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub decisions: Vec<Decision>,
+    pub decisions: Vec<NoteDecision>,
     /// Whether the review re-opened the run / added context.
     #[serde(default)]
     pub interrupted: bool,

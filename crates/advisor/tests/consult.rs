@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use advisor::consult::{
-    AdvisorRequest, ConsultError, ConsultLedger, ConsultStore, Consultant, Decision, ReasonCode, Suppressed,
+    AdvisorRequest, ConsultError, ConsultLedger, ConsultStore, Consultant, Decision, Refusal, RequestReason,
     consult_prompt, normalize_signature, trigger_hash, validate_response,
 };
 use advisor::model::{ChatResponse, ScriptedModel};
@@ -52,7 +52,7 @@ fn fields(answer: &str) -> Vec<String> {
 fn the_seed_example_request_and_response_parse() {
     let req = AdvisorRequest::parse(SEED_REQUEST).unwrap();
     assert_eq!(req.task_id, "43.3.1");
-    assert_eq!(req.reason_code, ReasonCode::RetryThreshold);
+    assert_eq!(req.reason_code, RequestReason::RetryThreshold);
     assert_eq!(req.run_id.as_deref(), Some("codex-loop-example"));
     assert!(req.execution_context.as_ref().unwrap().resume_evidence.is_some());
     assert_eq!(
@@ -74,7 +74,7 @@ fn requests_are_lenient_about_unknown_fields_but_strict_about_version_and_requir
     v.as_object_mut().unwrap().remove("prior_advisor_response");
     v["reason_code"] = json!("some-new-code");
     let req = AdvisorRequest::parse(&v.to_string()).unwrap();
-    assert_eq!(req.reason_code, ReasonCode::Other("some-new-code".into()));
+    assert_eq!(req.reason_code, RequestReason::Other("some-new-code".into()));
     // a request is never held to the response schema
     let mut bad = v.clone();
     bad["schema_version"] = json!("advisor-response.v1");
@@ -280,7 +280,7 @@ fn a_duplicate_trigger_is_suppressed_and_the_cap_is_enforced() {
     let h1 = trigger_hash("t1", "retry-threshold", "a");
     assert!(l.check("t1", &h1).is_ok());
     l.record("t1", &h1);
-    assert_eq!(l.check("t1", &h1), Err(Suppressed::Duplicate));
+    assert_eq!(l.check("t1", &h1), Err(Refusal::Duplicate));
     for s in ["b", "c"] {
         let h = trigger_hash("t1", "retry-threshold", s);
         assert!(l.check("t1", &h).is_ok());
@@ -288,7 +288,7 @@ fn a_duplicate_trigger_is_suppressed_and_the_cap_is_enforced() {
     }
     assert_eq!(
         l.check("t1", &trigger_hash("t1", "retry-threshold", "d")),
-        Err(Suppressed::CapReached)
+        Err(Refusal::CapReached)
     );
     assert!(
         l.check("t2", &trigger_hash("t2", "retry-threshold", "d")).is_ok(),
@@ -455,6 +455,6 @@ fn japanese_signatures_make_one_trigger_per_failure() {
     let mut ledger = ConsultLedger::new(3);
     ledger.record("t", &diff);
     let again = trigger_hash("t", "retry-threshold", "差分で失敗。");
-    assert_eq!(ledger.check("t", &again), Err(Suppressed::Duplicate));
+    assert_eq!(ledger.check("t", &again), Err(Refusal::Duplicate));
     assert_eq!(ledger.check("t", &types), Ok(()));
 }

@@ -5,7 +5,7 @@
 
 use advisor_testkit::corpus as common;
 
-use advisor::gate::gate_review;
+use advisor::gate::admit;
 use advisor::guard::{Reason, normalize_note, normalize_note_spec};
 use advisor::invisible::is_invisible;
 use advisor::render::render_advisories;
@@ -174,7 +174,7 @@ proptest! {
     fn no_invisible_character_reaches_an_injection(notes in proptest::collection::vec(alphabet_string(), 1..6)) {
         let mut guard = EmissionGuard::new(3);
         let notes: Vec<Note> = notes.into_iter().map(Note::blocker).collect();
-        let gate = gate_review(&mut guard, &notes, ReviewKind::Finish, Severity::Blocker);
+        let gate = admit(&mut guard, &notes, ReviewKind::Finish, Severity::Blocker);
         if let Some(injection) = &gate.injection {
             prop_assert!(!injection.chars().any(is_invisible), "{:?}", injection);
         }
@@ -221,7 +221,7 @@ fn tag_characters_soft_hyphens_and_annotations_never_reach_the_agent() {
     let text =
         format!("check the join{smuggled}\u{AD}\u{FFF9}x\u{FFFA}y\u{FFFB} \u{202E}drops\u{2066} refunds\u{200B}");
     let mut guard = EmissionGuard::new(3);
-    let gate = gate_review(
+    let gate = admit(
         &mut guard,
         &[Note::concern(text)],
         ReviewKind::Finish,
@@ -337,8 +337,8 @@ fn real_non_latin_notes_are_kept_apart_and_keep_their_letters() {
 }
 
 /// One finish review of `text` as a blocker, through a fresh guard.
-fn gate_one_blocker(text: &str) -> advisor::gate::GateResult {
-    gate_review(
+fn gate_one_blocker(text: &str) -> advisor::gate::Admitted {
+    admit(
         &mut EmissionGuard::new(3),
         &[Note::blocker(text)],
         ReviewKind::Finish,

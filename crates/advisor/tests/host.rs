@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
 use advisor::agent::tool_fn;
-use advisor::finish_guard::FinishGuard;
+use advisor::finish_rule::FinishRule;
 use advisor::host::{
     Checkpoint, Extension, ExtensionFactory, Extensions, Message, ObservePhase, RunObserver, StepInfo, StepInterceptor,
     StopDecision, StopInfo, StopInterceptor, ToolCall,
@@ -366,7 +366,7 @@ async fn the_loop_never_consults_stop_interceptors_on_max_turns_terminal_tools_o
 
 #[tokio::test]
 async fn a_reopen_on_the_last_turn_ends_with_max_turns_and_the_rejected_answer() {
-    let guard = FinishGuard::new("guard", |_| Some("try again".into()));
+    let guard = FinishRule::new("guard", |_| Some("try again".into()));
     let out = Agent::new(ScriptedModel::texts(["only"]))
         .extension(guard)
         .max_turns(1)

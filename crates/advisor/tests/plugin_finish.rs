@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use advisor::finish_guard::FinishGuard;
+use advisor::finish_rule::FinishRule;
 use advisor::host::Role;
 use advisor::model::{ChatResponse, ScriptedModel};
 use advisor::review::{self, Review, ReviewError};
@@ -285,10 +285,10 @@ fn counting_blocker(calls: Arc<AtomicU32>) -> AdvisorPlugin {
 #[tokio::test]
 async fn the_advisor_is_not_consulted_when_the_goal_gate_or_finish_guard_reopens() {
     let calls = Arc::new(AtomicU32::new(0));
-    let goal = FinishGuard::new("goal", |info| {
+    let goal = FinishRule::new("goal", |info| {
         (!info.final_answer.contains("STATUS: DONE")).then(|| "End with STATUS: DONE when done.".to_owned())
     });
-    let guard = FinishGuard::new("finish_guard", |info| {
+    let guard = FinishRule::new("finish_rule", |info| {
         info.tools
             .is_empty()
             .then(|| "Verify with a tool before finishing.".to_owned())
@@ -336,7 +336,7 @@ async fn the_advisor_is_not_consulted_when_the_goal_gate_or_finish_guard_reopens
 #[tokio::test]
 async fn a_goal_gate_reopening_on_every_turn_keeps_the_advisor_silent_that_turn() {
     let calls = Arc::new(AtomicU32::new(0));
-    let goal = FinishGuard::new("goal", |_info| Some("not done".to_owned())).max_nudges(1);
+    let goal = FinishRule::new("goal", |_info| Some("not done".to_owned())).max_nudges(1);
     let model = ScriptedModel::texts(["a", "b"]);
     Agent::new(model.clone())
         .extension(goal)

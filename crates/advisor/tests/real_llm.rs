@@ -12,7 +12,7 @@
 
 use std::time::{Duration, Instant};
 
-use advisor::gate::gate_review;
+use advisor::gate::admit;
 use advisor::host::ToolTrace;
 use advisor::host::{Message, Role};
 use advisor::model::{OpenAiCompatible, ScriptedModel, StructuredOutput};
@@ -84,7 +84,7 @@ async fn a_real_model_review_has_the_right_structure() {
 
     // 2. the guard output renders and escapes correctly
     let mut guard = EmissionGuard::new(3);
-    let gate = gate_review(&mut guard, &notes, ReviewKind::Finish, Severity::Blocker);
+    let gate = admit(&mut guard, &notes, ReviewKind::Finish, Severity::Blocker);
     let accepted = gate.accepted();
     if let Some(injection) = &gate.injection {
         assert_eq!(injection.matches("<advisory ").count(), accepted.len());

@@ -144,7 +144,7 @@ impl Judge {
             .await
             .map_err(|e| e.to_string())?;
         let record = finish.record().ok_or("no review ran")?;
-        let verdict = if finish.consultation.interrupts() {
+        let verdict = if finish.advice.interrupts() {
             Verdict::Block
         } else {
             Verdict::Pass

@@ -103,10 +103,7 @@ fn budget_message(finish: &Finish) -> Option<String> {
 /// Why the advisor sat out, when the saved state was rejected (and no fresh
 /// request brought it back).
 fn rejected_message(finish: &Finish) -> Option<String> {
-    let why = finish
-        .rejected
-        .as_ref()
-        .filter(|_| finish.consultation.records.is_empty())?;
+    let why = finish.rejected.as_ref().filter(|_| finish.advice.records.is_empty())?;
     Some(format!(
         "advisor: the saved state was rejected ({}); the advisor sits out this request",
         one_line(why)
@@ -330,7 +327,7 @@ async fn review(
         commit(staged);
         return Err(let_through(format!("the review failed ({})", err.message)));
     }
-    let reopens = finish.consultation.interrupts();
+    let reopens = finish.advice.interrupts();
     if let Some(why) = state_problem.as_ref().filter(|_| reopens) {
         if input.continuing() {
             return Err(let_through(format!(

@@ -45,18 +45,18 @@ pub fn trigger_hash(task_id: &str, reason_code: &str, signature: &str) -> String
 
 /// Why a consultation is not allowed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Suppressed {
+pub enum Refusal {
     /// This trigger was already consulted in this run.
     Duplicate,
     /// The task used its consultations for this run.
     CapReached,
 }
 
-impl fmt::Display for Suppressed {
+impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Suppressed::Duplicate => "this trigger was already consulted in this run",
-            Suppressed::CapReached => "the task used all its consultations for this run",
+            Refusal::Duplicate => "this trigger was already consulted in this run",
+            Refusal::CapReached => "the task used all its consultations for this run",
         })
     }
 }
@@ -86,12 +86,12 @@ impl ConsultLedger {
     }
 
     /// Whether `task_id` may consult for `trigger_hash` now.
-    pub fn check(&self, task_id: &str, trigger_hash: &str) -> Result<(), Suppressed> {
+    pub fn check(&self, task_id: &str, trigger_hash: &str) -> Result<(), Refusal> {
         if self.consulted_trigger_hashes.iter().any(|h| h == trigger_hash) {
-            return Err(Suppressed::Duplicate);
+            return Err(Refusal::Duplicate);
         }
         if self.task_consultations.get(task_id).copied().unwrap_or(0) >= self.max_per_task {
-            return Err(Suppressed::CapReached);
+            return Err(Refusal::CapReached);
         }
         Ok(())
     }

@@ -17,10 +17,10 @@ mod store;
 
 pub use consultant::{CONSULT_SYSTEM_PROMPT, ConsultError, Consultant, Consultation, consult_prompt, response_schema};
 pub use ledger::{
-    ConsultLedger, DEFAULT_MAX_CONSULTS_PER_TASK, MAX_SIGNATURE_CHARS, Suppressed, normalize_signature, trigger_hash,
+    ConsultLedger, DEFAULT_MAX_CONSULTS_PER_TASK, MAX_SIGNATURE_CHARS, Refusal, normalize_signature, trigger_hash,
 };
 pub use request::{
-    AdvisorRequest, ExecutionContext, PriorAdvice, REQUEST_SCHEMA, ReasonCode, RequestError, ResumeEvidence,
+    AdvisorRequest, ExecutionContext, PriorAdvice, REQUEST_SCHEMA, RequestError, RequestReason, ResumeEvidence,
 };
 pub use response::{
     AdvisorResponse, Decision, MAX_INSTRUCTIONS, Problem, RESPONSE_SCHEMA, ResponseError, validate_response,

@@ -16,7 +16,7 @@ pub const REQUEST_SCHEMA: &str = "advisor-request.v1";
 
 /// Why advice is asked for. Unknown codes are kept, for forward compatibility.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum ReasonCode {
+pub enum RequestReason {
     /// The same failure repeated.
     RetryThreshold,
     /// The task needs a spike first.
@@ -37,53 +37,53 @@ pub enum ReasonCode {
     Other(String),
 }
 
-impl ReasonCode {
+impl RequestReason {
     /// The code as written on the wire.
     pub fn as_str(&self) -> &str {
         match self {
-            ReasonCode::RetryThreshold => "retry-threshold",
-            ReasonCode::NeedsSpike => "needs-spike",
-            ReasonCode::SecuritySensitive => "security-sensitive",
-            ReasonCode::StateMigration => "state-migration",
-            ReasonCode::PivotRequired => "pivot-required",
-            ReasonCode::AdvisorRequired => "advisor-required",
-            ReasonCode::HighRiskPreflight => "high-risk-preflight",
-            ReasonCode::PlateauPreEscalation => "plateau-pre-escalation",
-            ReasonCode::Other(s) => s,
+            RequestReason::RetryThreshold => "retry-threshold",
+            RequestReason::NeedsSpike => "needs-spike",
+            RequestReason::SecuritySensitive => "security-sensitive",
+            RequestReason::StateMigration => "state-migration",
+            RequestReason::PivotRequired => "pivot-required",
+            RequestReason::AdvisorRequired => "advisor-required",
+            RequestReason::HighRiskPreflight => "high-risk-preflight",
+            RequestReason::PlateauPreEscalation => "plateau-pre-escalation",
+            RequestReason::Other(s) => s,
         }
     }
 
-    /// Parses a code; anything unknown is [`ReasonCode::Other`].
-    pub fn parse(s: &str) -> ReasonCode {
+    /// Parses a code; anything unknown is [`RequestReason::Other`].
+    pub fn parse(s: &str) -> RequestReason {
         match s {
-            "retry-threshold" => ReasonCode::RetryThreshold,
-            "needs-spike" => ReasonCode::NeedsSpike,
-            "security-sensitive" => ReasonCode::SecuritySensitive,
-            "state-migration" => ReasonCode::StateMigration,
-            "pivot-required" => ReasonCode::PivotRequired,
-            "advisor-required" => ReasonCode::AdvisorRequired,
-            "high-risk-preflight" => ReasonCode::HighRiskPreflight,
-            "plateau-pre-escalation" => ReasonCode::PlateauPreEscalation,
-            other => ReasonCode::Other(other.to_owned()),
+            "retry-threshold" => RequestReason::RetryThreshold,
+            "needs-spike" => RequestReason::NeedsSpike,
+            "security-sensitive" => RequestReason::SecuritySensitive,
+            "state-migration" => RequestReason::StateMigration,
+            "pivot-required" => RequestReason::PivotRequired,
+            "advisor-required" => RequestReason::AdvisorRequired,
+            "high-risk-preflight" => RequestReason::HighRiskPreflight,
+            "plateau-pre-escalation" => RequestReason::PlateauPreEscalation,
+            other => RequestReason::Other(other.to_owned()),
         }
     }
 }
 
-impl fmt::Display for ReasonCode {
+impl fmt::Display for RequestReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
-impl Serialize for ReasonCode {
+impl Serialize for RequestReason {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
 
-impl<'de> Deserialize<'de> for ReasonCode {
+impl<'de> Deserialize<'de> for RequestReason {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Ok(ReasonCode::parse(&String::deserialize(d)?))
+        Ok(RequestReason::parse(&String::deserialize(d)?))
     }
 }
 
@@ -144,7 +144,7 @@ pub struct AdvisorRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run_id: Option<String>,
     /// Why advice is asked for.
-    pub reason_code: ReasonCode,
+    pub reason_code: RequestReason,
     /// `task_id:reason_code:signature`.
     pub trigger_hash: String,
     /// The question.

@@ -11,7 +11,7 @@ use std::fmt;
 use std::io;
 
 use super::consultant::{ConsultError, Consultant, Consultation};
-use super::ledger::{ConsultLedger, Suppressed};
+use super::ledger::{ConsultLedger, Refusal};
 use super::request::AdvisorRequest;
 use super::store::ConsultStore;
 
@@ -19,7 +19,7 @@ use super::store::ConsultStore;
 #[derive(Debug)]
 pub enum SessionError {
     /// The ledger refused: a repeated trigger, or the task's cap for this run.
-    Suppressed(Suppressed),
+    Refused(Refusal),
     /// The pair store could not write the pending request.
     Store(io::Error),
     /// The consultation failed (model, invalid answers, or the token budget).
@@ -29,7 +29,7 @@ pub enum SessionError {
 impl fmt::Display for SessionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SessionError::Suppressed(s) => write!(f, "not consulted: {s}"),
+            SessionError::Refused(s) => write!(f, "not consulted: {s}"),
             SessionError::Store(e) => write!(f, "the consultation store could not be written: {e}"),
             SessionError::Consult(e) => write!(f, "{e}"),
         }
@@ -39,7 +39,7 @@ impl fmt::Display for SessionError {
 impl std::error::Error for SessionError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            SessionError::Suppressed(_) => None,
+            SessionError::Refused(_) => None,
             SessionError::Store(e) => Some(e),
             SessionError::Consult(e) => Some(e),
         }
@@ -85,7 +85,7 @@ impl ConsultSession {
     pub async fn ask(&mut self, request: &AdvisorRequest) -> Result<Consultation, SessionError> {
         self.ledger
             .check(&request.task_id, &request.trigger_hash)
-            .map_err(SessionError::Suppressed)?;
+            .map_err(SessionError::Refused)?;
         let pending = self.store.as_ref().map(|s| s.begin(request)).transpose();
         let pending = pending.map_err(SessionError::Store)?;
         match self.consultant.consult(request).await {

@@ -114,6 +114,26 @@ impl ReviewOutcome {
     }
 }
 
+/// The settings one reviewer's notes are gated with; recorded in every
+/// traced review so a replay runs with exactly these.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GuardSettings {
+    /// Notes admitted per review (the breadth cap).
+    pub max_notes_per_review: usize,
+    /// Whether paraphrases count as repeats (similarity dedupe).
+    pub similarity: bool,
+    /// The highest severity the reviewer may raise; higher notes are
+    /// downgraded before the guard.
+    pub max_severity: Severity,
+}
+
+impl GuardSettings {
+    /// A fresh guard with these settings.
+    pub fn guard(&self) -> EmissionGuard {
+        EmissionGuard::new(self.max_notes_per_review).with_similarity(self.similarity)
+    }
+}
+
 /// One remembered dedupe key and the highest severity delivered for it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeenKey {
@@ -216,22 +236,21 @@ impl EmissionGuard {
 
     /// Runs one whole review through the guard: [`begin_review`](Self::begin_review),
     /// then every note, most severe first (stable), returning the decisions in
-    /// the reviewer's order.
-    pub fn review(&mut self, notes: &[Note]) -> ReviewOutcome {
-        self.review_prepared(notes.iter().map(PreparedNote::of).collect())
-    }
-
-    /// [`review`](Self::review) of notes already prepared ([`PreparedNote`]).
-    pub fn review_prepared(&mut self, notes: Vec<PreparedNote>) -> ReviewOutcome {
+    /// the reviewer's order. Takes notes (`&Note` or `Note`) or notes already
+    /// prepared ([`PreparedNote`], e.g. on another thread).
+    pub fn review<N: Into<PreparedNote>>(&mut self, notes: impl IntoIterator<Item = N>) -> ReviewOutcome {
         self.begin_review();
         let mut admissions: Vec<Admission> = notes
             .into_iter()
             .enumerate()
-            .map(|(index, p)| Admission {
-                index,
-                note: p.note,
-                key: p.key,
-                reason: Reason::Accepted,
+            .map(|(index, p)| {
+                let p = p.into();
+                Admission {
+                    index,
+                    note: p.note,
+                    key: p.key,
+                    reason: Reason::Accepted,
+                }
             })
             .collect();
         // most severe first; in the reviewer's order within a severity
@@ -246,7 +265,7 @@ impl EmissionGuard {
     /// Decides on one note within the current review and records it when
     /// admitted. The returned [`Admission::index`] is 0.
     pub fn accept(&mut self, note: &Note) -> Admission {
-        let p = PreparedNote::of(note);
+        let p = PreparedNote::from(note);
         let reason = self.decide(&p.key, p.note.severity);
         Admission {
             index: 0,

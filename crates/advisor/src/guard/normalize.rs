@@ -268,7 +268,7 @@ pub fn strip_controls(text: &str) -> String {
 /// that text). This is all of a decision that does not depend on what the
 /// guard remembers, and it is a pure function of the note, so it can be
 /// computed ahead of the decision — on another thread, say
-/// ([`EmissionGuard::review_prepared`](super::EmissionGuard::review_prepared)).
+/// ([`EmissionGuard::review`](super::EmissionGuard::review) takes it).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PreparedNote {
     pub(super) note: Note,
@@ -276,9 +276,16 @@ pub struct PreparedNote {
 }
 
 impl PreparedNote {
+    /// Lowers the note's severity to at most `max` (the gate's clamp).
+    pub(crate) fn clamp_severity(&mut self, max: Severity) {
+        self.note.severity = self.note.severity.min(max);
+    }
+}
+
+impl From<Note> for PreparedNote {
     /// Prepares `note`, keeping its text without a copy when there is nothing
     /// to trim, clamp or remove (nearly always).
-    pub fn new(note: Note) -> PreparedNote {
+    fn from(note: Note) -> PreparedNote {
         let (delivered, key) = delivered_and_key(&note.text);
         PreparedNote {
             note: Note {
@@ -288,14 +295,11 @@ impl PreparedNote {
             key,
         }
     }
+}
 
-    /// Lowers the note's severity to at most `max` (the gate's clamp).
-    pub(crate) fn clamp_severity(&mut self, max: Severity) {
-        self.note.severity = self.note.severity.min(max);
-    }
-
+impl From<&Note> for PreparedNote {
     /// Prepares a copy of `note`.
-    pub fn of(note: &Note) -> PreparedNote {
+    fn from(note: &Note) -> PreparedNote {
         let (delivered, key) = delivered_and_key(&note.text);
         PreparedNote {
             note: Note {

@@ -11,7 +11,8 @@ use std::collections::VecDeque;
 
 use super::DELIVERED_CAPACITY;
 use super::reviewer_config::ReviewerConfig;
-use crate::gate::{GateResult, GuardSettings, gate_review};
+use crate::gate::{Admitted, admit};
+use crate::guard::GuardSettings;
 use crate::guard::{EmissionGuard, SeenKey};
 use crate::note::Note;
 use crate::review::ReviewKind;
@@ -154,8 +155,8 @@ impl Member {
     }
 
     /// Gates a review's raw notes with this member's settings and guard.
-    pub(crate) fn gate(&mut self, notes: &[Note], kind: ReviewKind) -> GateResult {
-        gate_review(&mut self.guard, notes, kind, self.settings.max_severity)
+    pub(crate) fn gate(&mut self, notes: &[Note], kind: ReviewKind) -> Admitted {
+        admit(&mut self.guard, notes, kind, self.settings.max_severity)
     }
 
     /// Remembers notes delivered to the agent, keeping the last 32.

@@ -54,7 +54,7 @@
 //! - Up to four named reviewers ([`ReviewerConfig`]), each with its own
 //!   cadence, caps, cooldown, guard and delivered list; all are consulted at a
 //!   finish and their injections combined into one message. Every
-//!   consultation is one [`Consultation`]: a record per reviewer (its
+//!   consultation is one [`Advice`]: a record per reviewer (its
 //!   review's trace event) and the combined injection
 //!   ([`AdvisorRun::finish_outbox`]).
 //! - Checkpoints ([`Checkpoint`](crate::host::Checkpoint)) carry counters,
@@ -73,9 +73,9 @@
 //!   with every reviewer attempt; once one is spent, reviews stop, the stop
 //!   goes through, and the report and a `budget_spent` trace event say why.
 
+mod advice;
 mod builder;
 mod checkpoint;
-mod consultation;
 mod invoke;
 mod member;
 mod report;
@@ -93,11 +93,11 @@ use crate::note::Note;
 use crate::review::ReviewKind;
 use crate::trace::TraceSink;
 
+pub use advice::{Advice, FinishOutbox};
 pub use builder::{
     AdvisorPluginBuilder, DEFAULT_MAX_ROUNDS, DEFAULT_TIMEOUT, MAX_NOTES_PER_REVIEW_LIMIT, MAX_REVIEWERS, PROGRESS_NOTE,
 };
 pub use checkpoint::{CHECKPOINT_VERSION, MAX_CHECKPOINT_BYTES};
-pub use consultation::{Consultation, FinishOutbox};
 pub use report::{RunReport, Suppressed};
 pub use reviewer_config::{
     DEFAULT_COOLDOWN_TURNS, DEFAULT_MAX_PERIODIC_REVIEWS, MAX_REVIEWER_NAME_BYTES, ReviewerConfig,

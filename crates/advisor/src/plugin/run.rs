@@ -4,7 +4,7 @@
 //! Owns [`AdvisorRun`]: the shared bounded window of the run, one
 //! [`Member`] per reviewer, the review routine that turns a reviewer's notes
 //! into a review record (its [`TraceEvent`], through the member's gate) and
-//! the consultation's one [`Consultation`], the trace and the per-run report. It must not
+//! the consultation's one [`Advice`], the trace and the per-run report. It must not
 //! decide when it is consulted (the dispatcher and loop do) and never re-opens
 //! a run on a reviewer failure.
 
@@ -14,7 +14,7 @@ use std::time::Instant;
 use async_trait::async_trait;
 use serde_json::Value;
 
-use super::consultation::{Consultation, FinishOutbox};
+use super::advice::{Advice, FinishOutbox};
 use super::invoke::call_reviewer;
 use super::member::Member;
 use super::report::RunReport;
@@ -60,8 +60,8 @@ impl std::fmt::Debug for AdvisorRun {
 }
 
 /// The consultation's injection as the messages a hook adds.
-fn injected(consultation: &Consultation) -> Vec<Message> {
-    consultation
+fn injected(advice: &Advice) -> Vec<Message> {
+    advice
         .injection
         .iter()
         .map(|text| Message::user(text.clone()))
@@ -309,12 +309,12 @@ impl AdvisorRun {
     }
 
     /// Consults every member whose allowance is left for a finish.
-    async fn consult_finish(&mut self, info: &StopInfo) -> Consultation {
+    async fn consult_finish(&mut self, info: &StopInfo) -> Advice {
         let single = self.members.len() == 1;
         let bounds = self.config.evidence;
         let (tools, omitted_tools) = bound_tools(&info.tools, &bounds);
         let final_answer = bound_final(&info.final_answer, &bounds);
-        let mut consultation = Consultation::default();
+        let mut advice = Advice::default();
         // the bounded answer and tools are moved into the last review that
         // needs them and copied only for the others
         let mut evidence = Some((final_answer, tools));
@@ -341,14 +341,14 @@ impl AdvisorRun {
             review.omitted_tools = omitted_tools;
             review.earlier_tools = info.earlier_tools.saturating_sub(omitted_tools);
             let record = self.run_review(idx, review).await;
-            consultation.push(record);
+            advice.push(record);
         }
-        consultation
+        advice
     }
 
     /// Runs every member's periodic review that is due before `turn`.
-    async fn consult_periodic(&mut self, turn: u32) -> Consultation {
-        let mut consultation = Consultation::default();
+    async fn consult_periodic(&mut self, turn: u32) -> Advice {
+        let mut advice = Advice::default();
         let mut window = None;
         for idx in 0..self.members.len() {
             if !self.members[idx].periodic_due(turn) {
@@ -361,9 +361,9 @@ impl AdvisorRun {
             let (round, ticks) = self.members[idx].begin_periodic();
             let review = self.review_for(idx, ReviewKind::Periodic, round, ticks, &mut window);
             let record = self.run_review(idx, review).await;
-            consultation.push(record);
+            advice.push(record);
         }
-        consultation
+        advice
     }
 }
 
@@ -397,9 +397,9 @@ impl RunObserver for AdvisorRun {
 impl StopInterceptor for AdvisorRun {
     async fn turn_stopping(&mut self, info: &StopInfo) -> StopDecision {
         self.finish.put(None);
-        let consultation = self.consult_finish(info).await;
-        let decision = StopDecision::reopen(injected(&consultation), Some(PROGRESS_NOTE.to_owned()));
-        self.finish.put(Some(consultation));
+        let advice = self.consult_finish(info).await;
+        let decision = StopDecision::reopen(injected(&advice), Some(PROGRESS_NOTE.to_owned()));
+        self.finish.put(Some(advice));
         decision
     }
 }

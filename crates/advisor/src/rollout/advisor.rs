@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 use super::config::{AdvisorConfig, CuePath, TaskMaterial};
 use super::cue::{CompiledCue, Revision, compile_cue};
-use super::decision::{AdvisorDecision, AdvisorDecisionError, ReasonCode, parse_decision};
+use super::decision::{AdvisorDecision, AdvisorDecisionError, DecisionReason, parse_decision};
 use super::prompt::{PromptInput, system_prompt, user_prompt};
 use super::screen::ScreenInput;
 use super::trace::{EventKind, RolloutTrace, Trigger};
@@ -120,7 +120,7 @@ pub struct Advisor {
     reviews: u32,
     plan: String,
     delivered_cues: Vec<CompiledCue>,
-    reasons: Vec<ReasonCode>,
+    reasons: Vec<DecisionReason>,
     budget: TokenBudget,
 }
 
@@ -263,7 +263,7 @@ impl Advisor {
     }
 
     /// The streak of the most recent reason code among delivered cues.
-    fn streak(&self) -> Option<(ReasonCode, u32)> {
+    fn streak(&self) -> Option<(DecisionReason, u32)> {
         let last = *self.reasons.last()?;
         let n = self.reasons.iter().rev().take_while(|r| **r == last).count();
         Some((last, u32::try_from(n).unwrap_or(u32::MAX)))

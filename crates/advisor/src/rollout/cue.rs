@@ -10,7 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::config::CuePath;
-use super::decision::{Action, AdvisorDecision, AdvisorDecisionError, ReasonCode};
+use super::decision::{Action, AdvisorDecision, AdvisorDecisionError, DecisionReason};
 use super::screen::{ScreenInput, ScreenResult, screen_hint};
 
 /// The fixed sentence for `action` on the self-check path. CONTINUE has none:
@@ -55,7 +55,7 @@ pub struct CompiledCue {
     /// The action it asks for.
     pub action: Action,
     /// The reason the advisor gave.
-    pub reason_code: ReasonCode,
+    pub reason_code: DecisionReason,
     /// The text the solver receives (a fixed sentence, or a screened hint).
     pub text: String,
     /// Whether the hint was screened.

@@ -22,7 +22,7 @@ use crate::json::{extract_object, is_blank, parse_strict, top_level_literal, uni
 
 wire_enum! {
     /// Why the advisor decided what it did.
-    ReasonCode {
+    DecisionReason {
         /// The work is complete.
         Complete => "COMPLETE",
         /// Requirement coverage looks incomplete.
@@ -64,7 +64,7 @@ pub struct AdvisorDecision {
     /// Recorded, never gated on.
     pub confidence: f64,
     /// Why.
-    pub reason_code: ReasonCode,
+    pub reason_code: DecisionReason,
     /// What the cue asks.
     pub action: Action,
     /// Private: the task's to-do list and the solver's progress, carried to the next review.
@@ -209,7 +209,7 @@ pub fn parse_decision(answer: &str) -> Result<AdvisorDecision, AdvisorDecisionEr
         Some(_) => Err("input should be a valid number"),
     };
     let confidence = confidence.map_err(|why| c.add("confidence", why)).ok();
-    let reason_code = c.enumeration(obj, "reason_code", ReasonCode::ALL);
+    let reason_code = c.enumeration(obj, "reason_code", DecisionReason::ALL);
     let action = c.enumeration(obj, "action", Action::ALL);
     let plan = c.string(obj, "plan");
     let hint = c.string(obj, "hint");

@@ -77,7 +77,7 @@ pub(crate) struct PromptInput<'a> {
     pub(crate) turn: u32,
     pub(crate) plan: &'a str,
     pub(crate) delivered: &'a [CompiledCue],
-    pub(crate) streak: Option<(super::decision::ReasonCode, u32)>,
+    pub(crate) streak: Option<(super::decision::DecisionReason, u32)>,
     pub(crate) remaining: u32,
 }
 

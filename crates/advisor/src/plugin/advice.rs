@@ -1,7 +1,7 @@
-//! What one consultation of the advisor amounts to — the one review result
+//! The advice one finish or periodic review gives — the one review result
 //! every host reads.
 //!
-//! Owns [`Consultation`] and the [`FinishOutbox`] a run leaves its last
+//! Owns [`Advice`] and the [`FinishOutbox`] a run leaves its last
 //! finish consultation in: one record per reviewer consulted — the review's
 //! [`TraceEvent`], exactly what a trace sink receives: raw notes, each guard
 //! decision with its reason, whether it interrupted — and the one combined
@@ -17,11 +17,11 @@ use crate::trace::TraceEvent;
 /// Separates the injections of several reviewers in the combined one.
 const JOIN: &str = "\n\n";
 
-/// One consultation: a record per reviewer that ran, and the one message the
-/// agent reads, if any review interrupted.
+/// The advice of one finish or periodic review: a record per reviewer that
+/// ran, and the one message the agent reads, if any review interrupted.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
-pub struct Consultation {
+pub struct Advice {
     /// One `review` event per review that ran, in reviewer order (a reviewer
     /// whose allowance or token budget was spent has none).
     pub records: Vec<TraceEvent>,
@@ -30,7 +30,7 @@ pub struct Consultation {
     pub injection: Option<String>,
 }
 
-impl Consultation {
+impl Advice {
     /// Adds a record, joining its injection into the combined one when it
     /// interrupted.
     pub(crate) fn push(&mut self, record: TraceEvent) {
@@ -54,16 +54,16 @@ impl Consultation {
 /// so a host drives the run through the dispatcher like any other and still
 /// reads its review result. Cheap to clone.
 #[derive(Debug, Clone, Default)]
-pub struct FinishOutbox(Arc<Mutex<Option<Consultation>>>);
+pub struct FinishOutbox(Arc<Mutex<Option<Advice>>>);
 
 impl FinishOutbox {
     /// The last finish consultation, taken once (`None`: no finish was
     /// consulted since, or the consultation panicked).
-    pub fn take(&self) -> Option<Consultation> {
+    pub fn take(&self) -> Option<Advice> {
         self.0.lock().unwrap_or_else(PoisonError::into_inner).take()
     }
 
-    pub(crate) fn put(&self, consultation: Option<Consultation>) {
-        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = consultation;
+    pub(crate) fn put(&self, advice: Option<Advice>) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = advice;
     }
 }

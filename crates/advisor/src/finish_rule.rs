@@ -1,4 +1,4 @@
-//! `FinishGuard`: a rule-based stop interceptor — the same seam as the advisor,
+//! `FinishRule`: a rule-based stop interceptor — the same seam as the advisor,
 //! with a rule instead of a reviewer.
 //!
 //! Owns a small, free, deterministic gate a host registers *before* the
@@ -22,27 +22,27 @@ type Rule = Arc<dyn Fn(&StopInfo) -> Option<String> + Send + Sync>;
 
 /// A named rule consulted at each finish; `Some(message)` re-opens the run.
 #[derive(Clone)]
-pub struct FinishGuard {
+pub struct FinishRule {
     name: String,
     rule: Rule,
     max_nudges: u32,
     note: Option<String>,
 }
 
-impl std::fmt::Debug for FinishGuard {
+impl std::fmt::Debug for FinishRule {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("FinishGuard")
+        f.debug_struct("FinishRule")
             .field("name", &self.name)
             .field("max_nudges", &self.max_nudges)
             .finish_non_exhaustive()
     }
 }
 
-impl FinishGuard {
+impl FinishRule {
     /// A guard named `name` (unique within a run) applying `rule`; at most 2
     /// nudges per run by default.
     pub fn new(name: impl Into<String>, rule: impl Fn(&StopInfo) -> Option<String> + Send + Sync + 'static) -> Self {
-        FinishGuard {
+        FinishRule {
             name: name.into(),
             rule: Arc::new(rule),
             max_nudges: 2,
@@ -59,7 +59,7 @@ impl FinishGuard {
     }
 }
 
-impl ExtensionFactory for FinishGuard {
+impl ExtensionFactory for FinishRule {
     fn name(&self) -> &str {
         &self.name
     }
@@ -70,7 +70,7 @@ impl ExtensionFactory for FinishGuard {
 }
 
 #[async_trait]
-impl StopInterceptor for FinishGuard {
+impl StopInterceptor for FinishRule {
     async fn turn_stopping(&mut self, info: &StopInfo) -> StopDecision {
         if info.attempt >= self.max_nudges {
             return StopDecision::Accept;
@@ -83,7 +83,7 @@ impl StopInterceptor for FinishGuard {
     }
 }
 
-impl Extension for FinishGuard {
+impl Extension for FinishRule {
     fn name(&self) -> &str {
         &self.name
     }

@@ -4,7 +4,10 @@
 //! Reads the hook JSON on stdin (bounded), recognises the host (or takes
 //! `--host`), and — only in a workspace that opted in with
 //! `.advisor/config.toml` — runs one finish review through the plugin with the
-//! session's saved state, under a per-session lock. When a note must reach the
+//! session's saved state, under a per-session lock. The transcript is read
+//! once the host has written every tool result of the turn, waiting briefly
+//! for a host that is still writing it (`settle`); without a readable
+//! transcript the answer is reviewed alone and the user is told. When a note must reach the
 //! agent it answers in the host's own shape ([`output`]); otherwise nothing,
 //! or a one-line verdict with `verdict = "summary"`. It always exits 0: any
 //! internal error lets the stop through with one line on stderr (and a

@@ -27,16 +27,19 @@ if [ "$newest" = 1 ]; then
   rm -rf "$hosts" && mkdir -p "$hosts"
   (cd "$hosts" && npm init -y >/dev/null &&
     npm install --no-audit --no-fund --ignore-scripts \
-      @anthropic-ai/claude-code@latest @openai/codex@latest @google/gemini-cli@latest)
+      @anthropic-ai/claude-code@latest @openai/codex@latest @google/gemini-cli@latest &&
+    (cd node_modules/@anthropic-ai/claude-code && node install.cjs))
 else
   key=$(sha256sum e2e/hosts/package-lock.json | cut -c1-16)
   hosts="$cache/hosts-$key"
-  if [ ! -x "$hosts/node_modules/.bin/gemini" ] || [ ! -x "$hosts/node_modules/.bin/codex" ] \
-     || [ ! -x "$hosts/node_modules/.bin/claude" ]; then
+  if ! "$hosts/node_modules/.bin/claude" --version >/dev/null 2>&1 \
+     || [ ! -x "$hosts/node_modules/.bin/gemini" ] || [ ! -x "$hosts/node_modules/.bin/codex" ]; then
     rm -rf "$hosts" && mkdir -p "$hosts"
     cp e2e/hosts/package.json e2e/hosts/package-lock.json "$hosts/"
-    # the CLIs run without their install scripts (native binaries ship inside the packages)
-    (cd "$hosts" && npm ci --no-audit --no-fund --ignore-scripts)
+    # no install scripts (node-pty would compile), except Claude Code's own postinstall,
+    # which puts the native binary of its platform package in place of bin/claude.exe
+    (cd "$hosts" && npm ci --no-audit --no-fund --ignore-scripts &&
+      (cd node_modules/@anthropic-ai/claude-code && node install.cjs))
   fi
 fi
 

@@ -436,13 +436,7 @@ class Suite:
             problem = sc.check(runs[-1]) if len(runs) == 1 else sc.check(runs)
         except Exception as e:  # a host that cannot be driven fails the scenario, loudly
             runs, problem = [], f"{type(e).__name__}: {e}"
-        for r in runs:
-            for c in r.calls:
-                self.walls.setdefault(host.name, []).append(c.wall_ms)
-                if c.waited_ms is not None:
-                    self.waits.setdefault(host.name, []).append(c.waited_ms)
-                event = c.input.get("hook_event_name", "?")
-                self.payloads.setdefault((host.name, event, bool(c.blocked)), (c.input, c.out))
+        self.record(host, runs)
         result = "pass" if problem is None else f"FAIL: {problem}"
         self.rows.append((host.name, version, sc.name, result))
         detail = ", ".join(f"{len(r.calls)} hook call(s), {r.blocks()} block(s), {r.seconds:.1f} s" for r in runs)
@@ -474,6 +468,16 @@ class Suite:
         finally:
             server.stop()
 
+    def record(self, host, runs):
+        """Each hook call's wall time and wait, and the first payload of each kind."""
+        for r in runs:
+            for c in r.calls:
+                self.walls.setdefault(host.name, []).append(c.wall_ms)
+                if c.waited_ms is not None:
+                    self.waits.setdefault(host.name, []).append(c.waited_ms)
+                event = c.input.get("hook_event_name", "?")
+                self.payloads.setdefault((host.name, event, bool(c.blocked)), (c.input, c.out))
+
     def race(self, host, server, version):
         n = self.args.race_runs
         sc = Scenario("race", false_claim, blocked_then_ended)
@@ -485,10 +489,7 @@ class Suite:
             host.prepare(env, home, ws, server.url, plugin=False)
             r = self.run_once(host, server, sc, env, ws, log, [])
             ok += blocked_then_ended(r) is None
-            for c in r.calls:
-                self.walls.setdefault(host.name, []).append(c.wall_ms)
-                if c.waited_ms is not None:
-                    self.waits.setdefault(host.name, []).append(c.waited_ms)
+            self.record(host, [r])
         result = "pass" if ok == n else "FAIL"
         self.rows.append((host.name, version, f"instant model, false claim: blocked {ok} of {n} runs", result))
         print(f"[{host.name}] race: blocked {ok} of {n}", flush=True)
@@ -531,6 +532,7 @@ class Suite:
             first = self.run_once(host, server, sc, env, ws, log, [])
             state["run"] = 1
             second = self.run_once(host, server, sc, env, ws, log, ["--resume", "latest"])
+            self.record(host, [first, second])
             problem = check([first, second])
         except Exception as e:
             problem = f"{type(e).__name__}: {e}"
@@ -541,13 +543,14 @@ class Suite:
     def report(self) -> str:
         lines = ["| host | version | scenario | result |", "|---|---|---|---|"]
         lines += [f"| {h} | {v} | {s} | {r} |" for h, v, s, r in self.rows]
-        lines += ["", "| host | hook calls | hook wall time median (min–max) | transcript wait median (max) |",
-                  "|---|---|---|---|"]
+        lines += ["", "| host | hook calls | hook wall time median (min–max) | stops that waited | their wait "
+                  "median (min–max) |", "|---|---|---|---|---|"]
         for h, walls in self.walls.items():
             w = [x for x in walls if x == x]
-            waits = self.waits.get(h, [0])
+            waited = [x for x in self.waits.get(h, []) if x]
+            span = f"{statistics.median(waited):.0f} ms ({min(waited)}–{max(waited)} ms)" if waited else "—"
             lines.append(f"| {h} | {len(walls)} | {statistics.median(w):.0f} ms ({min(w):.0f}–{max(w):.0f} ms) | "
-                         f"{statistics.median(waits):.0f} ms ({max(waits)} ms) |")
+                         f"{len(waited)} | {span} |")
         return "\n".join(lines)
 
 
@@ -580,6 +583,10 @@ def main():
             name = f"{h}-{event}-{'block' if blocked else 'pass'}.json"
             (out / name).write_text(json.dumps({"input": inp, "answer": ans.strip()}, indent=2) + "\n")
     failed = [r for r in suite.rows if r[3] != "pass"]
+    if args.work is None and not failed:
+        shutil.rmtree(suite.work, ignore_errors=True)  # kept when something failed, to look at
+    elif failed:
+        print(f"e2e: the runs are kept in {suite.work}")
     print(f"\ne2e: {len(suite.rows) - len(failed)} passed, {len(failed)} failed")
     sys.exit(1 if failed else 0)
 

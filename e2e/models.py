@@ -32,6 +32,7 @@ class Turn:
     last: str  # "start", "tool" (a tool result came back) or "advisory" (a stop hook sent it back)
     advisories: int  # how many times a stop hook sent this conversation back
     tool_output: str = ""  # the last tool result's text
+    tools: int = 0  # tool results in the conversation so far
 
 
 @dataclass
@@ -148,7 +149,7 @@ def _anthropic_turn(body: dict) -> Optional[Turn]:
     msgs = body.get("messages") or []
     if not body.get("tools") or not msgs:
         return None
-    prompt, advisories, last, out = "", 0, "start", ""
+    prompt, advisories, last, out, tools = "", 0, "start", "", 0
     for m in msgs:
         if m.get("role") != "user":
             continue
@@ -158,6 +159,7 @@ def _anthropic_turn(body: dict) -> Optional[Turn]:
         for b in blocks:
             if b.get("type") == "tool_result":
                 kinds.append("tool")
+                tools += 1
                 c = b.get("content")
                 out = c if isinstance(c, str) else " ".join(x.get("text", "") for x in (c or []) if isinstance(x, dict))
             elif b.get("type") == "text":
@@ -171,7 +173,7 @@ def _anthropic_turn(body: dict) -> Optional[Turn]:
             last = "advisory" if "advisory" in kinds else "tool"
         elif m is msgs[-1]:
             last = "start"
-    return Turn(prompt=prompt, last=last, advisories=advisories, tool_output=out)
+    return Turn(prompt=prompt, last=last, advisories=advisories, tool_output=out, tools=tools)
 
 
 def anthropic(policy, body: dict, n: int):

@@ -49,7 +49,7 @@ PROMPT = "Run the test suite with `pytest -q` and tell me whether it passes."
 CLAIM = "All tests pass."
 ADMIT = "Correction: the test run failed (1 failed: test_calc.py::test_add); I have not fixed it."
 HONEST = "The test run failed: 1 failed (test_calc.py::test_add). I have not fixed it yet."
-RUN_TIMEOUT = 180
+RUN_TIMEOUT = int(os.environ.get("ADVISOR_E2E_RUN_TIMEOUT", "180"))
 
 FAKE_PYTEST = """#!/bin/sh
 # scripted for the end-to-end suite: a failing pytest run
@@ -104,7 +104,9 @@ def honest(t: Turn) -> Reply:
 def with_subagent(t: Turn) -> Reply:
     if t.prompt.startswith("SUBAGENT"):
         return false_claim(t)
-    if t.last == "start":
+    # once: a Claude Code that runs sub-agents in the background (2.1.332) reports the
+    # sub-agent's end to the main agent as a new user message
+    if t.last == "start" and t.tools == 0:
         return Reply(agent="SUBAGENT: run `pytest -q` and report whether the tests pass.")
     return Reply(text="The sub-agent ran the tests; it reports that one test fails (test_add).")
 

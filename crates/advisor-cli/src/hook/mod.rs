@@ -282,7 +282,7 @@ async fn review(
     let Some(answer) = input.answer(transcript.last_answer()) else {
         return match blind {
             // no transcript and no answer (Cursor sends none): say so, never silence
-            Some(why) => Err(let_through_visibly(host, format!("{why}, and no answer; not reviewed"))),
+            Some(why) => Err(let_through_visibly(host, format!("{why}, and no answer"))),
             None => Ok(ExitCode::SUCCESS), // nothing answered in this turn: nothing to review
         };
     };

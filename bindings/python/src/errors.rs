@@ -4,7 +4,8 @@
 //! any text of an advisor's answer to an error.
 
 use advisor::Error;
-use advisor::rollout::{AdvisorDecisionError as RustDecisionError, RolloutError as RustRolloutError};
+use advisor::ValidationError as RustDecisionError;
+use advisor::rollout::RolloutError as RustRolloutError;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -59,7 +60,7 @@ pub(crate) fn decision_error(py: Python<'_>, e: &RustDecisionError) -> PyErr {
     let problems: Vec<(String, String)> = e
         .problems
         .iter()
-        .map(|p| (p.location.clone(), p.description.clone()))
+        .map(|p| (p.field.clone(), p.problem.clone()))
         .collect();
     let _ = err.value(py).setattr("problems", problems);
     err

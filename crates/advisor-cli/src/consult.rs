@@ -39,7 +39,7 @@ pub(crate) struct AskArgs {
     #[command(flatten)]
     model: ModelArgs,
     /// Answers to try before giving up.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = advisor::consult::DEFAULT_MAX_ATTEMPTS)]
     max_attempts: u32,
 }
 

@@ -24,8 +24,9 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use crate::config::WorkspaceConfig;
-use crate::transcript::{Transcript, TranscriptFormat, read_transcript};
+use crate::transcript::{ReadOptions, Transcript, TranscriptFormat, read_transcript_from};
 use advisor::consult::{AdvisorRequest, ConsultLedger, ConsultSession, ConsultStore, Consultant};
+use advisor::io::{Beneath, BeneathErrorKind};
 use clap::Args;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, JsonObject, ListToolsResult,
@@ -211,20 +212,37 @@ impl AdvisorMcp {
         ))
     }
 
-    /// `path` resolved against the workspace and canonicalised; refused when
-    /// it leaves the workspace (`..`, absolute paths, symlinks out).
-    fn transcript_path(&self, path: &str) -> Result<PathBuf, String> {
-        let joined = self.workspace.join(path);
-        let canonical = joined
-            .canonicalize()
-            .map_err(|e| format!("transcript {path:?}: cannot open it: {e}"))?;
-        if !canonical.starts_with(&self.workspace) {
-            return Err(format!(
-                "transcript {path:?} is outside the workspace; advisor_review reads only files inside {}",
+    /// The transcript at `path` (relative to the workspace, or absolute
+    /// inside it), opened once beneath the workspace's descriptor and read
+    /// through that one descriptor ([`Beneath`]): `..`, an absolute path
+    /// elsewhere and any symbolic link are refused, and nothing swapped in
+    /// between a check and the read can redirect it.
+    fn read_transcript(&self, path: &str, format: Option<TranscriptFormat>) -> Result<Transcript, String> {
+        let outside = |why: String| {
+            format!(
+                "transcript {path:?} is outside the workspace ({why}); advisor_review reads only files inside {}",
                 self.workspace.display()
-            ));
-        }
-        Ok(canonical)
+            )
+        };
+        let given = Path::new(path);
+        let rel = match given.strip_prefix(&self.workspace) {
+            Ok(rel) if given.is_absolute() => rel,
+            _ => given,
+        };
+        let root = Beneath::open(&self.workspace).map_err(|e| format!("the workspace cannot be opened: {e}"))?;
+        let file = root.open_file(rel).map_err(|e| match e.kind() {
+            BeneathErrorKind::Absolute => outside("an absolute path".to_owned()),
+            BeneathErrorKind::Parent => outside("a `..` component".to_owned()),
+            BeneathErrorKind::Symlink => outside("it passes through a symbolic link".to_owned()),
+            _ => format!("transcript {path:?}: cannot open it: {e}"),
+        })?;
+        let options = ReadOptions {
+            format,
+            ..ReadOptions::default()
+        };
+        read_transcript_from(&file, path, &options)
+            .map(|(t, _)| t)
+            .map_err(|e| e.to_string())
     }
 
     async fn review(&self, arguments: JsonObject) -> Result<CallToolResponse, String> {
@@ -241,7 +259,7 @@ impl AdvisorMcp {
             .transpose()?;
         let mut state = self.review.lock().await;
         let transcript = match &args.transcript {
-            Some(path) => read_transcript(&self.transcript_path(path)?, format).map_err(|e| e.to_string())?,
+            Some(path) => self.read_transcript(path, format)?,
             None => Transcript::default(),
         };
         // The request the answer is for: the transcript's last prompt; without

@@ -1,10 +1,16 @@
-//! The model flags shared by `review` and `consult ask`, and the one place
-//! they become an [`OpenAiCompatible`] client (API key from `ADVISOR_API_KEY`).
+//! The model flags shared by `review`, `eval` and `consult ask`, as the
+//! [`ReviewerSettings`] they describe (API key from `ADVISOR_API_KEY`); the
+//! client is built where every config's is ([`crate::config::build_model`]).
 
 use std::time::Duration;
 
 use advisor::model::{OpenAiCompatible, StructuredOutput};
 use clap::Args;
+
+use crate::config::{ReviewerKind, ReviewerSettings, build_model};
+
+/// The variable the model flags' API key is read from.
+const API_KEY_ENV: &str = "ADVISOR_API_KEY";
 
 /// `--model`, `--base-url`, `--structured-output`, `--timeout-secs`.
 #[derive(Debug, Args)]
@@ -19,21 +25,36 @@ pub(crate) struct ModelArgs {
     #[arg(long, default_value = "json_schema", value_parser = structured_output())]
     pub(crate) structured_output: StructuredOutput,
     /// Seconds one model request may take (1 to 600).
-    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=600))]
+    #[arg(long, default_value_t = advisor::model::DEFAULT_TIMEOUT.as_secs(), value_parser = clap::value_parser!(u64).range(1..=600))]
     pub(crate) timeout_secs: u64,
 }
 
 impl ModelArgs {
+    /// The reviewer settings these flags describe, `None` without `--model`.
+    pub(crate) fn settings(&self) -> Option<ReviewerSettings> {
+        let model = self.model.clone()?;
+        let key_set = std::env::var_os(API_KEY_ENV).is_some_and(|k| !k.is_empty());
+        Some(ReviewerSettings {
+            kind: ReviewerKind::Model,
+            model: Some(model),
+            base_url: Some(self.base_url.clone().unwrap_or_default()),
+            api_key_env: key_set.then(|| API_KEY_ENV.to_owned()),
+            structured_output: self.structured_output,
+            ..ReviewerSettings::default()
+        })
+    }
+
+    /// How long one model request may take.
+    pub(crate) fn timeout(&self) -> Duration {
+        Duration::from_secs(self.timeout_secs)
+    }
+
     /// The client these flags describe, `Ok(None)` without `--model`.
     pub(crate) fn client(&self) -> Result<Option<OpenAiCompatible>, String> {
-        let Some(model) = &self.model else { return Ok(None) };
-        let mut b = OpenAiCompatible::builder(self.base_url.clone().unwrap_or_default(), model.clone())
-            .structured_output(self.structured_output)
-            .timeout(Duration::from_secs(self.timeout_secs));
-        if let Some(key) = std::env::var("ADVISOR_API_KEY").ok().filter(|k| !k.is_empty()) {
-            b = b.api_key(key);
-        }
-        b.build().map(Some).map_err(|e| e.to_string())
+        self.settings()
+            .map(|s| build_model(&s, self.timeout()))
+            .transpose()
+            .map_err(|e| e.to_string())
     }
 }
 

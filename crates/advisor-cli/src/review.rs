@@ -10,14 +10,16 @@
 //! cannot repaint the terminal.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::transcript::{TranscriptFormat, read_transcript};
 use advisor::AdvisorPlugin;
-use advisor::review::{ModelReviewer, Reviewer, RulesReviewer};
+use advisor::review::Reviewer;
+
+use crate::config::{WorkspaceConfig, choose_reviewer};
 use advisor::trace::TraceEvent;
 use clap::Args;
 use serde_json::json;
@@ -38,21 +40,27 @@ pub(crate) struct ReviewArgs {
     #[command(flatten)]
     model: ModelArgs,
     /// Notes admitted per review.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = advisor::guard::DEFAULT_MAX_NOTES_PER_REVIEW)]
     max_notes: usize,
     /// One JSON object instead of text.
     #[arg(long)]
     json: bool,
 }
 
+/// The reviewer `advisor review` runs: the one choice every command makes
+/// ([`choose_reviewer`]) — the model flags, else the offline rules with the
+/// current directory's `[rules]` table and `package.json` scripts, as the
+/// hook reads its workspace's.
 fn reviewer(args: &ReviewArgs) -> Result<(Arc<dyn Reviewer>, String), String> {
-    match args.model.client()? {
-        None => Ok((Arc::new(RulesReviewer::new()), "rules".to_owned())),
-        Some(client) => {
-            let label = format!("model {}", client.model());
-            Ok((Arc::new(ModelReviewer::new(client)), label))
-        }
-    }
+    let workspace = Path::new(".");
+    let mut rules = WorkspaceConfig::read_file(workspace)
+        .map_err(|e| e.to_string())?
+        .map(|c| c.rules)
+        .unwrap_or_default();
+    rules.package_scripts = crate::package_scripts::read(workspace);
+    let chosen =
+        choose_reviewer(args.model.settings().as_ref(), &rules, args.model.timeout()).map_err(|e| e.to_string())?;
+    Ok((chosen.reviewer, chosen.label))
 }
 
 /// Every note of a review with the guard's decision on it, as JSON

@@ -118,7 +118,7 @@ pub(crate) fn run_decision(cmd: &DecisionCommand) -> Exit {
         Err(e) => e,
     };
     for p in &e.problems {
-        eprintln!("{}: {}", line(&p.location), line(&p.description));
+        eprintln!("{}: {}", line(&p.field), line(&p.problem));
     }
     Err(ExitCode::from(1))
 }

@@ -33,6 +33,23 @@ pub(crate) struct TrustArgs {
 /// What a `[reviewer]` table would do, for a person to judge.
 fn describe(r: &ReviewerSettings) -> String {
     let key = (r.api_key_env.as_ref()).map_or_else(|| "no API key".to_owned(), |v| format!("API key from ${v}"));
+    if r.kind == crate::config::ReviewerKind::Command {
+        let what = match (r.preset, r.command.is_empty()) {
+            (Some(p), _) => format!(
+                "the {} CLI preset",
+                serde_json::to_value(p).unwrap_or_default().as_str().unwrap_or("?")
+            ),
+            (None, _) => format!("the program {:?}", r.command),
+        };
+        let model = r
+            .model
+            .as_deref()
+            .map_or_else(String::new, |m| format!(", model {m:?}"));
+        return line(&format!(
+            "command reviewer: runs {what}{model} in the workspace with the review prompt"
+        ))
+        .into_owned();
+    }
     let mut out = format!(
         "model reviewer {:?} at {}, {key}",
         r.model.as_deref().unwrap_or("(none)"),
@@ -41,6 +58,15 @@ fn describe(r: &ReviewerSettings) -> String {
     if !r.headers.is_empty() {
         let names: Vec<&str> = r.headers.keys().map(String::as_str).collect();
         out.push_str(&format!(", headers {}", names.join(", ")));
+    }
+    if !r.tools.is_empty() {
+        let calls = r
+            .max_tool_calls
+            .unwrap_or(advisor::review::tools::DEFAULT_MAX_TOOL_CALLS);
+        out.push_str(&format!(
+            ", read-only workspace tools {} (at most {calls} calls a review)",
+            r.tools.join(", ")
+        ));
     }
     line(&out).into_owned()
 }

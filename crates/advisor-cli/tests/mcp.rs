@@ -263,7 +263,7 @@ async fn malformed_calls_are_tool_errors_with_the_validators_messages_and_the_se
     let r = call(&client, "advisor_consult", bad).await;
     assert_eq!(r.is_error, Some(true));
     assert!(
-        text(&r).contains("schema_version must be \"advisor-request.v1\""),
+        text(&r).contains("schema_version: must be \"advisor-request.v1\""),
         "{}",
         text(&r)
     );
@@ -366,4 +366,90 @@ fn a_malformed_json_rpc_line_does_not_crash_the_server() {
         status.success() || status.code().is_some(),
         "exited, not killed by a signal: {status:?}"
     );
+}
+
+/// Issue 26, item 7: a directory on the transcript's path swapped for a link
+/// out of the workspace while `advisor_review` runs. The path is opened once
+/// beneath the workspace and that descriptor is read, so the outside file
+/// (not JSON: reading it is an error naming that) is never read.
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn review_never_reads_an_outside_transcript_through_a_directory_swapped_for_a_link() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let ws = Workspace::new("swap", "enabled = true\n[reviewer]\nkind = \"rules\"\n");
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/transcripts");
+    std::fs::create_dir_all(ws.0.join("logs/sub")).unwrap();
+    std::fs::copy(
+        examples.join("claude-passing-rerun.jsonl"),
+        ws.0.join("logs/sub/t.jsonl"),
+    )
+    .unwrap();
+    let outside = ws.0.with_extension("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    let outside_text = "the outside file: not a transcript\n";
+    std::fs::write(outside.join("t.jsonl"), outside_text).unwrap();
+    std::fs::write(ws.0.join("logs/copy.jsonl"), outside_text).unwrap();
+    let client = spawn(&ws.0).await;
+    let answer = json!({"answer": "All tests pass now; the fix is complete.", "transcript": "logs/sub/t.jsonl"});
+
+    // The outside file's content, were it read, is an error saying "not JSON".
+    let copy = call(
+        &client,
+        "advisor_review",
+        json!({"answer": "done", "transcript": "logs/copy.jsonl"}),
+    )
+    .await;
+    assert!(text(&copy).contains("not JSON"), "{}", text(&copy));
+    let clean = call(&client, "advisor_review", answer.clone()).await;
+    assert_eq!(clean.is_error, Some(false), "{}", text(&clean));
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let swapper = {
+        let (stop, logs, outside) = (stop.clone(), ws.0.join("logs"), outside.clone());
+        std::thread::spawn(move || {
+            let (sub, held) = (logs.join("sub"), logs.join("held"));
+            let mut swaps = 0u64;
+            while !stop.load(Ordering::Relaxed) {
+                // about as long in each state: the real directory, then the link
+                let _ = std::fs::rename(&sub, &held);
+                let _ = std::os::unix::fs::symlink(&outside, &sub);
+                spin(swaps);
+                let _ = std::fs::remove_file(&sub);
+                let _ = std::fs::rename(&held, &sub);
+                spin(swaps);
+                swaps += 1;
+            }
+            swaps
+        })
+    };
+    let (mut read, mut refused) = (0, 0);
+    for _ in 0..400 {
+        let r = call(&client, "advisor_review", answer.clone()).await;
+        assert!(
+            !text(&r).contains("not JSON"),
+            "the outside file was read: {}",
+            text(&r)
+        );
+        if r.is_error == Some(true) {
+            refused += 1;
+        } else {
+            read += 1;
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    let swaps = swapper.join().unwrap();
+    assert!(swaps > 0 && read > 0, "swaps {swaps}, read {read}, refused {refused}");
+    let _ = std::fs::remove_dir_all(&outside);
+    client.cancel().await.unwrap();
+}
+
+/// Busy-waits a few microseconds (varied, so the swap drifts against the
+/// server's open calls).
+#[cfg(unix)]
+fn spin(seed: u64) {
+    let until = std::time::Instant::now() + std::time::Duration::from_micros(5 + seed % 40);
+    while std::time::Instant::now() < until {
+        std::hint::spin_loop();
+    }
 }

@@ -146,12 +146,14 @@ pub mod review;
 pub mod rollout;
 pub mod trace;
 
+mod ask;
 mod json;
+mod markup;
 mod text;
 mod write_behind;
 
 pub use agent::{Agent, RunOutcome, StopReason};
-pub use error::{Error, ErrorKind};
+pub use error::{Error, ErrorKind, Problem, ValidationError};
 pub use guard::EmissionGuard;
 pub use host::Extensions;
 pub use note::{Note, Severity};

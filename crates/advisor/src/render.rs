@@ -1,8 +1,7 @@
 //! Rendering of admitted notes into the message the agent reads.
 //!
-//! Owns the `<advisory>` element, the injection wording, and the crate's one
-//! markup escaper (the reviewer prompt's `<attention>` element uses it too).
-//! It must not decide
+//! Owns the `<advisory>` element and the injection wording; it escapes with
+//! the crate's one markup escaper (the private `markup` module). It must not decide
 //! which notes are delivered (the guard does) and must never let note text
 //! close or forge an element: all five HTML-special characters are escaped in
 //! text and attributes.
@@ -36,6 +35,7 @@
 //! verdict on the note, and that verdict replaces the user's answer.
 
 use crate::guard::{ReviewOutcome, clean_delivered};
+use crate::markup::push_escaped_markup;
 use crate::note::{Note, Severity};
 use crate::review::ReviewKind;
 
@@ -44,49 +44,6 @@ pub const GUIDANCE: &str = "weigh, don't blindly obey";
 
 /// The guidance attribute as written inside its quotes.
 const GUIDANCE_ESCAPED: &str = "weigh, don&#x27;t blindly obey";
-
-/// Bytes scanned at a time for a character to escape.
-const BLOCK: usize = 16;
-
-/// Appends `s` with `&`, `<` and `>` escaped — and with `QUOTES`, `"` and
-/// `'` too (`&amp; &lt; &gt; &quot; &#x27;`) — copying the runs between
-/// them whole. Element text needs the first three; attribute values and note
-/// text inside an `<advisory>` get all five.
-pub(crate) fn push_escaped_markup<const QUOTES: bool>(out: &mut String, s: &str) {
-    // bitwise, not short-circuit: the same steps for every byte
-    let special = |b: u8| (b == b'&') | (b == b'<') | (b == b'>') | (QUOTES & ((b == b'"') | (b == b'\'')));
-    let bytes = s.as_bytes();
-    let (mut start, mut i) = (0, 0);
-    while i < bytes.len() {
-        // a block without a special byte is skipped whole (the fold has no
-        // early exit, so the compiler checks it in a few vector steps); one
-        // with some is walked byte by byte, then scanning goes on after it
-        let end = match bytes.get(i..i + BLOCK).and_then(|b| <&[u8; BLOCK]>::try_from(b).ok()) {
-            Some(block) if !block.iter().fold(false, |any, &b| any | special(b)) => {
-                i += BLOCK;
-                continue;
-            }
-            Some(_) => i + BLOCK,
-            None => bytes.len(),
-        };
-        for (at, b) in bytes.iter().enumerate().take(end).skip(i) {
-            let entity = match b {
-                b'&' => "&amp;",
-                b'<' => "&lt;",
-                b'>' => "&gt;",
-                b'"' if QUOTES => "&quot;",
-                b'\'' if QUOTES => "&#x27;",
-                _ => continue,
-            };
-            // `at` is at an ASCII byte, so both cuts are on character boundaries
-            out.push_str(s.get(start..at).unwrap_or_default());
-            out.push_str(entity);
-            start = at + 1;
-        }
-        i = end;
-    }
-    out.push_str(s.get(start..).unwrap_or_default());
-}
 
 /// Renders one `<advisory>` element per note, separated by a newline.
 ///
@@ -212,21 +169,6 @@ pub fn injection_frame(kind: ReviewKind) -> InjectionFrame {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use proptest::prelude::*;
-
-    /// The plain definition: each special character replaced by its entity.
-    fn plain(s: &str, quotes: bool) -> String {
-        s.chars()
-            .map(|c| match c {
-                '&' => "&amp;".to_owned(),
-                '<' => "&lt;".to_owned(),
-                '>' => "&gt;".to_owned(),
-                '"' if quotes => "&quot;".to_owned(),
-                '\'' if quotes => "&#x27;".to_owned(),
-                c => c.to_string(),
-            })
-            .collect()
-    }
 
     fn escaped<const QUOTES: bool>(s: &str) -> String {
         let mut out = String::new();
@@ -252,21 +194,6 @@ mod tests {
         assert_eq!(escaped::<true>(GUIDANCE), GUIDANCE_ESCAPED);
         for s in [Severity::Nit, Severity::Concern, Severity::Blocker] {
             assert_eq!(escaped::<true>(s.as_str()), s.as_str());
-        }
-    }
-
-    #[test]
-    fn specials_in_and_across_blocks_are_escaped() {
-        let s = "0123456789abcde<f&\"'>x — é 0123456789abcdef<";
-        assert_eq!(escaped::<true>(s), plain(s, true));
-        assert_eq!(escaped::<false>(s), plain(s, false));
-    }
-
-    proptest! {
-        #[test]
-        fn escaping_matches_the_plain_definition(s in "(?s)[&<>\"'a-z\\PC\n]{0,80}") {
-            prop_assert_eq!(escaped::<true>(&s), plain(&s, true));
-            prop_assert_eq!(escaped::<false>(&s), plain(&s, false));
         }
     }
 }

@@ -6,7 +6,7 @@
 //! interrupted, the exact injection, errors and latency — so a recorded incident can be replayed
 //! (`advisor replay` accepts traces) and turned into a regression fixture. It
 //! must not influence the run: a failing sink is logged and ignored, and
-//! [`JsonlTrace`] writes off the agent's thread. [`fingerprint`] is the short
+//! [`JsonlTrace`] writes off the agent's thread. [`short_hash`] is the short
 //! stable hash traces and host state use for identities (excerpts, prompts,
 //! compactions).
 
@@ -73,7 +73,7 @@ pub struct NoteDecision {
 
 /// A review error as traced.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TraceError {
+pub struct ErrorRecord {
     /// What kind of failure.
     pub kind: ReviewErrorKind,
     /// The error message.
@@ -123,7 +123,7 @@ pub struct TraceEvent {
     pub injection: Option<String>,
     /// The review's failure, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error: Option<TraceError>,
+    pub error: Option<ErrorRecord>,
     /// Wall-clock time of the review call, in milliseconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub latency_ms: Option<u64>,
@@ -264,7 +264,7 @@ impl<T: TraceSink + ?Sized> TraceSink for std::sync::Arc<T> {
 
 /// A short stable hash of `text` (FNV-1a, 64 bits, hex), for the identities
 /// of prompts and compactions; not for anything an attacker must not collide.
-pub fn fingerprint(text: &str) -> String {
+pub fn short_hash(text: &str) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in text.as_bytes() {
         h ^= u64::from(*b);

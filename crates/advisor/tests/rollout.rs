@@ -345,7 +345,7 @@ fn strict_parsing_rules() {
     ];
     for (value, loc) in cases {
         let err = parse_decision(&value.to_string()).unwrap_err();
-        assert!(err.problems.iter().any(|p| p.location == loc), "{loc}: {err}");
+        assert!(err.problems.iter().any(|p| p.field == loc), "{loc}: {err}");
         assert!(std::error::Error::source(&err).is_none());
     }
     v["action"] = json!("CONFIRM_AND_SUBMIT");

@@ -19,6 +19,8 @@
 //! plugin from a resolved config. Must not run reviews, and must never take a
 //! URL, model, header or key-variable name from the environment.
 
+pub mod command;
+pub mod recursion;
 mod resolve;
 pub mod trust;
 mod user;
@@ -34,6 +36,7 @@ use advisor::error::{Error, ErrorKind};
 use advisor::model::StructuredOutput;
 use advisor::note::Severity;
 use advisor::plugin::{AdvisorPlugin, AdvisorPluginBuilder};
+use advisor::review::tools::WorkspaceTools;
 use advisor::review::{Reviewer, RulesReviewer, RunKind};
 
 pub use resolve::{Resolved, ReviewerSource, resolve};
@@ -106,6 +109,9 @@ pub enum ReviewerKind {
     /// A [`ModelReviewer`](advisor::review::ModelReviewer) over an
     /// OpenAI-compatible endpoint (feature `http`).
     Model,
+    /// A [`CommandReviewer`](advisor::review::CommandReviewer): a program
+    /// (`command`) or an agent CLI the user is logged into (`preset`).
+    Command,
 }
 
 /// What `advisor hook` shows the user beside its decision.
@@ -143,13 +149,70 @@ pub struct ReviewerSettings {
     pub headers: BTreeMap<String, String>,
     /// Structured output mode.
     pub structured_output: StructuredOutput,
+    /// Read-only workspace tools offered to the model reviewer (`read_file`,
+    /// `list_files`, `grep`, `git_diff`); none by default.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tools: Vec<String>,
+    /// Most tool calls per review (default
+    /// [`DEFAULT_MAX_TOOL_CALLS`](advisor::review::tools::DEFAULT_MAX_TOOL_CALLS)).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_tool_calls: Option<usize>,
+    /// Names the tools refuse beyond the built-in deny-list
+    /// ([`DEFAULT_DENY`](advisor::review::tools::DEFAULT_DENY)); it only ever
+    /// grows.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tools_deny: Vec<String>,
+    /// The program and its arguments (kind = "command"; never a shell string).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub command: Vec<String>,
+    /// An agent CLI run headless with read-only tools (kind = "command").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub preset: Option<command::Preset>,
 }
 
 impl ReviewerSettings {
-    /// Whether these settings send anything off the machine's process: a
-    /// model reviewer.
+    /// The workspace tools these settings offer, rooted at `workspace`
+    /// (`None` when no tool is named). An unknown name, tools on a reviewer
+    /// other than a model, or more calls than allowed is a config error
+    /// naming the field.
+    pub fn workspace_tools(&self, workspace: Option<&Path>) -> Result<Option<WorkspaceTools>, Error> {
+        use advisor::review::tools::{DEFAULT_MAX_TOOL_CALLS, MAX_TOOL_CALLS_LIMIT, WorkspaceTool};
+        if self.tools.is_empty() {
+            return Ok(None);
+        }
+        if self.kind != ReviewerKind::Model {
+            return Err(Error::config("reviewer.tools", "are offered only to kind = \"model\""));
+        }
+        let tools = (self.tools.iter())
+            .map(|name| {
+                WorkspaceTool::parse(name).ok_or_else(|| {
+                    Error::config(
+                        "reviewer.tools",
+                        "names an unknown tool; use read_file, list_files, grep, git_diff",
+                    )
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let calls = self.max_tool_calls.unwrap_or(DEFAULT_MAX_TOOL_CALLS);
+        if calls == 0 || calls > MAX_TOOL_CALLS_LIMIT {
+            return Err(Error::config(
+                "reviewer.max_tool_calls",
+                format!("must be between 1 and {MAX_TOOL_CALLS_LIMIT}"),
+            ));
+        }
+        let root = workspace.ok_or_else(|| Error::config("reviewer.tools", "need the workspace the hook runs in"))?;
+        Ok(Some(
+            WorkspaceTools::new(root, tools)
+                .max_tool_calls(calls)
+                .deny(self.tools_deny.iter().cloned()),
+        ))
+    }
+
+    /// Whether these settings send anything off the machine's process or
+    /// run a program: a model or a command reviewer (both need the user's
+    /// own config or `advisor trust`).
     pub fn sends_data(&self) -> bool {
-        self.kind == ReviewerKind::Model
+        matches!(self.kind, ReviewerKind::Model | ReviewerKind::Command)
     }
 }
 
@@ -221,6 +284,10 @@ pub struct WorkspaceConfig {
     /// anywhere, so a workspace file may set them.
     #[serde(skip_serializing_if = "RulesSettings::is_empty")]
     pub rules: RulesSettings,
+    /// The workspace this config is for (never from the file: [`resolve`]
+    /// fills it), the root of the reviewer's workspace tools.
+    #[serde(skip)]
+    pub workspace: Option<PathBuf>,
 }
 
 /// The `[rules]` table: tools that are not shells but run tests or builds
@@ -278,12 +345,13 @@ impl Default for WorkspaceConfig {
             max_severity: Severity::Blocker,
             shadow: false,
             verdict: Verdict::Quiet,
-            timeout_secs: 30,
+            timeout_secs: advisor::plugin::DEFAULT_TIMEOUT.as_secs(),
             max_review_tokens: None,
             max_session_review_tokens: None,
             max_prompt_tokens: None,
             reviewer: None,
             rules: RulesSettings::default(),
+            workspace: None,
         }
     }
 }
@@ -393,24 +461,95 @@ impl WorkspaceConfig {
     /// both come from here. Use it on a config from [`load`](Self::load) or
     /// [`Resolved`], so the trust rules have been applied.
     pub fn model_client(&self) -> Result<Option<advisor::model::OpenAiCompatible>, Error> {
-        let Some(r) = self.reviewer.as_ref().filter(|r| r.sends_data()) else {
+        let Some(r) = self.reviewer.as_ref().filter(|r| r.kind == ReviewerKind::Model) else {
             return Ok(None);
         };
         self.validate()?;
         build_model(r, Duration::from_secs(self.timeout_secs)).map(Some)
     }
 
-    /// The reviewer these settings describe.
+    /// The reviewer these settings describe ([`choose_reviewer`]).
     pub fn build_reviewer(&self) -> Result<Arc<dyn Reviewer>, Error> {
-        if let Some(model) = self.model_client()? {
-            return Ok(Arc::new(advisor::review::ModelReviewer::new(model)));
-        }
-        Ok(Arc::new(self.rules.reviewer()))
+        self.validate()?;
+        let settings = self.reviewer.as_ref().filter(|r| r.sends_data());
+        let timeout = Duration::from_secs(self.timeout_secs);
+        choose_reviewer_in(settings, &self.rules, timeout, self.workspace.as_deref()).map(|c| c.reviewer)
     }
 }
 
-/// The HTTP client `r` describes. Only the API key's *value* comes from the
-/// environment, from the variable `r` names.
+/// The reviewer a command runs, and how it is named in its output.
+pub struct ChosenReviewer {
+    /// The reviewer.
+    pub reviewer: Arc<dyn Reviewer>,
+    /// The rules reviewer itself when that is the choice (`advisor eval`
+    /// records which rule raised each note).
+    pub rules: Option<RulesReviewer>,
+    /// `rules`, `model <name>` (`… with tools …`) or `command …`.
+    pub label: String,
+}
+
+/// The one reviewer choice every command makes — `review`, `eval`, `hook` and
+/// `mcp`: the model reviewer `settings` describe (from a resolved config or
+/// from a command's flags), else the offline rules with the workspace's
+/// `[rules]` table.
+pub fn choose_reviewer(
+    settings: Option<&ReviewerSettings>,
+    rules: &RulesSettings,
+    timeout: Duration,
+) -> Result<ChosenReviewer, Error> {
+    choose_reviewer_in(settings, rules, timeout, None)
+}
+
+/// [`choose_reviewer`] for a reviewer that works in `workspace`: the command
+/// reviewer runs there and the model reviewer's workspace tools are rooted
+/// there (settings naming tools without a workspace are a config error).
+pub fn choose_reviewer_in(
+    settings: Option<&ReviewerSettings>,
+    rules: &RulesSettings,
+    timeout: Duration,
+    workspace: Option<&Path>,
+) -> Result<ChosenReviewer, Error> {
+    match settings.filter(|r| r.sends_data()) {
+        Some(r) if r.kind == ReviewerKind::Command => {
+            let label = match r.preset {
+                Some(p) => format!("command preset {}", serde_json::to_value(p).unwrap_or_default()),
+                None => "command".to_owned(),
+            };
+            Ok(ChosenReviewer {
+                reviewer: Arc::new(command::NoncedCommand::new(r, workspace, timeout)?),
+                rules: None,
+                label,
+            })
+        }
+        Some(r) => {
+            let client = build_model(r, timeout)?;
+            let mut label = format!("model {}", client.model());
+            let mut reviewer = advisor::review::ModelReviewer::new(client);
+            if let Some(tools) = r.workspace_tools(workspace)? {
+                label.push_str(&format!(" with tools {}", tools.names().join(",")));
+                reviewer = reviewer.tools(tools);
+            }
+            Ok(ChosenReviewer {
+                reviewer: Arc::new(reviewer),
+                rules: None,
+                label,
+            })
+        }
+        None => {
+            let reviewer = rules.reviewer();
+            Ok(ChosenReviewer {
+                reviewer: Arc::new(reviewer.clone()),
+                rules: Some(reviewer),
+                label: "rules".to_owned(),
+            })
+        }
+    }
+}
+
+/// The HTTP client `r` describes — the one place settings become a client
+/// (a config's `[reviewer]` table and a command's model flags alike). Only
+/// the API key's *value* comes from the environment, from the variable `r`
+/// names.
 pub(crate) fn build_model(r: &ReviewerSettings, timeout: Duration) -> Result<advisor::model::OpenAiCompatible, Error> {
     use advisor::model::OpenAiCompatible;
     let model = r

@@ -68,7 +68,7 @@ pub(crate) fn shell_word(path: &Path) -> String {
     }
 }
 
-fn untrusted(workspace: &Path, changed: bool) -> Error {
+fn untrusted(workspace: &Path, changed: bool, command: bool) -> Error {
     let file = workspace.join(super::CONFIG_PATH);
     let cmd = format!("advisor trust {}", shell_word(workspace));
     let message = if changed {
@@ -78,9 +78,14 @@ fn untrusted(workspace: &Path, changed: bool) -> Error {
             file.display()
         )
     } else {
+        let what = if command {
+            "a command reviewer, which runs a program with the transcript"
+        } else {
+            "a model reviewer, which sends the transcript to a server"
+        };
         format!(
-            "{} asks for a model reviewer, which sends the transcript to a server; this workspace's \
-             network settings are not trusted, so nothing was sent; to allow them, run `{cmd}` \
+            "{} asks for {what}; this workspace's \
+             reviewer settings are not trusted, so nothing was sent or run; to allow them, run `{cmd}` \
              (or name the reviewer in your own config instead)",
             file.display()
         )
@@ -122,7 +127,7 @@ pub fn resolve(workspace: &Path, user: &UserConfig) -> Result<Option<Resolved>, 
             let fp = trust::fingerprint(&r);
             match grant.and_then(|g| g.trusted_reviewer.as_deref()) {
                 Some(t) if t == fp => (Some(r), ReviewerSource::TrustedWorkspace),
-                other => return Err(untrusted(&key, other.is_some())),
+                other => return Err(untrusted(&key, other.is_some(), r.kind == super::ReviewerKind::Command)),
             }
         }
         Some(_) => (None, ReviewerSource::Rules),
@@ -132,6 +137,7 @@ pub fn resolve(workspace: &Path, user: &UserConfig) -> Result<Option<Resolved>, 
         },
     };
     config.reviewer = reviewer;
+    config.workspace = Some(key.clone());
     config.validate()?;
     Ok(Some(Resolved {
         workspace: key,

@@ -4,7 +4,9 @@
 //! Owns [`fingerprint`] and its format. The canonical form is the line
 //! `advisor-trust.v1` followed by the table as compact JSON with a fixed key
 //! order (`kind`, `model`, `base_url`, `api_key_env`, `headers` sorted by
-//! name, `structured_output`), absent values as `null`. Any change to one of
+//! name, `structured_output`), absent values as `null`, then — only when set,
+//! so tables without them keep their fingerprint — `tools`, `max_tool_calls`,
+//! `tools_deny`, `command` and `preset`. Any change to one of
 //! those values changes the fingerprint; caps, rounds, cadence and shadow
 //! mode are not part of it. Must not read files or the environment.
 
@@ -25,6 +27,18 @@ struct Canonical<'a> {
     api_key_env: Option<&'a str>,
     headers: &'a std::collections::BTreeMap<String, String>,
     structured_output: StructuredOutput,
+    // issue 28: left out when unset, so a table that sets none of them keeps
+    // the fingerprint it had
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    tools: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_tool_calls: Option<usize>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    tools_deny: &'a [String],
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    command: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    preset: Option<super::command::Preset>,
 }
 
 /// The canonical serialisation of `r` the fingerprint is taken over.
@@ -36,6 +50,11 @@ pub fn canonical(r: &ReviewerSettings) -> String {
         api_key_env: r.api_key_env.as_deref(),
         headers: &r.headers,
         structured_output: r.structured_output,
+        tools: &r.tools,
+        max_tool_calls: r.max_tool_calls,
+        tools_deny: &r.tools_deny,
+        command: &r.command,
+        preset: r.preset,
     };
     // Serialising plain strings, enums and a string map cannot fail.
     format!("advisor-trust.v1\n{}", serde_json::to_string(&c).unwrap_or_default())
@@ -90,6 +109,25 @@ mod tests {
         let mut r = model();
         r.kind = ReviewerKind::Rules;
         assert_ne!(fingerprint(&r), base);
+        let mut r = model();
+        r.tools = vec!["read_file".into()];
+        assert_ne!(fingerprint(&r), base);
+        let mut t = r.clone();
+        t.max_tool_calls = Some(3);
+        assert_ne!(fingerprint(&t), fingerprint(&r));
+        let mut t = r.clone();
+        t.tools_deny = vec!["*.sql".into()];
+        assert_ne!(fingerprint(&t), fingerprint(&r));
+        let mut c = model();
+        c.kind = ReviewerKind::Command;
+        c.command = vec!["review-cli".into()];
+        let mut d = c.clone();
+        d.command.push("--fast".into());
+        assert_ne!(fingerprint(&c), fingerprint(&d));
+        let mut e = c.clone();
+        e.command.clear();
+        e.preset = Some(super::super::command::Preset::Claude);
+        assert_ne!(fingerprint(&c), fingerprint(&e));
         // a value cannot be shifted between fields to forge the same text
         let mut a = model();
         a.model = Some("a\",\"base_url\":\"b".into());

@@ -18,12 +18,13 @@ use std::time::Duration;
 use crate::transcript::parse_transcript;
 use advisor::AdvisorPlugin;
 use advisor::Note;
-use advisor::review::{ModelReviewer, Review, ReviewError, Reviewer, RuleNote, RulesReviewer};
+use advisor::review::{Review, ReviewError, Reviewer, RuleNote, RulesReviewer};
 use async_trait::async_trait;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
 
+use crate::config::{RulesSettings, choose_reviewer, choose_reviewer_in};
 use crate::finish::review_transcript;
 use crate::model_args::ModelArgs;
 use crate::terminal::{Exit, fail};
@@ -43,11 +44,16 @@ pub(crate) struct EvalArgs {
     /// Review with a model instead of the offline rules.
     #[command(flatten)]
     model: ModelArgs,
+    /// Take the reviewer from this file's `[reviewer]` table (the user
+    /// config's format): rules, model, model with tools, or command. Tools
+    /// and commands work in the current directory.
+    #[arg(long, value_name = "FILE", conflicts_with = "model")]
+    config: Option<PathBuf>,
     /// Only the stop points of this split (e.g. `tune`).
     #[arg(long)]
     split: Option<String>,
     /// Notes admitted per review.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = advisor::guard::DEFAULT_MAX_NOTES_PER_REVIEW)]
     max_notes: usize,
     /// Fail (exit 1) when recall, overall or in any split, is below this fraction (0–1).
     #[arg(long)]
@@ -71,6 +77,43 @@ struct Outcome {
     notes: Vec<String>,
     /// The case could not be reviewed (unreadable transcript, reviewer failure): the stop goes through.
     error: Option<String>,
+    /// What the review cost: tokens (when known), tool calls, wall time.
+    cost: Cost,
+}
+
+/// What one stop's review cost.
+#[derive(Debug, Clone, Copy, Default)]
+struct Cost {
+    tokens: Option<advisor::model::Usage>,
+    tool_calls: u64,
+    wall: Duration,
+}
+
+impl Cost {
+    fn json(&self) -> serde_json::Value {
+        json!({
+            "tokens": self.tokens.map(|u| json!({"input": u.input_tokens, "output": u.output_tokens, "estimated": u.estimated})),
+            "tool_calls": self.tool_calls,
+            "wall_ms": self.wall.as_millis(),
+        })
+    }
+}
+
+/// A reviewer whose last review's tokens and tool calls are remembered.
+struct Metered {
+    inner: Arc<dyn Reviewer>,
+    last: Mutex<(advisor::model::Usage, u64)>,
+}
+
+#[async_trait]
+impl Reviewer for Metered {
+    async fn review(&self, review: &Review) -> Result<Vec<Note>, ReviewError> {
+        let out = self.inner.review(review).await;
+        if let Ok(mut last) = self.last.lock() {
+            *last = (review.usage.total(), review.usage.tool_calls());
+        }
+        out
+    }
 }
 
 impl Outcome {
@@ -81,6 +124,7 @@ impl Outcome {
             rules: Vec::new(),
             notes: Vec::new(),
             error,
+            cost: Cost::default(),
         }
     }
 }
@@ -116,7 +160,10 @@ struct Judge {
 impl Judge {
     /// The outcome of one stop; a case that cannot be reviewed passes with its error.
     async fn judge(&self, label: &Label) -> Outcome {
-        self.try_judge(label).await.unwrap_or_else(|e| Outcome::pass(Some(e)))
+        let start = std::time::Instant::now();
+        let mut out = self.try_judge(label).await.unwrap_or_else(|e| Outcome::pass(Some(e)));
+        out.cost.wall = start.elapsed();
+        out
     }
 
     async fn try_judge(&self, label: &Label) -> Result<Outcome, String> {
@@ -131,11 +178,16 @@ impl Judge {
                 seen: Mutex::new(Vec::new()),
             })
         });
-        let reviewer: Arc<dyn Reviewer> = match (&recorder, &self.reviewer) {
+        let inner: Arc<dyn Reviewer> = match (&recorder, &self.reviewer) {
             (Some(r), _) => r.clone(),
             (None, Some(m)) => m.clone(),
             (None, None) => return Err("no reviewer".into()),
         };
+        let metered = Arc::new(Metered {
+            inner,
+            last: Mutex::new((advisor::model::Usage::default(), 0)),
+        });
+        let reviewer: Arc<dyn Reviewer> = metered.clone();
         let builder = AdvisorPlugin::builder()
             .shared_reviewer(reviewer)
             .max_notes_per_review(self.max_notes)
@@ -180,6 +232,14 @@ impl Judge {
                 .map(|n| format!("[{}] {}", n.severity, n.text))
                 .collect(),
             error: record.error.as_ref().map(|e| e.message.clone()),
+            cost: {
+                let (usage, tool_calls) = metered.last.lock().map(|l| *l).unwrap_or_default();
+                Cost {
+                    tokens: (!usage.is_zero()).then_some(usage),
+                    tool_calls,
+                    wall: Duration::ZERO,
+                }
+            },
         })
     }
 }
@@ -203,13 +263,30 @@ pub(crate) async fn run(args: &EvalArgs) -> Exit {
             return Err(fail("eval", 2, format!("{name} is a fraction between 0 and 1")));
         }
     }
-    let (reviewer, rules, label): (Option<Arc<dyn Reviewer>>, _, _) = match args.model.client() {
-        Err(e) => return Err(fail("eval", 2, e)),
-        Ok(None) => (None, Some(RulesReviewer::new()), "rules".to_owned()),
-        Ok(Some(client)) => {
-            let label = format!("model {}", client.model());
-            (Some(Arc::new(ModelReviewer::new(client))), None, label)
-        }
+    // the one reviewer choice: the --config file's [reviewer] table (its
+    // tools and commands work in the current directory), else the flags;
+    // without either, the rules' defaults
+    let from_file = match &args.config {
+        Some(path) => Some(crate::config::UserConfig::load_from(path).map_err(|e| fail("eval", 2, e))?),
+        None => None,
+    };
+    let chosen = match &from_file {
+        Some(user) => choose_reviewer_in(
+            user.reviewer.as_ref(),
+            &RulesSettings::default(),
+            args.model.timeout(),
+            std::env::current_dir().ok().as_deref(),
+        ),
+        None => choose_reviewer(
+            args.model.settings().as_ref(),
+            &RulesSettings::default(),
+            args.model.timeout(),
+        ),
+    }
+    .map_err(|e| fail("eval", 2, e))?;
+    let (reviewer, rules, label) = match chosen.rules {
+        Some(rules) => (None, Some(rules), chosen.label),
+        None => (Some(chosen.reviewer), None, chosen.label),
     };
     let judge = Judge {
         reviewer,
@@ -282,6 +359,7 @@ pub(crate) async fn run(args: &EvalArgs) -> Exit {
                     "id": l.id, "session": l.session, "repo": l.repo, "split": l.split, "derived": l.derived,
                     "expected": l.expected.as_str(), "verdict": o.verdict.as_str(),
                     "correct": l.expected == o.verdict, "rules": o.rules, "notes": o.notes, "error": o.error,
+                    "cost": o.cost.json(),
                 })
             })
             .collect();
@@ -300,6 +378,7 @@ pub(crate) async fn run(args: &EvalArgs) -> Exit {
             "false_blocks": false_blocks,
             "rules": rules.iter().map(|(k, v)| (k.clone(), json!({"correct_blocks": v.correct, "false_blocks": v.false_blocks, "missed": v.missed}))).collect::<serde_json::Map<_, _>>(),
             "errors": errors,
+            "cost": cost_summary(&outcomes),
             "cases": cases,
             "thresholds": {"min_recall": args.min_recall, "max_false_block": args.max_false_block},
             "failures": failures,
@@ -320,6 +399,23 @@ pub(crate) async fn run(args: &EvalArgs) -> Exit {
                 }
             )
         );
+        let c = cost_summary(&outcomes);
+        // the wall time varies run to run: only when a reviewer is measured
+        // from a config file (the default report stays stable)
+        if args.config.is_some() {
+            println!(
+                "cost per stop: {} ms wall (mean), {} tool calls in all, tokens {}",
+                c["mean_wall_ms"],
+                c["tool_calls"],
+                match (c["mean_input_tokens"].as_u64(), c["mean_output_tokens"].as_u64()) {
+                    (Some(i), Some(o)) => format!(
+                        "{i} in / {o} out (mean over {} stops that reported them)",
+                        c["stops_with_tokens"]
+                    ),
+                    _ => "not known".to_owned(),
+                }
+            );
+        }
         for f in &failures {
             println!("threshold not met: {f}");
         }
@@ -328,5 +424,20 @@ pub(crate) async fn run(args: &EvalArgs) -> Exit {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    })
+}
+
+/// Means and totals of the stops' costs.
+fn cost_summary(outcomes: &[Outcome]) -> serde_json::Value {
+    let n = outcomes.len().max(1) as u128;
+    let wall: u128 = outcomes.iter().map(|o| o.cost.wall.as_millis()).sum();
+    let with: Vec<advisor::model::Usage> = outcomes.iter().filter_map(|o| o.cost.tokens).collect();
+    let k = with.len().max(1) as u64;
+    json!({
+        "mean_wall_ms": wall / n,
+        "tool_calls": outcomes.iter().map(|o| o.cost.tool_calls).sum::<u64>(),
+        "stops_with_tokens": with.len(),
+        "mean_input_tokens": (!with.is_empty()).then(|| with.iter().map(|u| u.input_tokens).sum::<u64>() / k),
+        "mean_output_tokens": (!with.is_empty()).then(|| with.iter().map(|u| u.output_tokens).sum::<u64>() / k),
     })
 }

@@ -29,7 +29,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::config::{Verdict, WorkspaceConfig};
-use crate::transcript::{HookEvent, HookInput, Host, MAX_HOOK_INPUT_BYTES, ReadOptions, Transcript};
+use crate::transcript::{CodingAgent, HookEvent, HookInput, MAX_HOOK_INPUT_BYTES, ReadOptions, Transcript};
 use clap::Args;
 
 use crate::finish::{Finish, Prior, review_transcript};
@@ -49,7 +49,7 @@ pub(crate) struct HookArgs {
     workspace: Option<PathBuf>,
     /// The host (default: recognised from the input).
     #[arg(long, value_enum, ignore_case = true)]
-    host: Option<Host>,
+    host: Option<CodingAgent>,
 }
 
 /// One line, newlines folded.
@@ -73,7 +73,7 @@ fn let_through(why: impl std::fmt::Display) -> ExitCode {
 
 /// Lets the stop through, saying why on stderr and, where the host shows
 /// it, to the user (`systemMessage`): for problems the user must fix.
-fn let_through_visibly(host: Host, why: impl std::fmt::Display) -> ExitCode {
+fn let_through_visibly(host: CodingAgent, why: impl std::fmt::Display) -> ExitCode {
     let why = one_line(why);
     say(format!("{why}; the stop goes through"));
     let reply = Reply {
@@ -141,7 +141,7 @@ pub(crate) async fn run(args: &HookArgs) -> Exit {
     let raw = advisor::io::read_stream(stdin, std::path::Path::new("<stdin>"), MAX_HOOK_INPUT_BYTES)
         .map_err(|e| let_through(format!("cannot read the hook input: {e}")))?;
     let input = HookInput::parse_for(&String::from_utf8_lossy(&raw), args.host).map_err(let_through)?;
-    if input.host == Host::Cursor && matches!(input.status.as_deref(), Some("aborted" | "error")) {
+    if input.host == CodingAgent::Cursor && matches!(input.status.as_deref(), Some("aborted" | "error")) {
         return Ok(ExitCode::SUCCESS); // the run did not complete: nothing to review
     }
     if input.event == HookEvent::SubagentStop && input.agent_type.as_deref().is_none_or(|t| t.trim().is_empty()) {
@@ -153,6 +153,14 @@ pub(crate) async fn run(args: &HookArgs) -> Exit {
         .or_else(|| input.cwd.clone())
         .or_else(|| std::env::current_dir().ok())
         .unwrap_or_else(|| PathBuf::from("."));
+    match crate::config::recursion::marker_lets_through(&workspace) {
+        Some(true) => {
+            eprintln!("advisor: this stop is inside an advisor review (the reviewer CLI's own hook); let through");
+            return Ok(ExitCode::SUCCESS);
+        }
+        Some(false) => eprintln!("advisor: ignoring a recursion marker that names no live review of this user"),
+        None => {}
+    }
     let mut config = match WorkspaceConfig::load(&workspace) {
         Ok(Some(c)) if c.enabled => c,
         Ok(_) => return Ok(ExitCode::SUCCESS), // not opted in: inert, the transcript is never read
@@ -301,7 +309,7 @@ async fn review(
             input
                 .prompt
                 .as_ref()
-                .map(|p| format!("prompt:{}", crate::transcript::fingerprint(p)))
+                .map(|p| format!("prompt:{}", advisor::trace::short_hash(p)))
         });
     let finish = review_transcript(
         builder,

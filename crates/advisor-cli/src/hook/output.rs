@@ -1,6 +1,6 @@
 //! What `advisor hook` prints, in each host's own shape.
 //!
-//! Owns [`Reply`] and its rendering per [`Host`]: Claude Code and Codex take
+//! Owns [`Reply`] and its rendering per [`CodingAgent`]: Claude Code and Codex take
 //! `decision: "block"`, `reason` and `systemMessage` — Codex rejects any other
 //! key, so no other is ever written; Gemini CLI takes `decision: "block"` and
 //! `reason` (never `stopReason`, which would replace the reason) and
@@ -12,7 +12,7 @@
 //! stay, so a note's `</advisory>` still cannot close the element. Must not
 //! decide whether to block.
 
-use crate::transcript::Host;
+use crate::transcript::CodingAgent;
 use serde_json::{Map, Value, json};
 
 /// Longest `reason` written, in characters (Claude Code caps hook output
@@ -50,18 +50,18 @@ pub(crate) fn for_codex(reason: &str) -> String {
 impl Reply {
     /// The JSON `host` reads, or `None` when there is nothing to say (the
     /// stop goes through silently).
-    pub(crate) fn render(&self, host: Host) -> Option<String> {
+    pub(crate) fn render(&self, host: CodingAgent) -> Option<String> {
         let mut out = Map::new();
         match host {
-            Host::Cursor => {
+            CodingAgent::Cursor => {
                 // Cursor's stop output is only a follow-up message
                 let reason = self.block.as_ref()?;
                 out.insert("followup_message".into(), json!(clamp_reason(reason, MAX_REASON_CHARS)));
             }
-            Host::ClaudeCode | Host::Codex | Host::Gemini => {
+            CodingAgent::ClaudeCode | CodingAgent::Codex | CodingAgent::Gemini => {
                 if let Some(reason) = &self.block {
                     let reason = match host {
-                        Host::Codex => for_codex(reason),
+                        CodingAgent::Codex => for_codex(reason),
                         _ => reason.clone(),
                     };
                     out.insert("decision".into(), json!("block"));
@@ -86,19 +86,19 @@ mod tests {
             block: Some("fix the tests".into()),
             message: Some("advisor: sent back".into()),
         };
-        for host in [Host::ClaudeCode, Host::Codex, Host::Gemini] {
+        for host in [CodingAgent::ClaudeCode, CodingAgent::Codex, CodingAgent::Gemini] {
             let v: Value = serde_json::from_str(&r.render(host).unwrap()).unwrap();
             let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
             assert_eq!(keys, ["decision", "reason", "systemMessage"], "{host:?}");
         }
-        let v: Value = serde_json::from_str(&r.render(Host::Cursor).unwrap()).unwrap();
+        let v: Value = serde_json::from_str(&r.render(CodingAgent::Cursor).unwrap()).unwrap();
         assert_eq!(v, json!({"followup_message": "fix the tests"}));
-        assert_eq!(Reply::default().render(Host::Codex), None);
+        assert_eq!(Reply::default().render(CodingAgent::Codex), None);
         let quiet = Reply {
             block: None,
             message: Some("m".into()),
         };
-        assert_eq!(quiet.render(Host::Cursor), None);
+        assert_eq!(quiet.render(CodingAgent::Cursor), None);
     }
 
     /// What Codex does to a hook's reason (`<hook_prompt>` text), and what
@@ -123,7 +123,7 @@ mod tests {
             block: Some(injection.clone()),
             message: None,
         };
-        let v: Value = serde_json::from_str(&r.render(Host::Codex).unwrap()).unwrap();
+        let v: Value = serde_json::from_str(&r.render(CodingAgent::Codex).unwrap()).unwrap();
         let reason = v["reason"].as_str().unwrap();
         assert!(!reason.contains("&#x27;") && !reason.contains("&quot;"), "{reason}");
         // what the model reads inside <hook_prompt>, once unescaped
@@ -136,7 +136,7 @@ mod tests {
             "{seen}"
         );
         // the other hosts get the injection exactly as rendered
-        let v: Value = serde_json::from_str(&r.render(Host::ClaudeCode).unwrap()).unwrap();
+        let v: Value = serde_json::from_str(&r.render(CodingAgent::ClaudeCode).unwrap()).unwrap();
         assert_eq!(v["reason"].as_str(), Some(injection.as_str()));
     }
 

@@ -8,6 +8,7 @@
 //! lines edit, is read whole within the cap. Must not interpret lines itself:
 //! the format readers do.
 
+use std::fs::File;
 use std::path::Path;
 
 use serde_json::Value;
@@ -104,16 +105,36 @@ pub fn read_transcript_with(
     options: &ReadOptions,
 ) -> Result<(Transcript, TranscriptFormat), TranscriptError> {
     let name = path.display().to_string();
-    let io = |e: String| TranscriptError::new(TranscriptErrorKind::Io, &name, None, e);
-    let file = advisor::io::open_regular(path).map_err(|e| io(read_problem(&e)))?;
+    let file = advisor::io::open_regular(path)
+        .map_err(|e| TranscriptError::new(TranscriptErrorKind::Io, &name, None, read_problem(&e)))?;
+    read_transcript_from(&file, &name, options)
+}
+
+/// [`read_transcript_with`] on a file already open (through
+/// [`advisor::io::Beneath`], say): every read, the format sniff and the line
+/// numbering of errors included, goes through this one descriptor, so the
+/// file checked is the file read. `name` is what errors call it.
+pub fn read_transcript_from(
+    src: &File,
+    name: &str,
+    options: &ReadOptions,
+) -> Result<(Transcript, TranscriptFormat), TranscriptError> {
+    let io = |e: String| TranscriptError::new(TranscriptErrorKind::Io, name, None, e);
     if options.format == Some(TranscriptFormat::Gemini)
-        || (options.format.is_none() && gemini::sniff(path, options.max_line))
+        || (options.format.is_none() && gemini::sniff(src, options.max_line))
     {
         // A Gemini CLI session is one record (or JSONL whose edits refer to
         // earlier lines): read whole, within the read cap.
-        let text = advisor::io::read_file_to_string(path, options.max_bytes).map_err(|e| io(read_problem(&e)))?;
-        return parse_transcript(&name, &text, options.format);
+        let bytes = advisor::io::read_stream(
+            from_start(src).map_err(|e| io(format!("cannot read it: {e}")))?,
+            Path::new(name),
+            options.max_bytes,
+        )
+        .map_err(|e| io(read_problem(&e)))?;
+        let text = String::from_utf8(bytes).map_err(|_| io("not UTF-8 text".to_owned()))?;
+        return parse_transcript(name, &text, options.format);
     }
+    let file = src.try_clone().map_err(|e| io(format!("cannot read it: {e}")))?;
     let len = file.metadata().map_err(|e| io(format!("cannot read it: {e}")))?.len();
     let mut lines = reverse::ReverseLines::new(file, len, options.max_line);
     let mut raw: Vec<RawLine> = Vec::new();
@@ -137,9 +158,9 @@ pub fn read_transcript_with(
                     Ok(v) => Ok(v),
                     Err(_) if last && !line.terminated && options.allow_partial_last_line => continue,
                     Err(e) => {
-                        let (kind, number) = (TranscriptErrorKind::NotJson, line_number_at(path, line.offset));
+                        let (kind, number) = (TranscriptErrorKind::NotJson, line_number_at(src, line.offset));
                         let msg = format!("not JSON ({e})");
-                        return Err(TranscriptError::at(kind, &name, number, line.offset, msg));
+                        return Err(TranscriptError::at(kind, name, number, line.offset, msg));
                     }
                 }
             }
@@ -174,9 +195,9 @@ pub fn read_transcript_with(
     if exhausted {
         // every line was read: number them (blank lines were not kept, so
         // count from the offsets)
-        number_lines(path, &mut raw);
+        number_lines(src, &mut raw);
     }
-    let (mut t, format) = read_lines(&name, &raw, format)?;
+    let (mut t, format) = read_lines(name, &raw, format)?;
     t.truncated = truncated;
     Ok((t, format))
 }
@@ -194,19 +215,18 @@ fn read_problem(e: &advisor::io::BoundedReadError) -> String {
 
 /// The 1-based number of the line at `offset`, counted with a bounded
 /// forward read (only for error messages; `None` past the read cap).
-fn line_number_at(path: &Path, offset: u64) -> Option<usize> {
+fn line_number_at(file: &File, offset: u64) -> Option<usize> {
     if offset > DEFAULT_MAX_BYTES {
         return None;
     }
-    let file = advisor::io::open_regular(path).ok()?;
-    let reader = std::io::BufReader::new(std::io::Read::take(file, offset));
+    let reader = std::io::BufReader::new(std::io::Read::take(from_start(file).ok()?, offset));
     Some(advisor::io::BoundedLines::new(reader, 0).count() + 1)
 }
 
 /// Numbers lines read from the end once the read reached the file's start
 /// (a second, forward pass that keeps no line bytes).
-fn number_lines(path: &Path, raw: &mut [RawLine]) {
-    let Ok(file) = advisor::io::open_regular(path) else {
+fn number_lines(file: &File, raw: &mut [RawLine]) {
+    let Ok(file) = from_start(file) else {
         return;
     };
     let lines = advisor::io::BoundedLines::new(std::io::BufReader::new(file), 0);
@@ -224,6 +244,14 @@ fn number_lines(path: &Path, raw: &mut [RawLine]) {
             Err(len) => len,
         } + 1;
     }
+}
+
+/// `file` positioned at its start, for a forward read through the same
+/// descriptor.
+pub(super) fn from_start(file: &File) -> std::io::Result<&File> {
+    let mut f = file;
+    std::io::Seek::seek(&mut f, std::io::SeekFrom::Start(0))?;
+    Ok(f)
 }
 
 /// Bytes from the first collected line (the earliest read) to the file's end.

@@ -94,12 +94,12 @@ pub(super) fn try_read(name: &str, text: &str, forced: bool) -> Option<Result<Tr
     Some(Ok(read_records(records)))
 }
 
-/// Whether the file at `path` looks like a Gemini CLI session from its first
+/// Whether `file` looks like a Gemini CLI session from its first
 /// line alone: a Gemini metadata or edit line, or — the legacy format, one
 /// JSON value over many lines — a first line that is not JSON by itself.
 /// Reads at most `max_line` bytes.
-pub(super) fn sniff(path: &std::path::Path, max_line: usize) -> bool {
-    let Ok(file) = advisor::io::open_regular(path) else {
+pub(super) fn sniff(file: &std::fs::File, max_line: usize) -> bool {
+    let Ok(file) = super::file::from_start(file) else {
         return false;
     };
     let mut lines = advisor::io::BoundedLines::new(std::io::BufReader::new(file), max_line);

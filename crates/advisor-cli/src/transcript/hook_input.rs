@@ -1,6 +1,6 @@
 //! The JSON a stop-time hook receives on stdin, from each host it supports.
 //!
-//! Owns [`Host`], [`HookEvent`] and [`HookInput`]: recognising the host from
+//! Owns [`CodingAgent`], [`HookEvent`] and [`HookInput`]: recognising the host from
 //! the input (`hook_event_name` and the field set) unless it is named, and
 //! mapping each host's fields to one neutral shape. Lenient where hosts add
 //! fields (unknown fields ignored, a UTF-8 byte-order mark skipped), strict
@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 /// takes (`claude`, `codex`, `gemini`, `cursor`; as a `clap::ValueEnum` it
 /// also takes `claude-code` and `gemini-cli`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, clap::ValueEnum)]
-pub enum Host {
+pub enum CodingAgent {
     /// Claude Code (`Stop`, `SubagentStop`).
     #[value(name = "claude", alias = "claude-code", alias = "claudecode")]
     #[serde(rename = "claude")]
@@ -34,22 +34,27 @@ pub enum Host {
     Cursor,
 }
 
-impl Host {
+impl CodingAgent {
     /// Every value, in declaration order.
-    pub const ALL: &'static [Host] = &[Host::ClaudeCode, Host::Codex, Host::Gemini, Host::Cursor];
+    pub const ALL: &'static [CodingAgent] = &[
+        CodingAgent::ClaudeCode,
+        CodingAgent::Codex,
+        CodingAgent::Gemini,
+        CodingAgent::Cursor,
+    ];
 
     /// The value as written on the wire.
     pub fn as_str(self) -> &'static str {
         match self {
-            Host::ClaudeCode => "claude",
-            Host::Codex => "codex",
-            Host::Gemini => "gemini",
-            Host::Cursor => "cursor",
+            CodingAgent::ClaudeCode => "claude",
+            CodingAgent::Codex => "codex",
+            CodingAgent::Gemini => "gemini",
+            CodingAgent::Cursor => "cursor",
         }
     }
 }
 
-impl std::fmt::Display for Host {
+impl std::fmt::Display for CodingAgent {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
@@ -68,7 +73,7 @@ pub enum HookEvent {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HookInput {
     /// The host that sent it.
-    pub host: Host,
+    pub host: CodingAgent,
     /// The stop it is for.
     pub event: HookEvent,
     /// The agent session (Cursor: the conversation).
@@ -119,9 +124,9 @@ impl HookInput {
     /// describes the problem without quoting the input.
     ///
     /// ```
-    /// use advisor_cli::transcript::{HookInput, Host};
+    /// use advisor_cli::transcript::{HookInput, CodingAgent};
     /// let i = HookInput::parse(r#"{"session_id":"s","transcript_path":"t.jsonl","extra":1}"#).unwrap();
-    /// assert_eq!((i.session_id.as_str(), i.host), ("s", Host::ClaudeCode));
+    /// assert_eq!((i.session_id.as_str(), i.host), ("s", CodingAgent::ClaudeCode));
     /// assert!(HookInput::parse("{}").is_err());
     /// ```
     pub fn parse(text: &str) -> Result<HookInput, String> {
@@ -129,7 +134,7 @@ impl HookInput {
     }
 
     /// Parses the hook JSON of `host`, or of the host recognised from it.
-    pub fn parse_for(text: &str, host: Option<Host>) -> Result<HookInput, String> {
+    pub fn parse_for(text: &str, host: Option<CodingAgent>) -> Result<HookInput, String> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let value: Value =
             serde_json::from_str(text).map_err(|e| advisor::io::describe_json_error("the hook input", &e))?;
@@ -139,10 +144,10 @@ impl HookInput {
         let event_name = string(&map, "hook_event_name").unwrap_or_default();
         let host = host.map_or_else(|| detect(&map, &event_name), Ok)?;
         let event = match (host, event_name.as_str()) {
-            (Host::ClaudeCode | Host::Codex, "SubagentStop") => HookEvent::SubagentStop,
-            (Host::ClaudeCode | Host::Codex, "Stop" | "")
-            | (Host::Gemini, "AfterAgent" | "")
-            | (Host::Cursor, "stop" | "") => HookEvent::Stop,
+            (CodingAgent::ClaudeCode | CodingAgent::Codex, "SubagentStop") => HookEvent::SubagentStop,
+            (CodingAgent::ClaudeCode | CodingAgent::Codex, "Stop" | "")
+            | (CodingAgent::Gemini, "AfterAgent" | "")
+            | (CodingAgent::Cursor, "stop" | "") => HookEvent::Stop,
             (_, other) => {
                 return Err(format!(
                     "the hook input is for the `{}` event, not a stop",
@@ -151,7 +156,7 @@ impl HookInput {
             }
         };
         let session_id = match host {
-            Host::Cursor => string(&map, "conversation_id").or_else(|| string(&map, "session_id")),
+            CodingAgent::Cursor => string(&map, "conversation_id").or_else(|| string(&map, "session_id")),
             _ => string(&map, "session_id"),
         };
         let Some(session_id) = non_empty(session_id) else {
@@ -162,7 +167,7 @@ impl HookInput {
             HookEvent::Stop => string(&map, "transcript_path"),
         };
         let (answer, joined) = match host {
-            Host::Gemini => (
+            CodingAgent::Gemini => (
                 None,
                 string(&map, "prompt_response").filter(|r| r != "[no response text]"),
             ),
@@ -200,7 +205,7 @@ impl HookInput {
     /// Gemini stop always counts as possibly continuing: with a state it
     /// cannot trust, the hook lets it through rather than lean on the flag.
     pub fn continuing(&self) -> bool {
-        self.host == Host::Gemini || self.stop_hook_active || self.loop_count.is_some_and(|n| n > 0)
+        self.host == CodingAgent::Gemini || self.stop_hook_active || self.loop_count.is_some_and(|n| n > 0)
     }
 
     /// The answer under review, given the transcript's own (`transcript`,
@@ -234,23 +239,23 @@ impl HookInput {
 }
 
 /// Recognises the host from the event name and the field set.
-fn detect(map: &Map<String, Value>, event: &str) -> Result<Host, String> {
+fn detect(map: &Map<String, Value>, event: &str) -> Result<CodingAgent, String> {
     match event {
-        "AfterAgent" => return Ok(Host::Gemini),
-        "stop" => return Ok(Host::Cursor),
-        "Stop" | "SubagentStop" if map.contains_key("turn_id") => return Ok(Host::Codex),
-        "Stop" | "SubagentStop" => return Ok(Host::ClaudeCode),
+        "AfterAgent" => return Ok(CodingAgent::Gemini),
+        "stop" => return Ok(CodingAgent::Cursor),
+        "Stop" | "SubagentStop" if map.contains_key("turn_id") => return Ok(CodingAgent::Codex),
+        "Stop" | "SubagentStop" => return Ok(CodingAgent::ClaudeCode),
         _ => {}
     }
     if map.contains_key("conversation_id") && (map.contains_key("generation_id") || map.contains_key("loop_count")) {
-        return Ok(Host::Cursor);
+        return Ok(CodingAgent::Cursor);
     }
     if map.contains_key("prompt_response") {
-        return Ok(Host::Gemini);
+        return Ok(CodingAgent::Gemini);
     }
     if event.is_empty() && map.contains_key("session_id") {
         // an input without an event name: the oldest Claude Code shape
-        return Ok(Host::ClaudeCode);
+        return Ok(CodingAgent::ClaudeCode);
     }
     Err(if event.is_empty() {
         "the hook input is from no host this hook knows (no hook_event_name, no session id)".to_owned()
@@ -275,17 +280,17 @@ mod tests {
         let i = HookInput::parse(cc).unwrap();
         assert_eq!(
             (i.host, i.last_assistant_message.as_deref()),
-            (Host::ClaudeCode, Some("done"))
+            (CodingAgent::ClaudeCode, Some("done"))
         );
         let i = HookInput::parse(codex).unwrap();
         assert_eq!(
             (i.host, i.transcript_path.clone(), i.turn_id.as_deref()),
-            (Host::Codex, None, Some("t1"))
+            (CodingAgent::Codex, None, Some("t1"))
         );
         let i = HookInput::parse(gemini).unwrap();
         assert_eq!(
             (i.host, i.transcript_path.clone(), i.prompt.as_deref()),
-            (Host::Gemini, None, Some("p"))
+            (CodingAgent::Gemini, None, Some("p"))
         );
         assert_eq!(
             (i.last_assistant_message.as_deref(), i.joined_response.as_deref()),
@@ -295,7 +300,7 @@ mod tests {
         let i = HookInput::parse(cursor).unwrap();
         assert_eq!(
             (i.host, i.session_id.as_str(), i.loop_count),
-            (Host::Cursor, "c", Some(1))
+            (CodingAgent::Cursor, "c", Some(1))
         );
         assert_eq!(i.cwd, Some(PathBuf::from("/w")));
         assert!(i.continuing());

@@ -25,13 +25,14 @@ use serde_json::Value;
 
 use advisor::host::{Message, Role, ToolCall, ToolTrace};
 
+use advisor::review::looks_failed;
 use file::Boundary;
 pub use file::{
-    DEFAULT_MAX_BYTES, DEFAULT_MAX_LINE, DEFAULT_WINDOW_BYTES, ReadOptions, read_transcript, read_transcript_with,
+    DEFAULT_MAX_BYTES, DEFAULT_MAX_LINE, DEFAULT_WINDOW_BYTES, ReadOptions, read_transcript, read_transcript_from,
+    read_transcript_with,
 };
-pub use hook_input::{HookEvent, HookInput, Host, MAX_HOOK_INPUT_BYTES};
+pub use hook_input::{CodingAgent, HookEvent, HookInput, MAX_HOOK_INPUT_BYTES};
 use outcome::Outcome;
-pub use outcome::looks_failed;
 pub use reverse::{ReverseLine, ReverseLines};
 
 /// A transcript file format.
@@ -385,9 +386,7 @@ impl Transcript {
     }
 }
 
-/// A short stable hash of `text` (FNV-1a, 64 bits, hex), for the identities
-/// of prompts and compactions (the library's [`advisor::trace::fingerprint`]).
-pub use advisor::trace::fingerprint;
+use advisor::trace::short_hash;
 
 /// Whether a user message is an advisory the advisor injected (directly or as a
 /// Stop hook's reason), which is not a new request from the user.
@@ -447,7 +446,7 @@ impl RawLine {
     /// An identity for the line that does not depend on how much was read:
     /// its offset and a hash of `text`.
     pub(crate) fn identity(&self, text: &str) -> String {
-        format!("at:{}:{}", self.offset, fingerprint(text))
+        format!("at:{}:{}", self.offset, short_hash(text))
     }
 }
 

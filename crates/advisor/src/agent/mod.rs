@@ -210,7 +210,7 @@ impl Agent {
                 .model
                 .complete(request)
                 .await
-                .map_err(|e| Error::model(format!("turn {turn}"), e))?;
+                .map_err(|e| Error::with_source(crate::ErrorKind::Model, format!("turn {turn}"), e))?;
             run.turns = turn;
             run.model_calls += 1;
             run.usage += response.usage;

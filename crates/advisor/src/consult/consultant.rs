@@ -26,11 +26,12 @@ use std::sync::{Arc, Mutex, PoisonError};
 use serde_json::json;
 
 use super::request::AdvisorRequest;
-use super::response::{AdvisorResponse, MAX_INSTRUCTIONS, RESPONSE_SCHEMA, ResponseError, validate_response};
+use super::response::{AdvisorResponse, MAX_INSTRUCTIONS, RESPONSE_SCHEMA, validate_response};
+use crate::ask::{Failure, FeedbackPolicy, GaveUp, ask_with_feedback};
 use crate::budget::{BudgetScope, BudgetStop, TokenBudget};
 use crate::error::Error;
+use crate::error::ValidationError;
 use crate::host::Message;
-use crate::model::retry::{Failure, FeedbackPolicy, GaveUp, ask_with_feedback};
 use crate::model::{ChatModel, ChatRequest, ModelError, Usage};
 
 /// The system prompt of the advisor.
@@ -141,7 +142,7 @@ pub enum ConsultError {
         /// Answers tried.
         attempts: u32,
         /// The last answer's problems.
-        error: ResponseError,
+        error: ValidationError,
         /// Tokens of every attempt.
         usage: Usage,
     },
@@ -196,24 +197,24 @@ struct ResponsePolicy<'a>(&'a Consultant);
 
 impl FeedbackPolicy for ResponsePolicy<'_> {
     type Valid = AdvisorResponse;
-    type Invalid = ResponseError;
+    type Invalid = ValidationError;
     const RETRY_FAILED_CALLS: bool = false;
 
     fn budget_spent(&mut self) -> Option<BudgetStop> {
         self.0.lock_budget().exhausted()
     }
 
-    fn check(&mut self, answer: &str) -> Result<AdvisorResponse, ResponseError> {
+    fn check(&mut self, answer: &str) -> Result<AdvisorResponse, ValidationError> {
         validate_response(answer)
     }
 
-    fn feedback(&self, invalid: &ResponseError) -> String {
+    fn feedback(&self, invalid: &ValidationError) -> String {
         format!(
             "That answer was rejected:\n{invalid}\nAnswer again with only the corrected advisor-response.v1 JSON object."
         )
     }
 
-    fn attempted(&mut self, _attempt: u32, usage: Usage, _failure: Option<Failure<'_, ResponseError>>) {
+    fn attempted(&mut self, _attempt: u32, usage: Usage, _failure: Option<Failure<'_, ValidationError>>) {
         self.0.lock_budget().charge(usage);
     }
 }
@@ -235,6 +236,9 @@ impl fmt::Debug for Consultant {
     }
 }
 
+/// Answers a [`Consultant`] tries before giving up, unless told otherwise.
+pub const DEFAULT_MAX_ATTEMPTS: u32 = 3;
+
 /// A consultation's result and what it cost.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Consultation {
@@ -247,7 +251,7 @@ pub struct Consultation {
 }
 
 impl Consultant {
-    /// A consultant over `model`, allowing 3 answers.
+    /// A consultant over `model`, allowing [`DEFAULT_MAX_ATTEMPTS`] answers.
     pub fn new(model: impl ChatModel + 'static) -> Consultant {
         Consultant::shared(Arc::new(model))
     }
@@ -256,7 +260,7 @@ impl Consultant {
     pub fn shared(model: Arc<dyn ChatModel>) -> Consultant {
         Consultant {
             model,
-            max_attempts: NonZeroU32::MIN.saturating_add(2),
+            max_attempts: NonZeroU32::new(DEFAULT_MAX_ATTEMPTS).unwrap_or(NonZeroU32::MIN),
             budget: Arc::new(Mutex::new(TokenBudget::new(BudgetScope::Run, None))),
         }
     }
@@ -323,5 +327,12 @@ impl Consultant {
             }),
             Err(GaveUp::Budget(stop)) => Err(ConsultError::Budget { stop, usage }),
         }
+    }
+}
+
+impl From<ConsultError> for crate::Error {
+    /// An [`ErrorKind::Consult`](crate::ErrorKind::Consult) error with this one as its source.
+    fn from(e: ConsultError) -> crate::Error {
+        crate::Error::with_source(crate::ErrorKind::Consult, "the consultation failed", e)
     }
 }

@@ -15,15 +15,14 @@ mod response;
 mod session;
 mod store;
 
-pub use consultant::{CONSULT_SYSTEM_PROMPT, ConsultError, Consultant, Consultation, consult_prompt, response_schema};
+pub use consultant::{
+    CONSULT_SYSTEM_PROMPT, ConsultError, Consultant, Consultation, DEFAULT_MAX_ATTEMPTS, consult_prompt,
+    response_schema,
+};
 pub use ledger::{
     ConsultLedger, DEFAULT_MAX_CONSULTS_PER_TASK, MAX_SIGNATURE_CHARS, Refusal, normalize_signature, trigger_hash,
 };
-pub use request::{
-    AdvisorRequest, ExecutionContext, PriorAdvice, REQUEST_SCHEMA, RequestError, RequestReason, ResumeEvidence,
-};
-pub use response::{
-    AdvisorResponse, Decision, MAX_INSTRUCTIONS, Problem, RESPONSE_SCHEMA, ResponseError, validate_response,
-};
+pub use request::{AdvisorRequest, ExecutionContext, PriorAdvice, REQUEST_SCHEMA, RequestReason, ResumeEvidence};
+pub use response::{AdvisorResponse, Decision, MAX_INSTRUCTIONS, RESPONSE_SCHEMA, validate_response};
 pub use session::{ConsultSession, SessionError};
 pub use store::{ConsultStore, PendingConsult};

@@ -11,6 +11,8 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::error::ValidationError;
+
 /// The request schema version.
 pub const REQUEST_SCHEMA: &str = "advisor-request.v1";
 
@@ -163,39 +165,44 @@ pub struct AdvisorRequest {
     pub prior_advisor_response: Option<PriorAdvice>,
 }
 
-/// A request could not be read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RequestError(String);
-
-impl fmt::Display for RequestError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid advisor-request.v1: {}", self.0)
-    }
-}
-
-impl std::error::Error for RequestError {}
+/// What a request is called in its [`ValidationError`].
+const DOCUMENT: &str = "advisor-request.v1";
 
 impl AdvisorRequest {
     /// Parses a request: unknown fields are ignored; a wrong or missing
     /// `schema_version`, a missing required field or a wrong type is an error.
-    pub fn parse(text: &str) -> Result<AdvisorRequest, RequestError> {
-        let unreadable = |e: serde_json::Error| RequestError(crate::json::describe_serde_error_of("the request", &e));
+    pub fn parse(text: &str) -> Result<AdvisorRequest, ValidationError> {
+        let unreadable = |e: serde_json::Error| {
+            ValidationError::single(DOCUMENT, "$", crate::json::describe_serde_error_of("the request", &e))
+        };
         crate::json::check_no_duplicate_keys(text).map_err(unreadable)?;
         let value: Value = serde_json::from_str(text).map_err(unreadable)?;
         match value.get("schema_version").and_then(Value::as_str) {
             Some(REQUEST_SCHEMA) => {}
-            Some(_) => return Err(RequestError(format!("schema_version must be \"{REQUEST_SCHEMA}\""))),
-            None => return Err(RequestError("schema_version is missing".into())),
+            Some(_) => {
+                return Err(ValidationError::single(
+                    DOCUMENT,
+                    "schema_version",
+                    format!("must be \"{REQUEST_SCHEMA}\""),
+                ));
+            }
+            None => return Err(ValidationError::single(DOCUMENT, "schema_version", "is missing")),
         }
         serde_json::from_value(value).map_err(|e| {
             // serde's "missing field `x`" names only our own field; other
             // messages can quote a value, so they are described instead.
             let msg = e.to_string();
-            RequestError(if msg.starts_with("missing field") {
-                msg
-            } else {
-                "a field has the wrong type (see the advisor-request.v1 schema)".to_owned()
-            })
+            match msg
+                .strip_prefix("missing field `")
+                .and_then(|rest| rest.split_once('`'))
+            {
+                Some((field, _)) => ValidationError::single(DOCUMENT, field, "is missing"),
+                None => ValidationError::single(
+                    DOCUMENT,
+                    "$",
+                    "a field has the wrong type (see the advisor-request.v1 schema)",
+                ),
+            }
         })
     }
 }

@@ -12,11 +12,10 @@
 //! prose around the object (one code fence tolerated). Every problem is
 //! listed with its field; no value from the answer is ever quoted.
 
-use std::fmt;
-
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::error::{Problems, ValidationError};
 use crate::json::{extract_object, has_line_break, is_blank, parse_strict, top_level_literal, unit_interval};
 
 /// The response schema version.
@@ -53,36 +52,8 @@ pub struct AdvisorResponse {
     pub stop_reason: Option<String>,
 }
 
-/// One rule a response broke.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
-    /// Where: a field path such as `executor_instructions[2]`, `$` for the
-    /// whole answer, or `<unknown field>`.
-    pub field: String,
-    /// What is wrong (never the offending value).
-    pub problem: String,
-}
-
-/// Every problem a response has.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ResponseError {
-    /// The problems, in field order.
-    pub problems: Vec<Problem>,
-}
-
-impl fmt::Display for ResponseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, p) in self.problems.iter().enumerate() {
-            if i > 0 {
-                f.write_str("\n")?;
-            }
-            write!(f, "{}: {}", p.field, p.problem)?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for ResponseError {}
+/// What a response is called in its [`ValidationError`].
+const DOCUMENT: &str = "advisor-response.v1";
 
 const KNOWN: [&str; 6] = [
     "schema_version",
@@ -92,17 +63,6 @@ const KNOWN: [&str; 6] = [
     "confidence",
     "stop_reason",
 ];
-
-struct Problems(Vec<Problem>);
-
-impl Problems {
-    fn add(&mut self, field: impl Into<String>, problem: impl Into<String>) {
-        self.0.push(Problem {
-            field: field.into(),
-            problem: problem.into(),
-        });
-    }
-}
 
 fn decision(obj: &Map<String, Value>, p: &mut Problems) -> Option<Decision> {
     match obj.get("decision") {
@@ -140,9 +100,9 @@ fn instructions(obj: &Map<String, Value>, p: &mut Problems) -> Vec<String> {
     for (i, item) in items.iter().enumerate() {
         let at = format!("executor_instructions[{i}]");
         match item.as_str() {
-            None => p.add(at, "must be a string"),
-            Some(s) if is_blank(s) => p.add(at, "must not be empty"),
-            Some(s) if has_line_break(s) => p.add(at, "must be a single line"),
+            None => p.add(&at, "must be a string"),
+            Some(s) if is_blank(s) => p.add(&at, "must not be empty"),
+            Some(s) if has_line_break(s) => p.add(&at, "must be a single line"),
             Some(s) => out.push(s.trim().to_owned()),
         }
     }
@@ -161,19 +121,14 @@ fn instructions(obj: &Map<String, Value>, p: &mut Problems) -> Vec<String> {
 /// let err = validate_response(r#"{"decision":"APPROVE"}"#).unwrap_err();
 /// assert!(err.problems.len() > 1);
 /// ```
-pub fn validate_response(answer: &str) -> Result<AdvisorResponse, ResponseError> {
-    let whole = |problem: String| ResponseError {
-        problems: vec![Problem {
-            field: "$".to_owned(),
-            problem,
-        }],
-    };
+pub fn validate_response(answer: &str) -> Result<AdvisorResponse, ValidationError> {
+    let whole = |problem: String| ValidationError::single(DOCUMENT, "$", problem);
     let text = extract_object(answer).map_err(|e| whole(e.to_string()))?;
     let value: Value = parse_strict(text).map_err(whole)?;
     let Some(obj) = value.as_object() else {
         return Err(whole("must be a JSON object".to_owned()));
     };
-    let mut p = Problems(Vec::new());
+    let mut p = Problems::default();
     match obj.get("schema_version") {
         None => p.add("schema_version", "is missing"),
         Some(Value::String(s)) if s == RESPONSE_SCHEMA => {}
@@ -217,7 +172,7 @@ pub fn validate_response(answer: &str) -> Result<AdvisorResponse, ResponseError>
         }
     }
     match decision {
-        Some(decision) if p.0.is_empty() => Ok(AdvisorResponse {
+        Some(decision) if p.is_empty() => Ok(AdvisorResponse {
             schema_version: RESPONSE_SCHEMA,
             decision,
             summary,
@@ -225,6 +180,6 @@ pub fn validate_response(answer: &str) -> Result<AdvisorResponse, ResponseError>
             confidence,
             stop_reason,
         }),
-        _ => Err(ResponseError { problems: p.0 }),
+        _ => Err(p.into_error(DOCUMENT)),
     }
 }

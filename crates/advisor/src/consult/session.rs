@@ -103,3 +103,10 @@ impl ConsultSession {
         }
     }
 }
+
+impl From<SessionError> for crate::Error {
+    /// An [`ErrorKind::Consult`](crate::ErrorKind::Consult) error with this one as its source.
+    fn from(e: SessionError) -> crate::Error {
+        crate::Error::with_source(crate::ErrorKind::Consult, "the consultation was not made", e)
+    }
+}

@@ -232,6 +232,13 @@ impl<R: BufRead> Iterator for BoundedLines<R> {
     }
 }
 
+impl From<BoundedReadError> for crate::Error {
+    /// An [`ErrorKind::Io`](crate::ErrorKind::Io) error with this one as its source.
+    fn from(e: BoundedReadError) -> crate::Error {
+        crate::Error::with_source(crate::ErrorKind::Io, "a file could not be read", e)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

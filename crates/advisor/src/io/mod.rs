@@ -3,7 +3,9 @@
 //!
 //! Owns the crate's one way to read untrusted input — regular files only,
 //! every read capped ([`read_file`], [`read_file_to_string`], [`read_stream`],
-//! [`BoundedLines`]) — its one way to replace a file so readers see the old
+//! [`BoundedLines`]) — its one way to open a path someone else named beneath
+//! a directory it trusts, race-free, never through a link or `..`
+//! ([`Beneath`]), its one way to replace a file so readers see the old
 //! content or the new, never a mix ([`write_atomic`], [`stage`]), and the
 //! description of a JSON parse failure that never quotes the input
 //! ([`describe_json_error`]). Used by the library (consultation store, rollout
@@ -11,9 +13,11 @@
 //! session state). Must not interpret the bytes it reads or writes.
 
 mod atomic_file;
+mod beneath;
 mod bounded_read;
 
 pub use atomic_file::{Staged, create_dir_private, stage, stage_private, write_atomic};
+pub use beneath::{Beneath, BeneathError, BeneathErrorKind, Entry, EntryKind};
 pub use bounded_read::{
     BoundedLine, BoundedLines, BoundedReadError, BoundedReadErrorKind, open_regular, read_file, read_file_to_string,
     read_stream,

@@ -10,7 +10,6 @@ mod backoff;
 mod openai;
 #[cfg(feature = "http")]
 mod openai_wire;
-pub(crate) mod retry;
 mod scripted;
 mod structured_output;
 
@@ -24,7 +23,7 @@ use crate::host::{Message, ToolCall};
 
 pub use backoff::Backoff;
 #[cfg(feature = "http")]
-pub use openai::{MAX_TIMEOUT, OpenAiCompatible, OpenAiCompatibleBuilder};
+pub use openai::{DEFAULT_TIMEOUT, MAX_TIMEOUT, OpenAiCompatible, OpenAiCompatibleBuilder};
 pub use scripted::ScriptedModel;
 pub use structured_output::StructuredOutput;
 
@@ -328,5 +327,12 @@ pub trait ChatModel: Send + Sync {
     /// it to fit prompts and must treat it as a hint.
     async fn context_tokens(&self) -> Option<u64> {
         None
+    }
+}
+
+impl From<ModelError> for crate::Error {
+    /// An [`ErrorKind::Model`](crate::ErrorKind::Model) error with this one as its source.
+    fn from(e: ModelError) -> crate::Error {
+        crate::Error::with_source(crate::ErrorKind::Model, "the model failed", e)
     }
 }

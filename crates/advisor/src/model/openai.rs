@@ -24,6 +24,9 @@ use super::openai_wire::{BodySettings, parse_response, request_body};
 use super::{ChatModel, ChatRequest, ChatResponse, ModelError, ModelErrorKind, StructuredOutput};
 use crate::error::Error;
 
+/// How long one request may take unless the builder says otherwise.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
 /// Largest response body read, in bytes.
 const MAX_BODY_BYTES: usize = 8 * 1024 * 1024;
 /// Longest server error text quoted in an error.
@@ -130,7 +133,7 @@ impl OpenAiCompatible {
             key_env: None,
             headers: Vec::new(),
             mode: StructuredOutput::default(),
-            timeout: Duration::from_secs(60),
+            timeout: DEFAULT_TIMEOUT,
             max_retries: 3,
             backoff: Backoff::default(),
             max_concurrency: 16,

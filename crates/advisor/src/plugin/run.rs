@@ -30,7 +30,7 @@ use crate::host::{
 use crate::model::Usage;
 use crate::note::Note;
 use crate::review::{Review, ReviewKind};
-use crate::trace::{TraceError, TraceEvent, TraceEventKind, WindowStats};
+use crate::trace::{ErrorRecord, TraceEvent, TraceEventKind, WindowStats};
 
 /// The advisor's state for one run.
 pub struct AdvisorRun {
@@ -255,7 +255,7 @@ impl AdvisorRun {
                     "advisor review failed; the run goes on as without an advisor");
                 self.report.failed(error.kind());
                 self.members[idx].cool_down();
-                record.error = Some(TraceError {
+                record.error = Some(ErrorRecord {
                     kind: error.kind(),
                     message: error.to_string(),
                 });

@@ -7,10 +7,13 @@
 //! admit or render notes.
 
 mod adapter;
+mod command;
 mod kind;
 mod model_reviewer;
 mod prompt;
 mod rules;
+mod tool_loop;
+pub mod tools;
 mod usage;
 
 use std::fmt;
@@ -24,12 +27,13 @@ use crate::model::ModelError;
 use crate::note::Note;
 
 pub use adapter::{FnReviewer, SyncFnReviewer, from_fn, from_sync_fn};
+pub use command::{CommandReviewer, Envelope, MAX_COMMAND_STDERR, MAX_COMMAND_STDOUT};
 pub use kind::ReviewKind;
 pub use model_reviewer::{
     DEFAULT_MAX_PROMPT_TOKENS, MIN_PROMPT_TOKENS, ModelReviewer, parse_notes, prompt_tokens_for_context,
 };
 pub use prompt::FittedPrompt;
-pub use rules::{Rule, RuleNote, RulesReviewer, RunKind, Scripts};
+pub use rules::{Rule, RuleNote, RulesReviewer, RunKind, Scripts, looks_failed};
 pub use usage::UsageMeter;
 
 /// What a reviewer is shown: bounded evidence, never the whole run.
@@ -155,4 +159,11 @@ impl std::error::Error for ReviewError {
 pub trait Reviewer: Send + Sync {
     /// Reviews the evidence.
     async fn review(&self, review: &Review) -> Result<Vec<Note>, ReviewError>;
+}
+
+impl From<ReviewError> for crate::Error {
+    /// An [`ErrorKind::Review`](crate::ErrorKind::Review) error with this one as its source.
+    fn from(e: ReviewError) -> crate::Error {
+        crate::Error::with_source(crate::ErrorKind::Review, "the review failed", e)
+    }
 }

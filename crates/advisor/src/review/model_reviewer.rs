@@ -15,7 +15,9 @@
 //! # Token effect
 //!
 //! One model call per review (two when the server reports a context
-//! overflow): the bounded evidence (≈ 32 000 bytes of transcript at most, plus
+//! overflow; with workspace tools, one more per round of tool calls, at most
+//! `max_tool_calls` calls, every result counted against the prompt budget —
+//! see `tool_loop`): the bounded evidence (≈ 32 000 bytes of transcript at most, plus
 //! tool lines and an 8 000-byte answer), fitted to the prompt budget, in; at
 //! most `max_notes` short notes out.
 
@@ -25,7 +27,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use async_trait::async_trait;
 use serde::Deserialize;
 
-use super::prompt::{FittedPrompt, fit_user_prompt, notes_schema, system_prompt};
+use super::prompt::{FittedPrompt, fit_user_prompt, notes_schema, system_prompt_with_tools};
+use super::tools::WorkspaceTools;
 use super::{Review, ReviewError, ReviewErrorKind, Reviewer};
 use crate::error::Error;
 use crate::host::Message;
@@ -104,6 +107,8 @@ pub struct ModelReviewer {
     context: Arc<tokio::sync::OnceCell<Option<u64>>>,
     /// A budget learned from a context overflow (0: none yet).
     learned: Arc<AtomicU64>,
+    /// Read-only workspace tools offered to the model (none by default).
+    tools: Option<Arc<WorkspaceTools>>,
 }
 
 impl std::fmt::Debug for ModelReviewer {
@@ -111,6 +116,7 @@ impl std::fmt::Debug for ModelReviewer {
         f.debug_struct("ModelReviewer")
             .field("attention", &self.attention.is_some())
             .field("max_prompt_tokens", &self.max_prompt_tokens)
+            .field("tools", &self.tools)
             .finish_non_exhaustive()
     }
 }
@@ -130,7 +136,19 @@ impl ModelReviewer {
             max_prompt_tokens: None,
             context: Arc::new(tokio::sync::OnceCell::new()),
             learned: Arc::new(AtomicU64::new(0)),
+            tools: None,
         }
+    }
+
+    /// Offers the model these read-only workspace tools (over the OpenAI
+    /// tools API, the notes schema still sent as structured output): each
+    /// review may make at most [`WorkspaceTools::call_limit`] calls, every
+    /// result is charged to the prompt budget, and a refused or failed call
+    /// is an error result for the model, never a failed review. Empty tools
+    /// offer none.
+    pub fn tools(mut self, tools: WorkspaceTools) -> ModelReviewer {
+        self.tools = (!tools.is_empty()).then(|| Arc::new(tools));
+        self
     }
 
     /// The largest prompt, in estimated tokens, this reviewer sends. Default:
@@ -198,12 +216,14 @@ impl ModelReviewer {
     /// ```
     pub fn request_within(&self, review: &Review, max_tokens: u64) -> (ChatRequest, FittedPrompt) {
         let max_notes = note_limit(review);
-        let system = system_prompt(max_notes, self.attention.as_deref());
+        let names: Vec<&str> = self.tools.as_ref().map(|t| t.names()).unwrap_or_default();
+        let tools = self.tools.as_ref().map(|t| (names.as_slice(), t.call_limit()));
+        let system = system_prompt_with_tools(max_notes, self.attention.as_deref(), tools);
         let room = max_tokens.saturating_sub(estimate_tokens(&system) + 2 * TEMPLATE_TOKENS);
         let fitted = fit_user_prompt(review, room);
         let request = ChatRequest {
             messages: vec![Message::system(system), Message::user(fitted.text.clone())],
-            tools: Vec::new(),
+            tools: self.tools.as_ref().map(|t| t.specs()).unwrap_or_default(),
             response_schema: Some(notes_schema(max_notes)),
         };
         (request, fitted)
@@ -219,6 +239,16 @@ impl ModelReviewer {
     pub fn request(&self, review: &Review) -> ChatRequest {
         // with no limit the user message is the whole rendered review
         self.request_within(review, u64::MAX).0
+    }
+}
+
+impl ModelReviewer {
+    /// `budget`, or the smaller one a context overflow taught.
+    fn learned_or(&self, budget: u64) -> u64 {
+        match self.learned.load(Ordering::Relaxed) {
+            0 => budget,
+            n => n.min(budget),
+        }
     }
 }
 
@@ -261,11 +291,15 @@ impl Reviewer for ModelReviewer {
             request = self.request_within(review, retry).0;
             result = self.model.complete(request.clone()).await;
         }
-        let answer = result.map_err(|e| {
+        let mut answer = result.map_err(|e| {
             review.usage.charge(e.usage());
             ReviewError::model("the reviewer model failed", e)
         })?;
         review.usage.charge(answer.usage.or_estimate(&request, &answer.text));
+        if let Some(tools) = self.tools.as_ref().filter(|_| !answer.tool_calls.is_empty()) {
+            let budget = self.learned_or(budget);
+            answer = super::tool_loop::run(self.model.as_ref(), tools, review, request, answer, budget).await?;
+        }
         parse_notes(&answer.text).map_err(|why| {
             ReviewError::with_kind(
                 ReviewErrorKind::Unusable,

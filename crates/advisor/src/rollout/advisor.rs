@@ -22,14 +22,15 @@ use std::sync::Arc;
 
 use super::config::{AdvisorConfig, CuePath, TaskMaterial};
 use super::cue::{CompiledCue, Revision, compile_cue};
-use super::decision::{AdvisorDecision, AdvisorDecisionError, DecisionReason, parse_decision};
+use super::decision::{AdvisorDecision, DecisionReason, parse_decision};
 use super::prompt::{PromptInput, system_prompt, user_prompt};
 use super::screen::ScreenInput;
 use super::trace::{EventKind, RolloutTrace, Trigger};
+use crate::ask::{Failure, FeedbackPolicy, GaveUp, ask_with_feedback};
 use crate::budget::{BudgetScope, BudgetStop, TokenBudget};
+use crate::error::ValidationError;
 use crate::evidence::Window;
 use crate::host::{Message, ToolCall};
-use crate::model::retry::{Failure, FeedbackPolicy, GaveUp, ask_with_feedback};
 use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelError, Usage};
 
 /// The solver's response for one turn.
@@ -84,7 +85,7 @@ pub enum RolloutError {
     /// The advisor model failed on every attempt.
     Model(ModelError),
     /// The advisor's answers were invalid on every attempt.
-    Decision(AdvisorDecisionError),
+    Decision(ValidationError),
     /// The revision failed (regenerate errored, or kept calling finish without the tool).
     Revision(String),
 }
@@ -142,22 +143,22 @@ struct DecisionPolicy<'a> {
 
 impl FeedbackPolicy for DecisionPolicy<'_> {
     type Valid = AdvisorDecision;
-    type Invalid = AdvisorDecisionError;
+    type Invalid = ValidationError;
     const RETRY_FAILED_CALLS: bool = true;
 
     fn budget_spent(&mut self) -> Option<BudgetStop> {
         self.budget.exhausted()
     }
 
-    fn check(&mut self, answer: &str) -> Result<AdvisorDecision, AdvisorDecisionError> {
+    fn check(&mut self, answer: &str) -> Result<AdvisorDecision, ValidationError> {
         parse_decision(answer)
     }
 
-    fn feedback(&self, invalid: &AdvisorDecisionError) -> String {
+    fn feedback(&self, invalid: &ValidationError) -> String {
         format!("{invalid}\nAnswer again with only the corrected JSON decision.")
     }
 
-    fn attempted(&mut self, attempt: u32, usage: Usage, failure: Option<Failure<'_, AdvisorDecisionError>>) {
+    fn attempted(&mut self, attempt: u32, usage: Usage, failure: Option<Failure<'_, ValidationError>>) {
         self.budget.charge(usage);
         let (error_kind, error) = match failure {
             None => (None, None),
@@ -420,5 +421,12 @@ impl Advisor {
             self.config.max_revision_attempts
         );
         self.fail("revision", RolloutError::Revision(why), draft)
+    }
+}
+
+impl From<RolloutError> for crate::Error {
+    /// An [`ErrorKind::Rollout`](crate::ErrorKind::Rollout) error with this one as its source.
+    fn from(e: RolloutError) -> crate::Error {
+        crate::Error::with_source(crate::ErrorKind::Rollout, "the rollout advisor failed", e)
     }
 }

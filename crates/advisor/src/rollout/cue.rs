@@ -10,13 +10,14 @@
 use serde::{Deserialize, Serialize};
 
 use super::config::CuePath;
-use super::decision::{Action, AdvisorDecision, AdvisorDecisionError, DecisionReason};
+use super::decision::{Action, AdvisorDecision, DecisionReason};
 use super::screen::{ScreenInput, ScreenResult, screen_hint};
+use crate::error::ValidationError;
 
 /// The fixed sentence for `action` on the self-check path. CONTINUE has none:
-/// asking for it is an [`AdvisorDecisionError`], so an action without a
+/// asking for it is a [`ValidationError`], so an action without a
 /// sentence can never become free text for the solver.
-pub fn self_check_sentence(action: Action) -> Result<&'static str, AdvisorDecisionError> {
+pub fn self_check_sentence(action: Action) -> Result<&'static str, ValidationError> {
     Ok(match action {
         Action::ReviewAllRequirements => {
             "Before you finish, go back through the task one requirement at a time, including edge cases and \
@@ -39,7 +40,8 @@ part you have not actually checked before you try to submit again."
 and if it does, submit it now rather than changing it further."
         }
         Action::Continue => {
-            return Err(AdvisorDecisionError::single(
+            return Err(ValidationError::single(
+                "advisor decision",
                 "action",
                 "CONTINUE has no self-check sentence: it is not an intervention",
             ));
@@ -79,7 +81,7 @@ pub fn compile_cue(
     decision: &AdvisorDecision,
     path: CuePath,
     screen: Option<ScreenInput<'_>>,
-) -> Result<(CompiledCue, Option<ScreenResult>), AdvisorDecisionError> {
+) -> Result<(CompiledCue, Option<ScreenResult>), ValidationError> {
     let sentence = self_check_sentence(decision.action)?;
     let cue = |path: CuePath, text: &str, screened: bool, fell_back: bool| CompiledCue {
         path,

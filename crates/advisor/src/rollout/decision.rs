@@ -1,7 +1,7 @@
 //! `AdvisorDecision`: the privileged advisor's answer, parsed strictly.
 //!
 //! Owns the seven-field decision (docs/design.md §7), its enums, and
-//! [`AdvisorDecisionError`]: unknown fields rejected, enums only as plain
+//! its [`ValidationError`]s: unknown fields rejected, enums only as plain
 //! strings (a list-wrapped enum is rejected), one JSON code fence tolerated,
 //! prose before or after rejected, no key repeated at any depth, confidence a
 //! plain decimal in 0..=1 judged on its literal text
@@ -18,6 +18,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::error::{Problems, ValidationError};
 use crate::json::{extract_object, is_blank, parse_strict, top_level_literal, unit_interval};
 
 wire_enum! {
@@ -82,46 +83,8 @@ impl AdvisorDecision {
     }
 }
 
-/// One problem of an advisor answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DecisionProblem {
-    /// The field's location (`action`, `$`, `<unknown field>`).
-    pub location: String,
-    /// What is wrong, never the value.
-    pub description: String,
-}
-
-/// The advisor's answer is not a valid decision. Carries no part of the
-/// answer and no chained error.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AdvisorDecisionError {
-    /// Every problem found.
-    pub problems: Vec<DecisionProblem>,
-}
-
-impl AdvisorDecisionError {
-    pub(crate) fn single(location: &str, description: impl Into<String>) -> AdvisorDecisionError {
-        AdvisorDecisionError {
-            problems: vec![DecisionProblem {
-                location: location.to_owned(),
-                description: description.into(),
-            }],
-        }
-    }
-}
-
-impl fmt::Display for AdvisorDecisionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid advisor decision:")?;
-        for p in &self.problems {
-            write!(f, "\n  {}: {}", p.location, p.description)?;
-        }
-        Ok(())
-    }
-}
-
-/// Deliberately no `source()`: nothing of the answer may travel with the error.
-impl std::error::Error for AdvisorDecisionError {}
+/// What a decision is called in its [`ValidationError`].
+const DOCUMENT: &str = "advisor decision";
 
 const FIELDS: [&str; 7] = [
     "intervene",
@@ -133,16 +96,14 @@ const FIELDS: [&str; 7] = [
     "private_diagnosis",
 ];
 
-struct Collect(Vec<DecisionProblem>);
+/// The decision's field readers, each recording its problem.
+trait Fields {
+    fn string(&mut self, obj: &Map<String, Value>, field: &str) -> Option<String>;
+    fn boolean(&mut self, obj: &Map<String, Value>, field: &str) -> Option<bool>;
+    fn enumeration<T: Copy + fmt::Display>(&mut self, obj: &Map<String, Value>, field: &str, all: &[T]) -> Option<T>;
+}
 
-impl Collect {
-    fn add(&mut self, location: &str, description: impl Into<String>) {
-        self.0.push(DecisionProblem {
-            location: location.to_owned(),
-            description: description.into(),
-        });
-    }
-
+impl Fields for Problems {
     fn string(&mut self, obj: &Map<String, Value>, field: &str) -> Option<String> {
         match obj.get(field) {
             None => self.add(field, "field required"),
@@ -188,13 +149,13 @@ impl Collect {
 /// assert_eq!(d.action, Action::Continue);
 /// assert!(parse_decision(r#"{"action": ["CONTINUE"]}"#).is_err());
 /// ```
-pub fn parse_decision(answer: &str) -> Result<AdvisorDecision, AdvisorDecisionError> {
-    let text = extract_object(answer).map_err(|e| AdvisorDecisionError::single("$", e.to_string()))?;
-    let value: Value = parse_strict(text).map_err(|e| AdvisorDecisionError::single("$", e))?;
+pub fn parse_decision(answer: &str) -> Result<AdvisorDecision, ValidationError> {
+    let text = extract_object(answer).map_err(|e| ValidationError::single(DOCUMENT, "$", e.to_string()))?;
+    let value: Value = parse_strict(text).map_err(|e| ValidationError::single(DOCUMENT, "$", e))?;
     let Some(obj) = value.as_object() else {
-        return Err(AdvisorDecisionError::single("$", "input should be a JSON object"));
+        return Err(ValidationError::single(DOCUMENT, "$", "input should be a JSON object"));
     };
-    let mut c = Collect(Vec::new());
+    let mut c = Problems::default();
     for key in obj.keys() {
         if !FIELDS.contains(&key.as_str()) {
             c.add("<unknown field>", "extra inputs are not permitted");
@@ -227,7 +188,7 @@ pub fn parse_decision(answer: &str) -> Result<AdvisorDecision, AdvisorDecisionEr
     }
     match (intervene, confidence, reason_code, action, plan, hint, pd) {
         (Some(intervene), Some(confidence), Some(reason_code), Some(action), Some(plan), Some(hint), Some(pd))
-            if c.0.is_empty() =>
+            if c.is_empty() =>
         {
             Ok(AdvisorDecision {
                 intervene,
@@ -239,6 +200,6 @@ pub fn parse_decision(answer: &str) -> Result<AdvisorDecision, AdvisorDecisionEr
                 private_diagnosis: pd,
             })
         }
-        _ => Err(AdvisorDecisionError { problems: c.0 }),
+        _ => Err(c.into_error(DOCUMENT)),
     }
 }

@@ -19,7 +19,7 @@ mod trace;
 pub use advisor::{Advisor, Draft, RolloutError};
 pub use config::{AdvisorConfig, AdvisorConfigBuilder, CuePath, TaskMaterial};
 pub use cue::{CompiledCue, Revision, compile_cue, self_check_sentence};
-pub use decision::{Action, AdvisorDecision, AdvisorDecisionError, DecisionProblem, DecisionReason, parse_decision};
+pub use decision::{Action, AdvisorDecision, DecisionReason, parse_decision};
 pub use prompt::system_prompt;
 pub use screen::{ScreenCheck, ScreenInput, ScreenResult, Violation, screen_hint};
 pub use summary::{ArmSummary, Summarizer, Summary, summarize};

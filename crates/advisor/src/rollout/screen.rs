@@ -16,7 +16,7 @@ use std::collections::HashSet;
 use serde::{Deserialize, Serialize};
 use unicode_normalization::UnicodeNormalization;
 
-use crate::trace::fingerprint;
+use crate::trace::short_hash;
 
 /// Which check a hint failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -132,7 +132,7 @@ pub fn screen_hint(hint: &str, privileged: &[(&str, &str)], visible: &[&str]) ->
     let mut flag = |check: ScreenCheck, text: &str| {
         violations.push(Violation {
             check,
-            excerpt_hash: fingerprint(text),
+            excerpt_hash: short_hash(text),
         })
     };
 

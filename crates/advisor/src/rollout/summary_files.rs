@@ -136,3 +136,10 @@ pub fn summarize_paths<P: AsRef<Path>>(paths: &[P]) -> Result<Summary, TraceRead
     }
     Ok(summarizer.finish())
 }
+
+impl From<TraceReadError> for crate::Error {
+    /// An [`ErrorKind::Io`](crate::ErrorKind::Io) error with this one as its source.
+    fn from(e: TraceReadError) -> crate::Error {
+        crate::Error::with_source(crate::ErrorKind::Io, "a trace could not be read", e)
+    }
+}

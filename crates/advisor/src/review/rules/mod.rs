@@ -56,6 +56,8 @@ mod stable;
 mod stubs;
 mod summary_line;
 
+pub use outcome::looks_failed;
+
 use async_trait::async_trait;
 
 use super::{Review, ReviewError, Reviewer};

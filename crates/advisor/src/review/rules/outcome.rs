@@ -2,8 +2,10 @@
 //! the exit status the host recorded.
 //!
 //! Owns [`summary_of`] (the decisive line of a run's output in its runners'
-//! [`Format`]s) and [`header_exit_code`] (the exit status in the header a
-//! host writes above a tool's own output, never a line the tool printed). A
+//! [`Format`]s), [`header_exit_code`] (the exit status in the header a
+//! host writes above a tool's own output, never a line the tool printed) and
+//! [`looks_failed`], the crate's one failure detector for output whose host
+//! recorded no outcome, built from the same two. A
 //! failing summary line wins; then a non-zero exit status; then a passing
 //! summary line or a zero exit status. A piped run that exits 0 is therefore
 //! read from its summary, and a passing run whose test *names* contain
@@ -14,7 +16,37 @@
 //! does that.
 
 use super::formats::Format;
-use super::summary_line::Says;
+use super::runners::ANY;
+use super::summary_line::{Says, is_compile_error};
+
+/// Whether tool output whose host recorded no outcome reads as a failure —
+/// the one failure detector, which the transcript readers of `advisor-cli`
+/// fall back on (OpenAI-style messages, a Codex output with no header): a
+/// non-zero exit status in the host's header; else the decisive summary line
+/// of any runner's format; else a compile error, a Python traceback or a Rust
+/// panic on a line of its own. `0 failed` and a test *named* `…failed` are not
+/// failures.
+///
+/// ```
+/// use advisor::review::looks_failed;
+/// assert!(looks_failed("Exit code 1\nnpm ERR! Test failed."));
+/// assert!(looks_failed("===== 1 failed, 2 passed in 0.1s ====="));
+/// assert!(looks_failed("Traceback (most recent call last):\n  File \"x.py\""));
+/// assert!(!looks_failed("test result: ok. 3 passed; 0 failed"));
+/// assert!(!looks_failed("test parse_failed_input ... ok"));
+/// ```
+pub fn looks_failed(output: &str) -> bool {
+    if let Some(code) = header_exit_code(output) {
+        return code != 0;
+    }
+    if let Some(summary) = summary_of(output, ANY) {
+        return summary.says == Says::Fail;
+    }
+    output.lines().rev().take(MAX_LINES).any(|l| {
+        let l = strip_ansi(l.trim());
+        is_compile_error(&l) || l.starts_with("Traceback (most recent call last)") || l.contains("panicked at")
+    })
+}
 
 /// Removes ANSI escape sequences (colour codes) from a line.
 fn strip_ansi(line: &str) -> std::borrow::Cow<'_, str> {
@@ -149,6 +181,19 @@ pub(crate) fn header_exit_code(text: &str) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_one_failure_detector_reads_headers_summaries_and_crashes() {
+        assert!(looks_failed("test result: FAILED. 3 passed; 1 failed"));
+        assert!(looks_failed("Exit code: 2"));
+        assert!(looks_failed("Process exited with code 1\nOutput:\nboom"));
+        assert!(looks_failed("error: could not compile `x`"));
+        assert!(looks_failed("Traceback (most recent call last):\n  File"));
+        assert!(looks_failed("thread 'main' panicked at src/main.rs:3:5"));
+        assert!(!looks_failed("test result: ok. 5 passed; 0 failed"));
+        assert!(!looks_failed("Exit code: 0"));
+        assert!(!looks_failed("all good"));
+    }
 
     #[test]
     fn a_line_rewritten_in_place_is_read_as_a_terminal_shows_it() {

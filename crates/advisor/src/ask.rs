@@ -12,9 +12,9 @@
 use std::fmt;
 use std::num::NonZeroU32;
 
-use super::{ChatModel, ChatRequest, ModelError, Usage};
 use crate::budget::BudgetStop;
 use crate::host::Message;
+use crate::model::{ChatModel, ChatRequest, ModelError, Usage};
 
 /// What a caller of [`ask_with_feedback`] decides.
 pub(crate) trait FeedbackPolicy {

@@ -1,0 +1,212 @@
+//! `[reviewer] kind = "command"`: the reviewer as a program, or as an agent
+//! CLI the user is logged into (`preset = "claude" | "codex" | "gemini"`).
+//!
+//! Owns the [`Preset`] argv of each CLI — headless, read-only tools only, no
+//! workspace hooks, MCP servers or settings where the CLI has a flag for it,
+//! no session kept — and [`NoncedCommand`], which gives every review a fresh
+//! recursion nonce ([`ReviewNonce`]) in the child's environment. The flags
+//! are those of the CLIs' own `--help` (Claude Code 2.1.197, Codex CLI
+//! 0.171.0, Gemini CLI 0.61.0; see docs/reviewers.md). Must not run a shell,
+//! and must not take the program from anywhere but a reviewer table the
+//! trust rules allowed.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
+
+use super::ReviewerSettings;
+use super::recursion::{MARKER_VAR, ReviewNonce};
+use advisor::error::Error;
+use advisor::note::Note;
+use advisor::review::{CommandReviewer, Envelope, Review, ReviewError, Reviewer};
+
+/// An agent CLI run as the reviewer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Preset {
+    /// Claude Code: `claude -p --output-format json`.
+    Claude,
+    /// Codex CLI: `codex exec` with its last message written to a file.
+    Codex,
+    /// Gemini CLI: `gemini --output-format json --approval-mode plan`.
+    Gemini,
+}
+
+/// The read-only tools a Claude Code reviewer may use.
+const CLAUDE_TOOLS: &str = "Read,Grep,Glob";
+
+impl Preset {
+    /// The argv (program first) and how the answer is wrapped; `last` is the
+    /// file Codex writes its last message to.
+    pub fn argv(self, model: Option<&str>, last: &Path, workspace: Option<&Path>) -> (Vec<String>, Envelope) {
+        let s = |v: &[&str]| v.iter().map(|a| (*a).to_owned()).collect::<Vec<String>>();
+        let (mut argv, envelope) = match self {
+            // -p: headless, prompt from stdin; json: one result object;
+            // --no-session-persistence: nothing saved; --setting-sources user:
+            // no project or local settings (their hooks, permissions, MCP);
+            // --strict-mcp-config without --mcp-config: no MCP server;
+            // --tools: only these built-in tools exist; dontAsk: anything not
+            // pre-approved is denied, never asked.
+            Preset::Claude => (
+                s(&[
+                    "claude",
+                    "-p",
+                    "--output-format",
+                    "json",
+                    "--no-session-persistence",
+                    "--setting-sources",
+                    "user",
+                    "--strict-mcp-config",
+                    "--disable-slash-commands",
+                    "--tools",
+                    CLAUDE_TOOLS,
+                    "--allowedTools",
+                    CLAUDE_TOOLS,
+                    "--permission-mode",
+                    "dontAsk",
+                ]),
+                Envelope::ClaudeJson,
+            ),
+            // read-only sandbox for any command; --ephemeral: no session
+            // files; --ignore-rules: no project execpolicy; --disable hooks:
+            // no hook of the workspace or the user runs; `-`: prompt on stdin.
+            Preset::Codex => {
+                let mut v = s(&[
+                    "codex",
+                    "exec",
+                    "--sandbox",
+                    "read-only",
+                    "--ephemeral",
+                    "--skip-git-repo-check",
+                    "--ignore-rules",
+                    "--disable",
+                    "hooks",
+                    "--color",
+                    "never",
+                    "--output-last-message",
+                ]);
+                v.push(last.display().to_string());
+                (v, Envelope::LastMessageFile(last.to_path_buf()))
+            }
+            // plan: the read-only approval mode; --extensions none: no
+            // extension (and its MCP servers) loads; -p: headless, appended
+            // to the prompt on stdin. Headless Gemini CLI refuses an
+            // untrusted folder (exit 55) and trusting the workspace would
+            // load its settings, hooks and MCP servers, so it runs in an
+            // empty scratch folder it may trust (--skip-trust) and reads the
+            // workspace through --include-directories.
+            Preset::Gemini => (
+                s(&[
+                    "gemini",
+                    "--output-format",
+                    "json",
+                    "--approval-mode",
+                    "plan",
+                    "--extensions",
+                    "none",
+                    "--skip-trust",
+                ]),
+                Envelope::GeminiJson,
+            ),
+        };
+        if let Some(m) = model.filter(|m| !m.trim().is_empty()) {
+            argv.push(if self == Preset::Codex { "-m" } else { "--model" }.to_owned());
+            argv.push(m.to_owned());
+        }
+        match self {
+            Preset::Codex => argv.push("-".to_owned()),
+            Preset::Gemini => {
+                if let Some(ws) = workspace {
+                    argv.push("--include-directories".to_owned());
+                    argv.push(ws.display().to_string());
+                }
+                argv.push("-p".to_owned());
+                argv.push("Review the evidence above and answer with the JSON object only.".to_owned());
+            }
+            Preset::Claude => {}
+        }
+        (argv, envelope)
+    }
+}
+
+/// A command reviewer whose every review gets a fresh recursion nonce.
+#[derive(Debug, Clone)]
+pub struct NoncedCommand {
+    argv: Vec<String>,
+    envelope: Envelope,
+    workspace: Option<PathBuf>,
+    timeout: Duration,
+    /// Run in an empty scratch folder instead of the workspace (Gemini CLI).
+    scratch_cwd: bool,
+}
+
+impl NoncedCommand {
+    /// The command reviewer `r` describes (`command` or `preset`, one of them).
+    pub fn new(r: &ReviewerSettings, workspace: Option<&Path>, timeout: Duration) -> Result<NoncedCommand, Error> {
+        let last = std::env::temp_dir().join(format!("advisor-codex-last-{}.txt", std::process::id()));
+        let (argv, envelope) = match (r.preset, r.command.is_empty()) {
+            (Some(p), true) => p.argv(r.model.as_deref(), &last, workspace),
+            (None, false) => (r.command.clone(), Envelope::Plain),
+            (Some(_), false) => return Err(Error::config("reviewer.command", "set command or preset, not both")),
+            (None, true) => {
+                return Err(Error::config(
+                    "reviewer.command",
+                    "kind = \"command\" needs command = [program, args…] or preset = \"claude\" | \"codex\" | \"gemini\"",
+                ));
+            }
+        };
+        if argv.first().is_none_or(|p| p.trim().is_empty()) {
+            return Err(Error::config("reviewer.command", "the program must not be empty"));
+        }
+        if !r.tools.is_empty() {
+            return Err(Error::config("reviewer.tools", "are offered only to kind = \"model\""));
+        }
+        Ok(NoncedCommand {
+            argv,
+            envelope,
+            workspace: workspace.map(Path::to_path_buf),
+            timeout,
+            scratch_cwd: r.preset == Some(Preset::Gemini),
+        })
+    }
+
+    /// The argv this reviewer runs.
+    pub fn argv(&self) -> &[String] {
+        &self.argv
+    }
+}
+
+#[async_trait]
+impl Reviewer for NoncedCommand {
+    async fn review(&self, review: &Review) -> Result<Vec<Note>, ReviewError> {
+        let nonce = ReviewNonce::issue()
+            .map_err(|e| ReviewError::new(format!("the recursion marker could not be recorded ({})", e.kind())))?;
+        let mut reviewer = CommandReviewer::new(self.argv.clone())
+            .envelope(self.envelope.clone())
+            .timeout(self.timeout)
+            .env(MARKER_VAR, nonce.value());
+        let scratch =
+            (self.scratch_cwd).then(|| std::env::temp_dir().join(format!("advisor-review-{}", nonce.value())));
+        match (&scratch, &self.workspace) {
+            (Some(dir), _) => {
+                advisor::io::create_dir_private(dir, true).map_err(|e| {
+                    ReviewError::new(format!(
+                        "a scratch folder for the reviewer could not be made ({})",
+                        e.kind()
+                    ))
+                })?;
+                reviewer = reviewer.current_dir(dir);
+            }
+            (None, Some(dir)) => reviewer = reviewer.current_dir(dir),
+            (None, None) => {}
+        }
+        let result = reviewer.review(review).await;
+        if let Some(dir) = scratch {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+        drop(nonce);
+        result
+    }
+}

@@ -1,0 +1,342 @@
+//! `CommandReviewer`: a [`Reviewer`] that runs a program — typically the agent
+//! CLI the user is already logged into (`claude`, `codex`, `gemini`) — with
+//! the review prompt on stdin and parses its answer as notes.
+//!
+//! Owns the child's lifetime and bounds: an argv (never a shell string), the
+//! workspace as working directory, the inherited environment plus the
+//! variables the host adds (the recursion marker), the prompt written to
+//! stdin, stdout and stderr each read up to a cap (past it the child is
+//! killed and the review fails), and the timeout: on it — or when the caller
+//! drops the review (the plugin's own timeout) — the child's whole process
+//! group is killed. An exit status other than 0, an answer that is not the
+//! notes object, or an [`Envelope`] that does not hold one is a reviewer
+//! error (the plugin fails open). Errors never quote the child's output.
+//! Must not choose the program or its flags (the host's presets do) and must
+//! not admit notes.
+//!
+//! # Token effect
+//!
+//! One run of the program per review: the same bounded prompt as the model
+//! reviewer in, its answer out; tokens are charged when the envelope reports
+//! them (Claude Code's and Gemini CLI's JSON do), otherwise none are known.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use async_trait::async_trait;
+use serde_json::Value;
+
+use super::model_reviewer::{ModelReviewer, parse_notes};
+use super::{Review, ReviewError, ReviewErrorKind, Reviewer};
+use crate::model::{ScriptedModel, Usage};
+use crate::note::Note;
+
+/// Most bytes of the child's stdout read; more fails the review.
+pub const MAX_COMMAND_STDOUT: u64 = 1024 * 1024;
+/// Most bytes of the child's stderr kept (the rest is drained and dropped).
+pub const MAX_COMMAND_STDERR: u64 = 64 * 1024;
+
+/// How the program wraps its answer on stdout.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Envelope {
+    /// stdout is the answer itself.
+    Plain,
+    /// Claude Code's `--output-format json`: an object whose `result` is the
+    /// answer, `is_error` a failure, and `usage` the tokens.
+    ClaudeJson,
+    /// Gemini CLI's `--output-format json`: an object whose `response` is the
+    /// answer and `stats.models.*.tokens` the tokens.
+    GeminiJson,
+    /// The answer is written to this file (Codex's `--output-last-message`),
+    /// stdout is ignored.
+    LastMessageFile(PathBuf),
+}
+
+/// A reviewer that runs a program.
+#[derive(Debug, Clone)]
+pub struct CommandReviewer {
+    argv: Vec<String>,
+    cwd: Option<PathBuf>,
+    env: Vec<(String, String)>,
+    envelope: Envelope,
+    timeout: Duration,
+    prompt: ModelReviewer,
+}
+
+impl CommandReviewer {
+    /// Runs `argv` (program and arguments, never through a shell) with the
+    /// answer read as [`Envelope::Plain`] and a 120 s timeout.
+    pub fn new(argv: impl IntoIterator<Item = impl Into<String>>) -> CommandReviewer {
+        CommandReviewer {
+            argv: argv.into_iter().map(Into::into).collect(),
+            cwd: None,
+            env: Vec::new(),
+            envelope: Envelope::Plain,
+            timeout: Duration::from_secs(120),
+            prompt: ModelReviewer::new(ScriptedModel::texts(Vec::<String>::new())),
+        }
+    }
+
+    /// Runs the program in `dir` (the workspace).
+    pub fn current_dir(mut self, dir: impl Into<PathBuf>) -> CommandReviewer {
+        self.cwd = Some(dir.into());
+        self
+    }
+
+    /// Adds `key=value` to the inherited environment.
+    pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> CommandReviewer {
+        self.env.push((key.into(), value.into()));
+        self
+    }
+
+    /// How the answer is wrapped.
+    pub fn envelope(mut self, envelope: Envelope) -> CommandReviewer {
+        self.envelope = envelope;
+        self
+    }
+
+    /// Kills the program's process group after `timeout`.
+    pub fn timeout(mut self, timeout: Duration) -> CommandReviewer {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Operator priorities shown to the reviewer.
+    pub fn attention(mut self, text: impl Into<String>) -> CommandReviewer {
+        self.prompt = self.prompt.attention(text);
+        self
+    }
+
+    /// The text sent on stdin for `review`: the model reviewer's system
+    /// prompt, then its fitted user prompt.
+    pub fn prompt_for(&self, review: &Review) -> String {
+        let budget = review.max_prompt_tokens.unwrap_or(super::DEFAULT_MAX_PROMPT_TOKENS);
+        let (request, _) = self.prompt.request_within(review, budget);
+        let parts: Vec<&str> = request.messages.iter().map(|m| m.content.as_str()).collect();
+        parts.join("\n\n")
+    }
+}
+
+fn failed(message: impl Into<String>) -> ReviewError {
+    ReviewError::new(message)
+}
+
+/// Kills the child's process group when dropped (a finished review, a
+/// timeout, or the caller giving up on the review).
+struct GroupGuard(u32);
+
+impl Drop for GroupGuard {
+    fn drop(&mut self) {
+        kill_group(self.0);
+    }
+}
+
+#[cfg(unix)]
+fn kill_group(pid: u32) {
+    if let Some(pid) = i32::try_from(pid).ok().and_then(rustix::process::Pid::from_raw) {
+        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+    }
+}
+
+#[cfg(not(unix))]
+fn kill_group(_pid: u32) {}
+
+/// Reads `r` to its end keeping at most `cap` bytes; the flag says whether
+/// there was more.
+fn read_capped(mut r: impl Read, cap: u64) -> (Vec<u8>, bool) {
+    let mut out = Vec::new();
+    let _ = (&mut r).take(cap + 1).read_to_end(&mut out);
+    let over = out.len() as u64 > cap;
+    if over {
+        out.truncate(usize::try_from(cap).unwrap_or(usize::MAX));
+        let _ = std::io::copy(&mut r, &mut std::io::sink());
+    }
+    (out, over)
+}
+
+/// What the child did.
+struct Ran {
+    status: Option<i32>,
+    stdout: Vec<u8>,
+    stdout_over: bool,
+}
+
+impl CommandReviewer {
+    fn spawn(&self) -> Result<std::process::Child, ReviewError> {
+        let (program, args) = self
+            .argv
+            .split_first()
+            .ok_or_else(|| failed("the reviewer command is empty"))?;
+        let mut cmd = Command::new(program);
+        cmd.args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if let Some(dir) = &self.cwd {
+            cmd.current_dir(dir);
+        }
+        for (k, v) in &self.env {
+            cmd.env(k, v);
+        }
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+        cmd.spawn().map_err(|e| {
+            failed(format!(
+                "the reviewer command {:?} could not be started ({})",
+                crate::text::clamp_chars(program, 80),
+                e.kind()
+            ))
+        })
+    }
+
+    /// Runs the child to its end on a blocking thread; the guard kills its
+    /// group whatever happens to the future.
+    async fn run(&self, input: String) -> Result<Ran, ReviewError> {
+        let mut child = self.spawn()?;
+        let guard = GroupGuard(child.id());
+        let (stdin, stdout, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
+        let waiter = tokio::task::spawn_blocking(move || {
+            let writer = stdin.map(|mut s| {
+                std::thread::spawn(move || {
+                    let _ = s.write_all(input.as_bytes());
+                })
+            });
+            let err = stderr.map(|e| std::thread::spawn(move || read_capped(e, MAX_COMMAND_STDERR)));
+            let (stdout, stdout_over) = stdout.map_or((Vec::new(), false), |o| read_capped(o, MAX_COMMAND_STDOUT));
+            if stdout_over {
+                let _ = child.kill();
+            }
+            let status = child.wait().ok().and_then(|s| s.code());
+            if let Some(w) = writer {
+                let _ = w.join();
+            }
+            if let Some(e) = err {
+                let _ = e.join();
+            }
+            Ran {
+                status,
+                stdout,
+                stdout_over,
+            }
+        });
+        // stdout can stay open after the child exits (a grandchild holds it):
+        // the timeout covers the whole run, and the guard kills the group.
+        let ran = match tokio::time::timeout(self.timeout, waiter).await {
+            Ok(Ok(ran)) => ran,
+            Ok(Err(_)) => return Err(failed("the reviewer command's runner failed")),
+            Err(_) => {
+                drop(guard);
+                return Err(ReviewError::with_kind(
+                    ReviewErrorKind::Timeout,
+                    format!(
+                        "the reviewer command did not answer within {} s; its process group was killed",
+                        self.timeout.as_secs()
+                    ),
+                ));
+            }
+        };
+        drop(guard);
+        Ok(ran)
+    }
+}
+
+/// The answer text inside `stdout` as `envelope` wraps it, and the tokens
+/// it reports.
+fn unwrap_envelope(envelope: &Envelope, stdout: &[u8]) -> Result<(String, Usage), ReviewError> {
+    let unusable = |why: &str| ReviewError::with_kind(ReviewErrorKind::Unusable, why.to_owned());
+    let json = || -> Result<Value, ReviewError> {
+        serde_json::from_slice(stdout)
+            .map_err(|_| unusable("the reviewer command's output is not the JSON its preset expects"))
+    };
+    let n = |v: &Value| v.as_u64().unwrap_or(0);
+    match envelope {
+        Envelope::Plain => Ok((String::from_utf8_lossy(stdout).into_owned(), Usage::default())),
+        Envelope::ClaudeJson => {
+            let v = json()?;
+            if v["is_error"] == Value::Bool(true) {
+                return Err(failed(
+                    "the reviewer CLI reported an error (is_error in its JSON result)",
+                ));
+            }
+            let text = v["result"]
+                .as_str()
+                .ok_or_else(|| unusable("the reviewer CLI's JSON has no `result` text"))?;
+            let u = &v["usage"];
+            let input = n(&u["input_tokens"]) + n(&u["cache_creation_input_tokens"]) + n(&u["cache_read_input_tokens"]);
+            Ok((text.to_owned(), Usage::new(input, n(&u["output_tokens"]))))
+        }
+        Envelope::GeminiJson => {
+            let v = json()?;
+            if v.get("error").is_some_and(|e| !e.is_null()) {
+                return Err(failed("the reviewer CLI reported an error (error in its JSON output)"));
+            }
+            let text = v["response"]
+                .as_str()
+                .ok_or_else(|| unusable("the reviewer CLI's JSON has no `response` text"))?;
+            let mut usage = Usage::default();
+            if let Some(models) = v["stats"]["models"].as_object() {
+                for m in models.values() {
+                    usage += Usage::new(n(&m["tokens"]["prompt"]), n(&m["tokens"]["candidates"]));
+                }
+            }
+            Ok((text.to_owned(), usage))
+        }
+        Envelope::LastMessageFile(path) => {
+            let text = crate::io::read_file_to_string(path, MAX_COMMAND_STDOUT)
+                .map_err(|_| unusable("the reviewer CLI wrote no readable last message"))?;
+            Ok((text, Usage::default()))
+        }
+    }
+}
+
+#[async_trait]
+impl Reviewer for CommandReviewer {
+    async fn review(&self, review: &Review) -> Result<Vec<Note>, ReviewError> {
+        if let Envelope::LastMessageFile(path) = &self.envelope {
+            let _ = std::fs::remove_file(path);
+        }
+        let ran = self.run(self.prompt_for(review)).await?;
+        if ran.stdout_over {
+            return Err(failed(format!(
+                "the reviewer command wrote more than {MAX_COMMAND_STDOUT} bytes; it was killed"
+            )));
+        }
+        match ran.status {
+            Some(0) => {}
+            Some(code) => return Err(failed(format!("the reviewer command exited with status {code}"))),
+            None => return Err(failed("the reviewer command was killed by a signal")),
+        }
+        let (text, usage) = unwrap_envelope(&self.envelope, &ran.stdout)?;
+        review.usage.charge(usage);
+        parse_notes(&text).map_err(|why| {
+            ReviewError::with_kind(
+                ReviewErrorKind::Unusable,
+                format!("the reviewer command's answer was unusable: {why}"),
+            )
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn envelopes_unwrap_the_answer_and_its_tokens() {
+        let claude = br#"{"type":"result","is_error":false,"result":"{\"notes\":[]}","usage":{"input_tokens":3,"cache_read_input_tokens":4,"output_tokens":5}}"#;
+        let (text, usage) = unwrap_envelope(&Envelope::ClaudeJson, claude).unwrap();
+        assert_eq!(
+            (text.as_str(), usage.input_tokens, usage.output_tokens),
+            ("{\"notes\":[]}", 7, 5)
+        );
+        let gemini =
+            br#"{"response":"{\"notes\":[]}","stats":{"models":{"g":{"tokens":{"prompt":9,"candidates":2}}}}}"#;
+        let (_, usage) = unwrap_envelope(&Envelope::GeminiJson, gemini).unwrap();
+        assert_eq!((usage.input_tokens, usage.output_tokens), (9, 2));
+        assert!(unwrap_envelope(&Envelope::ClaudeJson, b"not json").is_err());
+        assert!(unwrap_envelope(&Envelope::ClaudeJson, br#"{"is_error":true,"result":"x"}"#).is_err());
+    }
+}

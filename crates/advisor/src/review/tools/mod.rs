@@ -1,0 +1,391 @@
+//! Read-only workspace tools for the model reviewer: `read_file`,
+//! `list_files`, `grep` and `git_diff`, offered over the OpenAI tools API so
+//! the reviewer can check an answer's claims against the code.
+//!
+//! Owns [`WorkspaceTool`] (the four names and their argument schemas),
+//! [`WorkspaceTools`] (which are enabled, the per-review call limit, the
+//! deny-list) and the dispatch of one [`ToolCall`] to a bounded result. Every
+//! path goes through [`Beneath`](crate::io::Beneath) (no `..`, no absolute
+//! path, no symbolic link), only regular text files are read, names matching
+//! the deny-list ([`DEFAULT_DENY`] plus the user's own patterns) are refused
+//! by all four tools and left out of listings, and every result is at most
+//! [`MAX_RESULT_BYTES`], marked when cut. A refused or failed call is an
+//! error *result* for the model ([`ToolResult::error`]), never a failure of
+//! the review. Must not write anything, run a program the workspace can name
+//! (see `git_diff`), or decide what the answer means.
+
+mod files;
+mod git_diff;
+
+pub use files::MAX_FILE_BYTES;
+pub use git_diff::GIT_TIMEOUT;
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::host::ToolCall;
+use crate::model::ToolSpec;
+
+/// Most bytes of one tool result; a longer one is cut and says so.
+pub const MAX_RESULT_BYTES: usize = 16 * 1024;
+/// Tool calls one review may make unless configured otherwise.
+pub const DEFAULT_MAX_TOOL_CALLS: usize = 8;
+/// Most tool calls a configuration may allow per review.
+pub const MAX_TOOL_CALLS_LIMIT: usize = 64;
+/// Names no tool reads or lists: secrets and the advisor's own state and
+/// configuration. A pattern with a `/` matches the whole relative path; one
+/// without matches any component. `*` and `?` match within a component.
+pub const DEFAULT_DENY: [&str; 7] = [".env*", "*.pem", "*.key", "id_*", ".netrc", ".git/config", ".advisor"];
+
+/// One of the read-only workspace tools.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum WorkspaceTool {
+    /// `read_file {path, offset?, limit?}`: lines of a text file.
+    ReadFile,
+    /// `list_files {path?, glob?}`: files beneath a directory.
+    ListFiles,
+    /// `grep {pattern, path?, glob?}`: lines matching a regular expression.
+    Grep,
+    /// `git_diff {path?, staged?}`: the working tree's (or the index's)
+    /// changes, with no program the workspace can name ever run.
+    GitDiff,
+}
+
+impl WorkspaceTool {
+    /// All four, in the order they are offered.
+    pub const ALL: [WorkspaceTool; 4] = [
+        WorkspaceTool::ReadFile,
+        WorkspaceTool::ListFiles,
+        WorkspaceTool::Grep,
+        WorkspaceTool::GitDiff,
+    ];
+
+    /// The tool's name, as the model calls it and the configuration names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            WorkspaceTool::ReadFile => "read_file",
+            WorkspaceTool::ListFiles => "list_files",
+            WorkspaceTool::Grep => "grep",
+            WorkspaceTool::GitDiff => "git_diff",
+        }
+    }
+
+    /// The tool named `name`, if any.
+    pub fn parse(name: &str) -> Option<WorkspaceTool> {
+        WorkspaceTool::ALL.into_iter().find(|t| t.name() == name)
+    }
+
+    /// What the model is told about the tool, with its JSON Schema.
+    pub fn spec(self) -> ToolSpec {
+        let (description, parameters) = match self {
+            WorkspaceTool::ReadFile => (
+                "Read lines of a text file in the workspace (read-only). offset: first line, 1-based; limit: number of lines.",
+                json!({"type": "object", "properties": {
+                    "path": {"type": "string", "description": "path relative to the workspace root"},
+                    "offset": {"type": "integer", "minimum": 1},
+                    "limit": {"type": "integer", "minimum": 1}
+                }, "required": ["path"], "additionalProperties": false}),
+            ),
+            WorkspaceTool::ListFiles => (
+                "List files beneath a directory of the workspace (read-only), optionally filtered by a glob such as src/**/*.rs.",
+                json!({"type": "object", "properties": {
+                    "path": {"type": "string", "description": "directory relative to the workspace root (default: the root)"},
+                    "glob": {"type": "string"}
+                }, "additionalProperties": false}),
+            ),
+            WorkspaceTool::Grep => (
+                "Search text files of the workspace for a regular expression (read-only); bounded matches as path:line:text.",
+                json!({"type": "object", "properties": {
+                    "pattern": {"type": "string"},
+                    "path": {"type": "string", "description": "file or directory relative to the workspace root"},
+                    "glob": {"type": "string"}
+                }, "required": ["pattern"], "additionalProperties": false}),
+            ),
+            WorkspaceTool::GitDiff => (
+                "Show the uncommitted changes of the workspace's git repository (read-only): the working tree against the index, or with staged the index against HEAD.",
+                json!({"type": "object", "properties": {
+                    "path": {"type": "string"},
+                    "staged": {"type": "boolean"}
+                }, "additionalProperties": false}),
+            ),
+        };
+        ToolSpec {
+            name: self.name().to_owned(),
+            description: description.to_owned(),
+            parameters,
+        }
+    }
+}
+
+/// The answer to one tool call: its text (at most [`MAX_RESULT_BYTES`]) and
+/// whether it is an error the model should read as a refusal or failure.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolResult {
+    /// The text sent back to the model.
+    pub content: String,
+    /// Whether the call was refused or failed.
+    pub error: bool,
+}
+
+impl ToolResult {
+    fn ok(content: String) -> ToolResult {
+        ToolResult {
+            content: cap(content),
+            error: false,
+        }
+    }
+
+    /// A refused or failed call: `error: …`, for the model to read.
+    pub fn error(message: impl Into<String>) -> ToolResult {
+        ToolResult {
+            content: cap(format!("error: {}", message.into())),
+            error: true,
+        }
+    }
+}
+
+/// `text` cut to [`MAX_RESULT_BYTES`] at a character boundary, with a line
+/// saying so.
+fn cap(mut text: String) -> String {
+    const MARK: &str = "\n[output cut at 16 KiB]";
+    if text.len() <= MAX_RESULT_BYTES {
+        return text;
+    }
+    let mut end = MAX_RESULT_BYTES - MARK.len();
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.truncate(end);
+    text.push_str(MARK);
+    text
+}
+
+/// The read-only tools one reviewer offers, rooted at a workspace.
+#[derive(Debug, Clone)]
+pub struct WorkspaceTools {
+    root: PathBuf,
+    enabled: Vec<WorkspaceTool>,
+    deny: Vec<String>,
+    max_calls: usize,
+}
+
+impl WorkspaceTools {
+    /// `tools` over the workspace at `root` (a trusted path), with the
+    /// default deny-list and [`DEFAULT_MAX_TOOL_CALLS`].
+    pub fn new(root: impl Into<PathBuf>, tools: impl IntoIterator<Item = WorkspaceTool>) -> WorkspaceTools {
+        let mut enabled: Vec<WorkspaceTool> = Vec::new();
+        for t in tools {
+            if !enabled.contains(&t) {
+                enabled.push(t);
+            }
+        }
+        WorkspaceTools {
+            root: root.into(),
+            enabled,
+            deny: DEFAULT_DENY.iter().map(|p| (*p).to_owned()).collect(),
+            max_calls: DEFAULT_MAX_TOOL_CALLS,
+        }
+    }
+
+    /// Adds patterns to the deny-list (same syntax as [`DEFAULT_DENY`]).
+    pub fn deny(mut self, patterns: impl IntoIterator<Item = impl Into<String>>) -> WorkspaceTools {
+        self.deny.extend(patterns.into_iter().map(Into::into));
+        self
+    }
+
+    /// At most `n` tool calls per review (at most [`MAX_TOOL_CALLS_LIMIT`]).
+    pub fn max_tool_calls(mut self, n: usize) -> WorkspaceTools {
+        self.max_calls = n.min(MAX_TOOL_CALLS_LIMIT);
+        self
+    }
+
+    /// The per-review call limit.
+    pub fn call_limit(&self) -> usize {
+        self.max_calls
+    }
+
+    /// Whether no tool is enabled.
+    pub fn is_empty(&self) -> bool {
+        self.enabled.is_empty()
+    }
+
+    /// The enabled tools' names, in the order they are offered.
+    pub fn names(&self) -> Vec<&'static str> {
+        self.enabled.iter().map(|t| t.name()).collect()
+    }
+
+    /// The enabled tools' specifications, for the request.
+    pub fn specs(&self) -> Vec<ToolSpec> {
+        self.enabled.iter().map(|t| t.spec()).collect()
+    }
+
+    /// Whether the relative path `rel` is on the deny-list.
+    pub fn is_denied(&self, rel: &Path) -> bool {
+        let parts: Vec<String> = rel
+            .components()
+            .filter_map(|c| match c {
+                std::path::Component::Normal(n) => Some(n.to_string_lossy().into_owned()),
+                _ => None,
+            })
+            .collect();
+        let whole = parts.join("/");
+        self.deny.iter().any(|pattern| {
+            if pattern.contains('/') {
+                let p = pattern.trim_matches('/');
+                glob_path(p, &whole) || (whole.starts_with(p) && whole.as_bytes().get(p.len()) == Some(&b'/'))
+            } else {
+                parts.iter().any(|part| glob_component(pattern, part))
+            }
+        })
+    }
+
+    /// Runs one call, never failing: a refusal, bad arguments or an I/O
+    /// problem is an error result. Blocking (file reads, `git`): run it off
+    /// the async threads.
+    pub fn call(&self, call: &ToolCall) -> ToolResult {
+        let Some(tool) = WorkspaceTool::parse(&call.name).filter(|t| self.enabled.contains(t)) else {
+            return ToolResult::error(format!(
+                "no tool named {:?}; the tools are {}",
+                crate::text::clamp_chars(&call.name, 64),
+                self.enabled.iter().map(|t| t.name()).collect::<Vec<_>>().join(", ")
+            ));
+        };
+        let args = if call.arguments.trim().is_empty() {
+            "{}"
+        } else {
+            &call.arguments
+        };
+        let root = match crate::io::Beneath::open(&self.root) {
+            Ok(r) => r,
+            Err(e) => return ToolResult::error(format!("the workspace cannot be opened: {}", e.kind())),
+        };
+        let outcome = match tool {
+            WorkspaceTool::ReadFile => {
+                parse::<files::ReadFileArgs>(args).and_then(|a| files::read_file(self, &root, &a))
+            }
+            WorkspaceTool::ListFiles => {
+                parse::<files::ListFilesArgs>(args).and_then(|a| files::list_files(self, &root, &a))
+            }
+            WorkspaceTool::Grep => parse::<files::GrepArgs>(args).and_then(|a| files::grep(self, &root, &a)),
+            WorkspaceTool::GitDiff => {
+                parse::<git_diff::GitDiffArgs>(args).and_then(|a| git_diff::git_diff(self, &root, &a))
+            }
+        };
+        match outcome {
+            Ok(text) => ToolResult::ok(text),
+            Err(why) => ToolResult::error(why),
+        }
+    }
+
+    /// The workspace root.
+    pub(crate) fn root(&self) -> &Path {
+        &self.root
+    }
+}
+
+/// The call's arguments, or an error naming what is wrong (never quoting them).
+fn parse<T: for<'de> Deserialize<'de>>(args: &str) -> Result<T, String> {
+    let value: Value = serde_json::from_str(args)
+        .map_err(|e| format!("the arguments are not JSON: {}", crate::json::describe_serde_error(&e)))?;
+    serde_json::from_value(value).map_err(|e| format!("invalid arguments: {}", crate::json::describe_serde_error(&e)))
+}
+
+/// Whether `name` (one component) matches `pattern` (`*`, `?`).
+pub(crate) fn glob_component(pattern: &str, name: &str) -> bool {
+    fn go(p: &[u8], n: &[u8]) -> bool {
+        match (p.first(), n.first()) {
+            (None, None) => true,
+            (Some(b'*'), _) => go(&p[1..], n) || (!n.is_empty() && go(p, &n[1..])),
+            (Some(b'?'), Some(_)) => go(&p[1..], &n[1..]),
+            (Some(a), Some(b)) if a == b => go(&p[1..], &n[1..]),
+            _ => false,
+        }
+    }
+    go(pattern.as_bytes(), name.as_bytes())
+}
+
+/// Whether the `/`-separated `path` matches `pattern`, where `**` matches any
+/// number of components and other components match with
+/// [`glob_component`]. A pattern without `/` matches the last component.
+pub(crate) fn glob_path(pattern: &str, path: &str) -> bool {
+    if !pattern.contains('/') {
+        return path
+            .rsplit('/')
+            .next()
+            .is_some_and(|last| glob_component(pattern, last));
+    }
+    fn go(p: &[&str], n: &[&str]) -> bool {
+        match (p.first(), n.first()) {
+            (None, None) => true,
+            (Some(&"**"), _) => go(&p[1..], n) || (!n.is_empty() && go(p, &n[1..])),
+            (Some(a), Some(b)) if glob_component(a, b) => go(&p[1..], &n[1..]),
+            _ => false,
+        }
+    }
+    let p: Vec<&str> = pattern.split('/').filter(|s| !s.is_empty()).collect();
+    let n: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    go(&p, &n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_deny_list_matches_components_and_paths() {
+        let t = WorkspaceTools::new("/nowhere", WorkspaceTool::ALL).deny(["secrets/*.txt"]);
+        for denied in [
+            ".env",
+            ".env.local",
+            "config/.env.prod",
+            "certs/server.pem",
+            "a/b.key",
+            "id_rsa",
+            "home/id_ed25519.pub",
+            ".netrc",
+            ".git/config",
+            ".advisor/config.toml",
+            ".advisor/state/x",
+            "secrets/a.txt",
+        ] {
+            assert!(t.is_denied(Path::new(denied)), "{denied}");
+        }
+        for allowed in [
+            "src/main.rs",
+            "environment.md",
+            "keys.rs",
+            ".gitignore",
+            ".git/HEAD",
+            "secrets/a/b.txt",
+        ] {
+            assert!(!t.is_denied(Path::new(allowed)), "{allowed}");
+        }
+    }
+
+    #[test]
+    fn globs_match_within_components_and_across_with_double_star() {
+        assert!(glob_path("src/**/*.rs", "src/a/b/c.rs"));
+        assert!(glob_path("src/**/*.rs", "src/c.rs"));
+        assert!(!glob_path("src/*.rs", "src/a/c.rs"));
+        assert!(glob_path("*.md", "docs/x.md"));
+        assert!(!glob_component("a?c", "ac"));
+    }
+
+    #[test]
+    fn results_are_cut_at_the_cap_and_say_so() {
+        let r = ToolResult::ok("é".repeat(MAX_RESULT_BYTES));
+        assert!(r.content.len() <= MAX_RESULT_BYTES);
+        assert!(r.content.ends_with("[output cut at 16 KiB]"));
+        assert_eq!(ToolResult::ok("short".into()).content, "short");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_star_pattern_matches_every_name(name in "[a-z.]{0,12}") {
+            proptest::prop_assert!(glob_component("*", &name));
+            proptest::prop_assert!(glob_component(&name, &name));
+        }
+    }
+}

@@ -15,7 +15,7 @@ use std::process::ExitCode;
 use crate::config::{CONFIG_PATH, STARTER_CONFIG};
 use clap::Args;
 
-use crate::terminal::{Exit, fail, show};
+use crate::terminal::{Exit, fail, line, show};
 
 /// Arguments of `advisor init`.
 #[derive(Debug, Args)]
@@ -91,7 +91,7 @@ pub(crate) fn run(args: &InitArgs) -> Exit {
                 );
             }
         }
-        Err(e) => eprintln!("advisor init: cannot write {}: {e}", show(&ignore)),
+        Err(e) => eprintln!("advisor init: cannot write {}: {}", show(&ignore), line(&e.to_string())),
     }
     println!("wrote {}: this workspace now opts in to the advisor", show(&path));
     Ok(ExitCode::SUCCESS)

@@ -17,7 +17,8 @@
 //! - Shared by the commands: `finish` — the drive from a transcript to a
 //!   review; `state` — the hook's session state; `model_args` — the model
 //!   flags; `package_scripts` — a workspace's `package.json` scripts; `input`
-//!   — bounded input; `json_out` and `terminal` — output.
+//!   — bounded input; `no_links` — the advisor's own files are never reached
+//!   through a symbolic link; `json_out` and `terminal` — output.
 
 pub mod config;
 pub mod transcript;
@@ -32,6 +33,7 @@ mod json_out;
 #[cfg(feature = "mcp")]
 mod mcp;
 mod model_args;
+mod no_links;
 mod package_scripts;
 mod replay;
 mod replay_input;
@@ -103,7 +105,11 @@ pub fn main() -> ExitCode {
         Err(e) if is_hook_usage_error(&e) => {
             let why = e.to_string();
             let first = why.lines().next().unwrap_or("invalid arguments");
-            eprintln!("advisor hook: {first}; the stop goes through");
+            // the flag is the repository's text: through the one cleaner
+            eprintln!(
+                "{}",
+                terminal::message(&format!("advisor hook: {first}; the stop goes through"))
+            );
             return ExitCode::SUCCESS;
         }
         Err(e) => e.exit(),

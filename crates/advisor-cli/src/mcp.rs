@@ -163,11 +163,17 @@ fn tools() -> Vec<Tool> {
 
 impl AdvisorMcp {
     fn new(workspace: PathBuf) -> AdvisorMcp {
-        let config = (WorkspaceConfig::load(&workspace))
-            .map(Option::unwrap_or_default)
+        let config = (WorkspaceConfig::load_with_notice(&workspace))
+            .map(|(c, notice)| {
+                if let Some(why) = notice {
+                    eprintln!("{}", crate::terminal::message(&format!("advisor mcp: {why}")));
+                }
+                c.unwrap_or_default()
+            })
             .map_err(|e| e.to_string());
         if let Err(e) = &config {
-            eprintln!("advisor mcp: {e}; every tool call will answer with this error");
+            let why = format!("advisor mcp: {e}; every tool call will answer with this error");
+            eprintln!("{}", crate::terminal::message(&why));
         }
         AdvisorMcp {
             workspace,
@@ -195,8 +201,18 @@ impl AdvisorMcp {
         if let Some(limit) = config.max_session_review_tokens {
             consultant = consultant.max_tokens(limit);
         }
-        Ok(ConsultSession::new(consultant, ConsultLedger::default())
-            .with_store(ConsultStore::new(self.workspace.join(CONSULTATIONS_DIR))))
+        let session = ConsultSession::new(consultant, ConsultLedger::default());
+        let store = self.workspace.join(CONSULTATIONS_DIR);
+        // a committed link would send the pairs wherever it points: consult without storing them
+        if let Some(link) = crate::no_links::first_link([self.workspace.join(".advisor"), store.clone()]) {
+            let why = crate::no_links::refusal(&link, "its consultation store");
+            eprintln!(
+                "{}",
+                crate::terminal::message(&format!("advisor mcp: {why}; consultations are not stored"))
+            );
+            return Ok(session);
+        }
+        Ok(session.with_store(ConsultStore::new(store)))
     }
 
     async fn consult(&self, arguments: JsonObject) -> Result<CallToolResponse, String> {

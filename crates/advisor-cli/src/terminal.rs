@@ -1,23 +1,25 @@
 //! Escaping untrusted text before it reaches a terminal.
 //!
-//! Owns the one rule every human-readable output of the CLI follows: a
-//! character that can move the cursor, repaint or hide text, or reorder it —
-//! C0 and C1 controls (`\r`, `ESC`, CSI…), DEL, line and paragraph
-//! separators, bidi controls and every other invisible character
-//! ([`advisor::invisible::is_invisible`]) — is printed as a visible escape
-//! (`\r`, `\u{1b}`), never raw. [`json`] does the same for JSON output while
-//! keeping it valid JSON with the same value. Must not decide what is printed.
+//! Every human-readable output of the CLI follows the library's one display
+//! rule ([`advisor::invisible::escape_line`]): a character that can move the
+//! cursor, repaint or hide text, or reorder it — C0 and C1 controls (`\r`,
+//! `ESC`, CSI…), DEL, line and paragraph separators, bidi controls and every
+//! other invisible character — is printed as a visible escape (`\r`,
+//! `\u{1b}`), never raw. This file owns the CLI's uses of it ([`line`],
+//! [`fail`] with its length cap) and [`json`], which does the same for JSON
+//! output while keeping it valid JSON with the same value. Must not decide
+//! what is printed.
 
 use std::borrow::Cow;
 use std::fmt::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use advisor::invisible::is_invisible;
+use advisor::invisible::{display_line, escape_line, is_hidden_or_control as dangerous};
 
-fn dangerous(c: char) -> bool {
-    c.is_control() || is_invisible(c) || matches!(c, '\u{2028}' | '\u{2029}')
-}
+/// Longest line of a message the CLI writes for a person (stderr, a hook's
+/// `systemMessage`), in characters after escaping.
+pub(crate) const MAX_MESSAGE_CHARS: usize = 2_000;
 
 /// At most `max_chars` characters of `s`, cut at a character boundary.
 pub(crate) fn clamp(s: &str, max_chars: usize) -> &str {
@@ -25,24 +27,16 @@ pub(crate) fn clamp(s: &str, max_chars: usize) -> &str {
 }
 
 /// `s` for one line of output: every control character, newline included,
-/// and every invisible character escaped.
+/// and every invisible character escaped ([`escape_line`]).
 pub(crate) fn line(s: &str) -> Cow<'_, str> {
-    if !s.chars().any(dangerous) {
-        return Cow::Borrowed(s);
-    }
-    let mut out = String::with_capacity(s.len() + 16);
-    for c in s.chars() {
-        match c {
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if dangerous(c) => {
-                let _ = write!(out, "\\u{{{:x}}}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    Cow::Owned(out)
+    escape_line(s)
+}
+
+/// `s` as one message line for a person: escaped as [`line`] and cut to
+/// [`MAX_MESSAGE_CHARS`] ([`display_line`]). Every stderr line and every
+/// `systemMessage` of the CLI goes through it.
+pub(crate) fn message(s: &str) -> String {
+    display_line(s, MAX_MESSAGE_CHARS)
 }
 
 /// A path for one line of output, escaped as [`line`].
@@ -56,7 +50,7 @@ pub(crate) type Exit = Result<ExitCode, ExitCode>;
 /// Says `advisor <command>: <msg>` on stderr, escaped as one [`line`], and
 /// gives the exit status `code`.
 pub(crate) fn fail(command: &str, code: u8, msg: impl std::fmt::Display) -> ExitCode {
-    eprintln!("advisor {command}: {}", line(&msg.to_string()));
+    eprintln!("{}", message(&format!("advisor {command}: {msg}")));
     ExitCode::from(code)
 }
 

@@ -24,7 +24,8 @@ async fn a_spent_session_budget_stops_reviews_and_says_why() {
         .await;
     let ws = Workspace::with_config("enabled = true\nmax_rounds = 5\nmax_session_review_tokens = 100\n");
     // the model comes from the user's own config (never from the workspace file)
-    let home = ws.path().join("user-config");
+    // outside the workspace: a user config inside it is refused
+    let home = ws.path().with_extension("user-config");
     std::fs::create_dir_all(home.join("advisor")).unwrap();
     std::fs::write(
         home.join("advisor/config.toml"),
@@ -71,5 +72,6 @@ async fn a_spent_session_budget_stops_reviews_and_says_why() {
     assert!(shown.get("decision").is_none(), "{second}");
     let message = shown["systemMessage"].as_str().unwrap_or_default();
     assert!(message.contains("budget") || message.contains("tokens"), "{message}");
+    let _ = std::fs::remove_dir_all(&home);
     let _ = fixture; // shared helper module
 }

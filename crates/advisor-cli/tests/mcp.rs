@@ -39,7 +39,7 @@ impl Workspace {
     /// `advisor trust` for this workspace, as its user would run it.
     fn trust(&self) {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_advisor"))
-            .arg("trust")
+            .args(["trust", "--yes"])
             .arg(&self.0)
             .env("XDG_CONFIG_HOME", self.user_home())
             .output()

@@ -14,7 +14,8 @@
 //! workspace gets them.
 //!
 //! This file owns the workspace file's schema, its strict parsing (an unknown
-//! key is an error naming the key and its line), its bounded reading, the
+//! key is an error naming its line, never the key: `toml_error.rs`), its
+//! bounded reading, the
 //! commented [`STARTER_CONFIG`] that `advisor init` writes, and building a
 //! plugin from a resolved config. Must not run reviews, and must never take a
 //! URL, model, header or key-variable name from the environment.
@@ -22,6 +23,7 @@
 pub mod command;
 pub mod recursion;
 mod resolve;
+mod toml_error;
 pub mod trust;
 mod user;
 
@@ -39,7 +41,9 @@ use advisor::plugin::{AdvisorPlugin, AdvisorPluginBuilder};
 use advisor::review::tools::WorkspaceTools;
 use advisor::review::{Reviewer, RulesReviewer, RunKind};
 
+pub(crate) use resolve::shell_word;
 pub use resolve::{Resolved, ReviewerSource, resolve};
+pub(crate) use toml_error::parse_toml;
 pub use user::{USER_CONFIG_RELATIVE, UserConfig, WorkspaceGrant};
 
 /// Where a workspace's config lives, relative to its root.
@@ -356,18 +360,6 @@ impl Default for WorkspaceConfig {
     }
 }
 
-/// Parses TOML `text` into `T`; errors name `name`, the offending key and its
-/// line, never a value.
-pub(crate) fn parse_toml<T: serde::de::DeserializeOwned>(name: &str, text: &str) -> Result<T, Error> {
-    toml::from_str(text).map_err(|e| {
-        let line = |s: std::ops::Range<usize>| 1 + text.bytes().take(s.start).filter(|b| *b == b'\n').count();
-        let at = e
-            .span()
-            .map_or_else(|| name.to_owned(), |s| format!("{name}:{}", line(s)));
-        Error::new(ErrorKind::Config, format!("{at}: {}", e.message().trim()))
-    })
-}
-
 /// Reads a config file within [`MAX_CONFIG_BYTES`], regular files only;
 /// `Ok(None)` when there is none.
 pub(crate) fn read_config_file(path: &Path) -> Result<Option<String>, Error> {
@@ -380,7 +372,7 @@ pub(crate) fn read_config_file(path: &Path) -> Result<Option<String>, Error> {
 
 impl WorkspaceConfig {
     /// Parses config text; `name` (the file) is used in errors, which name the
-    /// offending key and its line.
+    /// line and the kind of problem, never a key or value of the text.
     pub fn parse(name: &str, text: &str) -> Result<WorkspaceConfig, Error> {
         parse_toml(name, text)
     }
@@ -401,15 +393,23 @@ impl WorkspaceConfig {
     }
 
     /// The effective config of `workspace` under the trust rules, against the
-    /// user's own config ([`UserConfig::load`]): `Ok(None)` when the workspace
-    /// has not opted in or has turned the advisor off. A workspace file whose
-    /// `[reviewer]` table asks for a model the user has not trusted is an
-    /// [`ErrorKind::Untrusted`] error naming `advisor trust <path>`. The
-    /// returned config's `reviewer` is the one allowed to run, so
-    /// [`plugin_builder`](Self::plugin_builder) on it is safe.
+    /// user's own config ([`UserConfig::load_for`]): `Ok(None)` when the
+    /// workspace has not opted in or has turned the advisor off. A workspace
+    /// file whose `[reviewer]` table asks for a model the user has not
+    /// trusted is an [`ErrorKind::Untrusted`] error naming `advisor trust
+    /// <path>`. The returned config's `reviewer` is the one allowed to run,
+    /// so [`plugin_builder`](Self::plugin_builder) on it is safe. A user
+    /// config inside the workspace or owned by another user is ignored
+    /// ([`load_with_notice`](Self::load_with_notice) says so).
     pub fn load(workspace: &Path) -> Result<Option<WorkspaceConfig>, Error> {
-        let user = UserConfig::load()?;
-        Ok(resolve(workspace, &user)?.map(|r| r.config))
+        WorkspaceConfig::load_with_notice(workspace).map(|(c, _)| c)
+    }
+
+    /// [`load`](Self::load), with the one-line reason the user config was
+    /// ignored, if it was, for the host to say.
+    pub fn load_with_notice(workspace: &Path) -> Result<(Option<WorkspaceConfig>, Option<String>), Error> {
+        let (user, notice) = UserConfig::load_for(workspace)?;
+        Ok((resolve(workspace, &user)?.map(|r| r.config), notice))
     }
 
     /// Checks the values a builder would also reject, naming the field.
@@ -571,7 +571,7 @@ pub(crate) fn build_model(r: &ReviewerSettings, timeout: Duration) -> Result<adv
         let key = std::env::var(var).ok().filter(|k| !k.is_empty()).ok_or_else(|| {
             Error::config(
                 "reviewer.api_key_env",
-                format!("the environment variable {var} is not set"),
+                "the variable it names is not set (`advisor trust --list` shows which)",
             )
         })?;
         b = b.api_key(key);
@@ -624,15 +624,15 @@ mod tests {
     }
 
     #[test]
-    fn unknown_keys_are_errors_naming_the_key_and_line() {
+    fn unknown_keys_are_errors_naming_the_line_not_the_key() {
         let text = "enabled = true\nmax_rounds = 2\nmax_round = 3\n";
         let err = WorkspaceConfig::parse(".advisor/config.toml", text).unwrap_err();
         let msg = err.to_string();
-        assert!(msg.contains(".advisor/config.toml:3"), "{msg}");
-        assert!(msg.contains("max_round"), "{msg}");
+        assert!(msg.contains(".advisor/config.toml:3: unknown key"), "{msg}");
+        assert!(!msg.contains("`max_round`"), "{msg}");
         let err = WorkspaceConfig::parse("c", "[reviewer]\nkind = \"rules\"\nmodle = \"x\"\n").unwrap_err();
         assert!(
-            err.to_string().contains("c:3") && err.to_string().contains("modle"),
+            err.to_string().contains("c:3: unknown key") && !err.to_string().contains("modle"),
             "{err}"
         );
         let err = WorkspaceConfig::parse("c", "max_severity = \"critical\"\n").unwrap_err();

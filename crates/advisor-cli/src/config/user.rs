@@ -6,7 +6,13 @@
 //! a key variable or a header), workspaces opted in by path, and the trust
 //! records `advisor trust` writes (a fingerprint of a workspace's
 //! `[reviewer]` table, keyed by the workspace's canonical path). Reading is
-//! bounded; writing is atomic. Must not read any workspace file.
+//! bounded; writing is atomic.
+//!
+//! A host started by a repository's configuration can have `XDG_CONFIG_HOME`
+//! or `HOME` set by that repository, so [`UserConfig::load_for`] refuses a
+//! user config that lies inside the workspace (as given or once links are
+//! resolved) or that another user owns: the host then runs as if there were
+//! none, and says why. Must not read any workspace file.
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -76,6 +82,20 @@ impl UserConfig {
         UserConfig::default_path().map_or_else(|| Ok(UserConfig::default()), |p| UserConfig::load_from(&p))
     }
 
+    /// The user config as a host started in `workspace` may use it (the hook,
+    /// the MCP server): as [`load`](Self::load), except that a file inside
+    /// the workspace, or owned by another user, is refused — an empty config
+    /// and the reason, one line, for the host to say.
+    pub fn load_for(workspace: &Path) -> Result<(UserConfig, Option<String>), Error> {
+        let Some(path) = UserConfig::default_path() else {
+            return Ok((UserConfig::default(), None));
+        };
+        if let Some(why) = refusal(&path, workspace) {
+            return Ok((UserConfig::default(), Some(why)));
+        }
+        UserConfig::load_from(&path).map(|c| (c, None))
+    }
+
     /// Loads the user config at `path` (bounded, regular files only); an
     /// empty config when there is no file.
     pub fn load_from(path: &Path) -> Result<UserConfig, Error> {
@@ -138,6 +158,44 @@ impl UserConfig {
         advisor::io::write_atomic(path, text.as_bytes())
             .map_err(|e| Error::new(ErrorKind::Config, format!("cannot write {}: {e}", path.display())))
     }
+}
+
+/// Why the user config at `path` must not be used by a host running in
+/// `workspace`, if it must not: it lies inside the workspace (the path as
+/// given, or its target), or it is not owned by the user running the host.
+/// A missing file is no reason (there is nothing to use).
+fn refusal(path: &Path, workspace: &Path) -> Option<String> {
+    let meta = std::fs::metadata(path).ok()?;
+    let root = workspace_key(workspace);
+    let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let parent = path.parent().map(workspace_key);
+    let inside = real.starts_with(&root) || path.starts_with(workspace) || parent.is_some_and(|p| p.starts_with(&root));
+    if inside {
+        return Some(format!(
+            "the user config {} lies inside the workspace (XDG_CONFIG_HOME or HOME point into it), \
+             so it is ignored: the offline rules review instead",
+            path.display()
+        ));
+    }
+    if !owned_by_me(&meta) {
+        return Some(format!(
+            "the user config {} is not owned by the user running the advisor, so it is ignored: \
+             the offline rules review instead",
+            path.display()
+        ));
+    }
+    None
+}
+
+#[cfg(unix)]
+fn owned_by_me(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    meta.uid() == rustix::process::geteuid().as_raw()
+}
+
+#[cfg(not(unix))]
+fn owned_by_me(_meta: &std::fs::Metadata) -> bool {
+    true
 }
 
 #[cfg(test)]

@@ -52,12 +52,10 @@ pub(crate) struct HookArgs {
     host: Option<CodingAgent>,
 }
 
-/// One line, newlines folded.
+/// One line for a person: controls and invisible characters escaped, cut to
+/// the message cap ([`crate::terminal::message`], the one cleaner).
 fn one_line(why: impl std::fmt::Display) -> String {
-    why.to_string()
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect()
+    crate::terminal::message(&why.to_string())
 }
 
 /// Says `why` on one line of stderr.
@@ -126,7 +124,7 @@ fn summary(finish: &Finish, blocked: bool) -> Option<String> {
         .decisions
         .first()
         .and_then(|d| record.notes.get(d.note))
-        .map(|note| format!(": {}", crate::terminal::clamp(&one_line(&note.text), 200)))
+        .map(|note| format!(": {}", advisor::invisible::display_line(&note.text, 200)))
         .unwrap_or_default();
     match (blocked, record.shadow, n) {
         (true, _, _) => Some(format!("advisor: sent the agent back ({n} note(s){first})")),
@@ -161,8 +159,12 @@ pub(crate) async fn run(args: &HookArgs) -> Exit {
         Some(false) => eprintln!("advisor: ignoring a recursion marker that names no live review of this user"),
         None => {}
     }
-    let mut config = match WorkspaceConfig::load(&workspace) {
-        Ok(Some(c)) if c.enabled => c,
+    let loaded = WorkspaceConfig::load_with_notice(&workspace);
+    if let Ok((Some(_), Some(why))) = &loaded {
+        say(why); // a user config the repository could have placed: the offline rules
+    }
+    let mut config = match loaded {
+        Ok((Some(c), _)) if c.enabled => c,
         Ok(_) => return Ok(ExitCode::SUCCESS), // not opted in: inert, the transcript is never read
         Err(e) => return Err(let_through_visibly(input.host, e)),
     };
@@ -172,16 +174,14 @@ pub(crate) async fn run(args: &HookArgs) -> Exit {
 }
 
 /// The first of the workspace's `.advisor`, the state directory, and the
-/// session's state and lock files that is a symbolic link, if any (what
-/// does not exist yet is no link).
+/// session's state and lock files that is a symbolic link, if any.
 fn linked(workspace: &std::path::Path, dir: &std::path::Path, state: Option<&PathBuf>) -> Option<PathBuf> {
-    let is_link = |p: &std::path::Path| std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink());
     let mut candidates = vec![workspace.join(".advisor"), dir.to_path_buf()];
     if let Some(s) = state {
         candidates.push(s.clone());
         candidates.push(s.with_extension("lock"));
     }
-    candidates.into_iter().find(|p| is_link(p))
+    crate::no_links::first_link(candidates)
 }
 
 async fn review(
@@ -205,10 +205,8 @@ async fn review(
     let path = state_path(&dir, &input.session_id, agent);
     // a committed `.advisor/state` link would send the state and lock files wherever it points
     if let Some(link) = linked(workspace, &dir, path.as_ref().ok()) {
-        return Err(let_through(format!(
-            "{} is a symbolic link, which the advisor does not follow for its state; not reviewed",
-            link.display()
-        )));
+        let why = crate::no_links::refusal(&link, "its state");
+        return Err(let_through(format!("{why}; not reviewed")));
     }
     let mut lock = path.clone().and_then(|p| SessionLock::open(&p).map_err(locking));
     let held = match lock.as_mut() {
@@ -377,7 +375,7 @@ async fn review(
 fn commit(staged: Option<advisor::io::Staged>) {
     if let Some(s) = staged {
         if let Err(e) = s.commit() {
-            eprintln!("advisor hook: cannot save the session state: {e}");
+            say(format!("cannot save the session state: {e}"));
         }
     }
 }

@@ -5,12 +5,14 @@
 //! key, so no other is ever written; Gemini CLI takes `decision: "block"` and
 //! `reason` (never `stopReason`, which would replace the reason) and
 //! `systemMessage`; Cursor takes `followup_message` only. A `reason` is cut to
-//! [`MAX_REASON_CHARS`]. Codex XML-escapes the reason again inside its
-//! `<hook_prompt>` (`&`, `<`, `>`), so for Codex the two entities that need
-//! no escaping in element text — `&#x27;` and `&quot;` — are written as the
-//! characters they stand for ([`for_codex`]); `&amp;`, `&lt;` and `&gt;`
-//! stay, so a note's `</advisory>` still cannot close the element. Must not
-//! decide whether to block.
+//! [`MAX_REASON_CHARS`]; a `systemMessage` is shown to the user, so it goes
+//! through the CLI's one cleaner and cap ([`crate::terminal::message`]).
+//! Codex XML-escapes the reason again inside its `<hook_prompt>` (`&`, `<`,
+//! `>`), so for Codex the two entities that need no escaping in element
+//! text — `&#x27;` and `&quot;` — are written as the characters they stand
+//! for ([`for_codex`]); `&amp;`, `&lt;` and `&gt;` stay, so a note's
+//! `</advisory>` still cannot close the element. Must not decide whether to
+//! block.
 
 use crate::transcript::CodingAgent;
 use serde_json::{Map, Value, json};
@@ -68,7 +70,7 @@ impl Reply {
                     out.insert("reason".into(), json!(clamp_reason(&reason, MAX_REASON_CHARS)));
                 }
                 if let Some(message) = &self.message {
-                    out.insert("systemMessage".into(), json!(clamp_reason(message, MAX_REASON_CHARS)));
+                    out.insert("systemMessage".into(), json!(crate::terminal::message(message)));
                 }
             }
         }

@@ -6,7 +6,11 @@
 //! response atomically and only then renames the request to its final name, so
 //! a crash in between leaves no completed pair. [`ConsultStore::restore`]
 //! returns the newest completed pair of the same task and the same `run_id`
-//! whose trigger was consulted. Must not call models.
+//! whose trigger was consulted. Nothing is opened through a symbolic link:
+//! a store directory that is a link is refused, the pair files are created
+//! new and renamed into place (a rename replaces a link, never its target),
+//! and a linked or oversized pair file is skipped when restoring. Must not
+//! call models.
 
 use std::io;
 use std::path::PathBuf;
@@ -19,6 +23,30 @@ use crate::io::write_atomic;
 const PENDING: &str = ".advisor-request.pending.json";
 const REQUEST: &str = ".advisor-request.json";
 const RESPONSE: &str = ".advisor-response.json";
+
+/// Largest pair file read back (a request or a response is a few KiB).
+const MAX_PAIR_BYTES: u64 = 256 * 1024;
+
+/// Creates `dir` when missing; refuses it when it is a symbolic link.
+fn open_dir(dir: &std::path::Path) -> io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    if std::fs::symlink_metadata(dir)?.file_type().is_symlink() {
+        return Err(io::Error::other(format!(
+            "{} is a symbolic link, which the store does not follow",
+            dir.display()
+        )));
+    }
+    Ok(())
+}
+
+/// A pair file's text: regular files only (a link is not followed), bounded.
+fn read_pair_file(path: &std::path::Path) -> Option<String> {
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    if !meta.file_type().is_file() {
+        return None;
+    }
+    crate::io::read_file_to_string(path, MAX_PAIR_BYTES).ok()
+}
 
 /// A directory of consultation pairs.
 #[derive(Debug, Clone)]
@@ -44,9 +72,10 @@ impl ConsultStore {
         ConsultStore { dir: dir.into() }
     }
 
-    /// Writes `request` as pending.
+    /// Writes `request` as pending; refused when the store's directory is a
+    /// symbolic link.
     pub fn begin(&self, request: &AdvisorRequest) -> io::Result<PendingConsult> {
-        std::fs::create_dir_all(&self.dir)?;
+        open_dir(&self.dir)?;
         let nanos = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map(|d| d.as_nanos())
@@ -67,13 +96,19 @@ impl ConsultStore {
 
     /// The newest completed pair for `task_id` in `run_id` whose trigger is in
     /// `consulted` (the ledger's order decides "newest"; files break ties).
-    /// Pairs of other runs, pending requests and invalid responses are ignored.
+    /// Pairs of other runs, pending requests, invalid responses and pair files
+    /// that are links or larger than 256 KiB are ignored; a store directory
+    /// that is a link holds nothing.
     pub fn restore(
         &self,
         task_id: &str,
         run_id: Option<&str>,
         consulted: &[String],
     ) -> io::Result<Option<(AdvisorRequest, AdvisorResponse, PathBuf)>> {
+        match std::fs::symlink_metadata(&self.dir) {
+            Ok(m) if m.file_type().is_symlink() => return Ok(None),
+            _ => {}
+        }
         let entries = match std::fs::read_dir(&self.dir) {
             Ok(e) => e,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
@@ -87,9 +122,7 @@ impl ConsultStore {
             };
             let req_path = self.dir.join(&name);
             let resp_path = self.dir.join(format!("{stem}{RESPONSE}"));
-            let (Ok(req_text), Ok(resp_text)) =
-                (std::fs::read_to_string(&req_path), std::fs::read_to_string(&resp_path))
-            else {
+            let (Some(req_text), Some(resp_text)) = (read_pair_file(&req_path), read_pair_file(&resp_path)) else {
                 continue;
             };
             let Ok(req) = AdvisorRequest::parse(&req_text) else {

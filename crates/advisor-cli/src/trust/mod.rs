@@ -1,12 +1,21 @@
 //! `advisor trust [PATH]`: let a workspace's own `[reviewer]` settings run.
 //!
 //! Reads the workspace's `.advisor/config.toml` (bounded), prints exactly
-//! which network settings it would trust — model, base URL, key variable,
-//! header names — and records their fingerprint for the workspace's canonical
-//! path in the user config (written atomically). `--revoke` forgets it,
-//! `--list` shows every grant and whether the file still matches. Must not
-//! decide the trust rules themselves (the library's `config` module does).
+//! which network settings it would trust — model, the host as the client
+//! will resolve it ([`host`]: IDNA ASCII form, with a warning for a
+//! non-ASCII, punycode or mixed-script host, plain `http`, and a host that is
+//! neither loopback nor the one the key variable is for), base URL, key
+//! variable, header names — and only then asks: on a terminal, a `y` records
+//! their fingerprint for the workspace's canonical path in the user config
+//! (written atomically); `--yes` records without asking; with no terminal
+//! and no `--yes` the same display is printed, nothing is recorded and the
+//! exit status is 1. `--revoke` forgets a grant, `--list` shows every grant
+//! and whether the file still matches. Must not decide the trust rules
+//! themselves (the `config` module does).
 
+mod host;
+
+use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -28,6 +37,10 @@ pub(crate) struct TrustArgs {
     /// List the workspaces of the user config and what they were granted.
     #[arg(long)]
     list: bool,
+    /// Record the trust without asking (after the same display); without
+    /// it, a terminal is asked and no terminal records nothing.
+    #[arg(long, short = 'y', conflicts_with_all = ["list", "revoke"])]
+    yes: bool,
 }
 
 /// What a `[reviewer]` table would do, for a person to judge.
@@ -108,6 +121,23 @@ pub(crate) fn run(args: &TrustArgs) -> Exit {
         );
         return Ok(ExitCode::SUCCESS);
     };
+    let view = display(&workspace, &reviewer);
+    let confirmed = if args.yes {
+        true
+    } else if std::io::stdin().is_terminal() {
+        ask(&view)
+    } else {
+        eprintln!(
+            "advisor trust: nothing recorded: no terminal to confirm on; check the settings above and run \
+             `advisor trust --yes {}` to record them",
+            line(&crate::config::shell_word(&workspace))
+        );
+        return Err(ExitCode::from(1));
+    };
+    if !confirmed {
+        eprintln!("advisor trust: nothing recorded");
+        return Err(ExitCode::from(1));
+    }
     let fp = user.trust(&workspace, &reviewer);
     user.save_to(&path).map_err(|e| failed(&e))?;
     println!(
@@ -118,6 +148,40 @@ pub(crate) fn run(args: &TrustArgs) -> Exit {
         show(&path)
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// Prints what trusting `reviewer` would allow, one fact a line, and the
+/// warnings about its host; returns the host's view.
+fn display(workspace: &Path, r: &ReviewerSettings) -> host::HostView {
+    let view = host::view(r.base_url.as_deref().unwrap_or_default(), r.api_key_env.as_deref());
+    let mut out = format!(
+        "{} asks to send its transcripts to a model:\n  {}\n  host: {}\n",
+        show(workspace),
+        describe(r),
+        view.host_line()
+    );
+    if let Some(url) = &view.url {
+        out.push_str(&format!("  requests go to: {}\n", line(url)));
+    }
+    for w in &view.warnings {
+        out.push_str(&format!("  warning: {}\n", line(w)));
+    }
+    print!("{out}");
+    let _ = std::io::stdout().flush();
+    view
+}
+
+/// Asks on the terminal; only `y` or `yes` agrees.
+fn ask(view: &host::HostView) -> bool {
+    let host = view.resolved.as_deref().unwrap_or("this URL");
+    eprint!(
+        "send reviews of this workspace to {} with these settings? [y/N] ",
+        line(host)
+    );
+    let _ = std::io::stderr().flush();
+    let mut answer = String::new();
+    let read = std::io::stdin().lock().take(64).read_line(&mut answer);
+    read.is_ok() && matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes")
 }
 
 fn list(user: &UserConfig, path: &Path) {

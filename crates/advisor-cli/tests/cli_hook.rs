@@ -279,15 +279,23 @@ fn internal_errors_let_the_stop_through_with_one_line_on_stderr() {
     assert_eq!(out.status.code(), Some(0));
     assert!(out.stdout.is_empty());
     assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
-    // missing transcript
+    // missing transcript, and no answer from the host: said on stderr and to the user
     let (stdout, stderr, code) = hook(&ws, "s", &ws.path().join("missing.jsonl"));
-    assert_eq!((stdout.as_str(), code), ("", 0));
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains("systemMessage") && stdout.contains("without a review"),
+        "{stdout}"
+    );
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.contains("missing.jsonl"));
+    assert!(
+        stderr.contains("missing.jsonl") && stderr.contains("and no answer"),
+        "{stderr}"
+    );
     // a transcript line that is not JSON
     let t = ws.write("bad.jsonl", "{\"role\":\"user\",\"content\":\"hi\"}\nnot json\n");
     let (stdout, stderr, code) = hook(&ws, "s", &t);
-    assert_eq!((stdout.as_str(), code), ("", 0));
+    assert_eq!(code, 0);
+    assert!(stdout.contains("without a review"), "{stdout}");
     assert!(stderr.contains("bad.jsonl:2"), "{stderr}");
     // model down
     let port = std::net::TcpListener::bind("127.0.0.1:0")

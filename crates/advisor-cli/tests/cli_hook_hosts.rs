@@ -82,19 +82,31 @@ fn claude_code_pass_block_cap_and_bad_input() {
     bad_input_fails_open("claude", "{\"hook_event_name\":\"Stop\"}");
 }
 
+/// The input had no transcript: the user is told on stderr and in a
+/// `systemMessage`, and nothing else is said but the block, if any.
+fn said_blind(run: &Run) -> bool {
+    let message = run.json().and_then(|v| v["systemMessage"].as_str().map(str::to_owned));
+    run.stderr.contains("reviewed without tool evidence")
+        && message.is_some_and(|m| m.contains("reviewed without tool evidence"))
+}
+
 #[test]
 fn codex_pass_block_cap_and_bad_input_with_only_codex_keys() {
+    // `transcript_path: null` (codex exec --ephemeral): reviewed alone, and said so
     let ws = Workspace::with_config(CAP_1);
-    assert_eq!(hook(&codex(&ws, CLEAN, false), &[]).stdout, "", "pass");
+    let run = hook(&codex(&ws, CLEAN, false), &[]);
+    assert_eq!(keys(&run), ["systemMessage"], "pass");
+    assert!(said_blind(&run), "{}", run.stderr);
     let ws = Workspace::with_config(CAP_1);
     let run = hook(&codex(&ws, FLAGGED, false), &[]);
-    assert_eq!(keys(&run), ["decision", "reason"], "Codex rejects any other key");
-    assert!(run.blocked().is_some());
     assert_eq!(
-        hook(&codex(&ws, FLAGGED, true), &[]).stdout,
-        "",
-        "cap reached (same turn)"
+        keys(&run),
+        ["decision", "reason", "systemMessage"],
+        "Codex rejects any other key"
     );
+    assert!(run.blocked().is_some() && said_blind(&run));
+    let run = hook(&codex(&ws, FLAGGED, true), &[]);
+    assert_eq!(keys(&run), ["systemMessage"], "cap reached (same turn)");
     // a new turn is a fresh request
     let next = codex(&ws, FLAGGED, false).replace("turn-1", "turn-2");
     assert!(hook(&next, &[]).blocked().is_some());
@@ -103,21 +115,46 @@ fn codex_pass_block_cap_and_bad_input_with_only_codex_keys() {
 
 #[test]
 fn gemini_pass_block_cap_and_bad_input() {
+    // `transcript_path` empty (chat recording off): reviewed alone, and said so
     let ws = Workspace::with_config(CAP_1);
-    assert_eq!(hook(&gemini(&ws, CLEAN, false), &[]).stdout, "", "pass");
+    let run = hook(&gemini(&ws, CLEAN, false), &[]);
+    assert_eq!(keys(&run), ["systemMessage"], "pass");
+    assert!(said_blind(&run));
     let ws = Workspace::with_config(CAP_1);
     let run = hook(&gemini(&ws, FLAGGED, false), &[]);
     assert_eq!(
         keys(&run),
-        ["decision", "reason"],
+        ["decision", "reason", "systemMessage"],
         "no stopReason: it would replace the reason"
     );
     assert!(run.blocked().unwrap().contains("placeholder"));
-    assert_eq!(hook(&gemini(&ws, FLAGGED, true), &[]).stdout, "", "cap reached");
+    let run = hook(&gemini(&ws, FLAGGED, true), &[]);
+    assert!(run.blocked().is_none() && said_blind(&run), "cap reached");
     bad_input_fails_open(
         "gemini",
         "{\"hook_event_name\":\"AfterAgent\",\"prompt_response\":\"x\"}",
     );
+}
+
+#[test]
+fn cursor_with_no_readable_transcript_says_it_reviewed_nothing() {
+    // Cursor sends no answer field: with a null or unreadable transcript there
+    // is nothing to review, and stderr says so (Cursor shows no systemMessage)
+    let ws = Workspace::with_config(CAP_1);
+    let null =
+        cursor(&ws, Path::new("x"), "completed", 0).replace("\"transcript_path\":\"x\"", "\"transcript_path\":null");
+    assert!(null.contains("\"transcript_path\":null"));
+    let gone = cursor(&ws, &ws.path().join("gone.jsonl"), "completed", 0);
+    for (what, input) in [("null", null), ("unreadable", gone)] {
+        let run = hook(&input, &[]);
+        assert_eq!((run.stdout.as_str(), run.code), ("", 0), "{what}");
+        assert_eq!(run.stderr.lines().count(), 1, "{what}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("and no answer; the stop goes through"),
+            "{what}: {}",
+            run.stderr
+        );
+    }
 }
 
 #[test]
@@ -169,4 +206,62 @@ fn a_state_problem_with_a_cursor_loop_count_lets_the_stop_through() {
     assert!(hook(&cursor(&ws, &t, "completed", 0), &args).json().is_some());
     let run = hook(&cursor(&ws, &t, "completed", 1), &args);
     assert_eq!(run.stdout, "", "{}", run.stderr);
+}
+
+/// A Gemini CLI JSONL session file (derived, written here): one metadata line,
+/// then each `(prompt id, prompt, answer)` as a user and a gemini record.
+fn gemini_session(ws: &Workspace, turns: &[(&str, &str, &str)]) -> std::path::PathBuf {
+    let mut lines = vec![
+        json!({"sessionId": "gm-1", "projectHash": "h", "startTime": "2026-12-01T10:00:00Z",
+        "lastUpdated": "2026-12-01T10:00:00Z", "kind": "main"}),
+    ];
+    for (id, prompt, answer) in turns {
+        lines.push(
+            json!({"id": id, "timestamp": "2026-12-01T10:00:01Z", "type": "user", "content": [{"text": prompt}]}),
+        );
+        lines.push(
+            json!({"id": format!("{id}-a"), "timestamp": "2026-12-01T10:00:02Z", "type": "gemini", "content": answer}),
+        );
+    }
+    ws.write(
+        "session.jsonl",
+        &lines.iter().map(|l| format!("{l}\n")).collect::<String>(),
+    )
+}
+
+fn gemini_with(ws: &Workspace, t: &Path, joined: &str, active: bool) -> String {
+    json!({"session_id": "gm-1", "transcript_path": t, "cwd": ws.path(), "hook_event_name": "AfterAgent",
+        "timestamp": "2026-12-01T10:00:03.000Z", "prompt": "export the report",
+        "prompt_response": joined, "stop_hook_active": active})
+    .to_string()
+}
+
+#[test]
+fn gemini_reviews_the_final_answer_and_a_resumed_prompt_is_a_fresh_request() {
+    let ws = Workspace::with_config("enabled = true\nmax_rounds = 2\n");
+    let t = gemini_session(&ws, &[("p1", "export the report", FLAGGED)]);
+    assert!(hook(&gemini_with(&ws, &t, FLAGGED, false), &[]).blocked().is_some());
+    // the retry answered cleanly: prompt_response joins both texts, the final one is reviewed
+    let t = gemini_session(&ws, &[("p1", "export the report", CLEAN)]);
+    let run = hook(&gemini_with(&ws, &t, &format!("{FLAGGED}\n{CLEAN}"), false), &[]);
+    assert!(run.blocked().is_none(), "the joined turn was reviewed: {}", run.stdout);
+    // the allowance (two reviews) is spent; stop_hook_active is false, as on a
+    // Gemini retry that called a tool: the cap holds all the same
+    let t = gemini_session(&ws, &[("p1", "export the report", FLAGGED)]);
+    assert!(
+        hook(&gemini_with(&ws, &t, FLAGGED, false), &[]).blocked().is_none(),
+        "cap reached"
+    );
+    // the same prompt typed again in the resumed session: a new request, a fresh allowance
+    let t = gemini_session(
+        &ws,
+        &[
+            ("p1", "export the report", FLAGGED),
+            ("p2", "export the report", FLAGGED),
+        ],
+    );
+    assert!(
+        hook(&gemini_with(&ws, &t, FLAGGED, false), &[]).blocked().is_some(),
+        "fresh allowance"
+    );
 }

@@ -4,7 +4,10 @@
 //! Reads the hook JSON on stdin (bounded), recognises the host (or takes
 //! `--host`), and — only in a workspace that opted in with
 //! `.advisor/config.toml` — runs one finish review through the plugin with the
-//! session's saved state, under a per-session lock. When a note must reach the
+//! session's saved state, under a per-session lock. The transcript is read
+//! once the host has written every tool result of the turn, waiting briefly
+//! for a host that is still writing it (`settle`); without a readable
+//! transcript the answer is reviewed alone and the user is told. When a note must reach the
 //! agent it answers in the host's own shape ([`output`]); otherwise nothing,
 //! or a one-line verdict with `verdict = "summary"`. It always exits 0: any
 //! internal error lets the stop through with one line on stderr (and a
@@ -19,6 +22,7 @@
 
 mod lock;
 mod output;
+mod settle;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -79,6 +83,9 @@ fn let_through_visibly(host: CodingAgent, why: impl std::fmt::Display) -> ExitCo
     }
     ExitCode::SUCCESS
 }
+
+/// What the user is told when the review had no transcript.
+const REVIEWED_BLIND: &str = "reviewed without tool evidence";
 
 /// The note added to the window when the review has no transcript.
 const NO_EVIDENCE: &str =
@@ -244,37 +251,59 @@ async fn review(
         )));
     }
     let options = ReadOptions {
-        allow_partial_last_line: input.last_assistant_message.is_some(),
+        allow_partial_last_line: input.last_assistant_message.is_some() || input.joined_response.is_some(),
         ..ReadOptions::default()
     };
     // every host's transcript format has a reader; a host that sends no
     // readable path gets its answer reviewed alone
-    let (transcript, note) = match &input.transcript_path {
-        Some(p) => match crate::transcript::read_transcript_with(p, &options) {
-            Ok((t, _)) if t.truncated => {
-                let cap = options.max_bytes;
-                let why = format!(
-                    "the last turn of {} is longer than the {cap}-byte read cap",
-                    p.display()
-                );
-                return Err(let_through_visibly(host, why));
+    let (transcript, note, blind) = match &input.transcript_path {
+        Some(p) => {
+            // a host that hands over the answer may still be writing the
+            // turn's last lines: wait for every tool call's result, briefly,
+            // then take what there is (without an answer from the host, the
+            // transcript is the answer's only source and is read as it is)
+            let budget = if options.allow_partial_last_line {
+                settle::SETTLE_BUDGET
+            } else {
+                std::time::Duration::ZERO
+            };
+            let settled = settle::read_settled(p, &options, budget).await;
+            if let Some(lag) = settled.lag() {
+                say(lag);
             }
-            Ok((t, _)) => (t, None),
-            Err(e) if input.last_assistant_message.is_some() => {
-                say(format!("{e}; reviewing the answer alone, without tool evidence"));
-                (Transcript::default(), Some(NO_EVIDENCE))
+            let lag_note = settled.window_note();
+            match settled.read {
+                Ok((t, _)) if t.truncated => {
+                    let cap = options.max_bytes;
+                    let why = format!(
+                        "the last turn of {} is longer than the {cap}-byte read cap",
+                        p.display()
+                    );
+                    return Err(let_through_visibly(host, why));
+                }
+                Ok((t, _)) => (t, lag_note, None),
+                Err(e) => (Transcript::default(), Some(NO_EVIDENCE.to_owned()), Some(e.to_string())),
             }
-            Err(e) => return Err(let_through(e)),
-        },
-        None => (Transcript::default(), Some(NO_EVIDENCE)),
+        }
+        None => (
+            Transcript::default(),
+            Some(NO_EVIDENCE.to_owned()),
+            Some(format!("{host} sent no transcript (transcript_path is null or empty)")),
+        ),
     };
-    let Some(answer) = input
-        .last_assistant_message
-        .clone()
-        .or_else(|| transcript.last_answer().map(str::to_owned))
-    else {
-        return Ok(ExitCode::SUCCESS); // nothing answered in this turn: nothing to review
+    let Some(answer) = input.answer(transcript.last_answer()) else {
+        return match blind {
+            // no transcript and no answer (Cursor sends none): say so, never silence
+            Some(why) => Err(let_through_visibly(host, format!("{why}, and no answer"))),
+            None => Ok(ExitCode::SUCCESS), // nothing answered in this turn: nothing to review
+        };
     };
+    // reviewed without the transcript: always said (stderr, and systemMessage where the host shows it)
+    let blind = blind.map(|why| {
+        let line = format!("{why}; the answer was {REVIEWED_BLIND}");
+        say(&line);
+        format!("advisor: {line}")
+    });
     // the request the answer is for: the transcript's last prompt, else what the host says
     let request = transcript
         .last_prompt
@@ -292,7 +321,7 @@ async fn review(
         &answer,
         request.as_deref(),
         prior.as_ref(),
-        note,
+        note.as_deref(),
         &mut |w| say(w),
     )
     .await
@@ -322,17 +351,21 @@ async fn review(
         }
         say(why);
     }
+    // a spent token budget and a rejected state are always said: reviews
+    // stopped until the budget resets or a fresh request
+    let said = budget_message(&finish)
+        .or_else(|| rejected_message(&finish))
+        .or_else(|| {
+            (verdict == Verdict::Summary)
+                .then(|| summary(&finish, reopens))
+                .flatten()
+        });
     let reply = Reply {
         block: finish.injection().map(str::to_owned),
-        // a spent token budget and a rejected state are always said: reviews
-        // stopped until the budget resets or a fresh request
-        message: budget_message(&finish)
-            .or_else(|| rejected_message(&finish))
-            .or_else(|| {
-                (verdict == Verdict::Summary)
-                    .then(|| summary(&finish, reopens))
-                    .flatten()
-            }),
+        message: match (blind, said) {
+            (Some(b), Some(s)) => Some(format!("{b}. {s}")),
+            (b, s) => b.or(s),
+        },
     };
     if let Some(json) = reply.render(host) {
         let mut out = std::io::stdout().lock();

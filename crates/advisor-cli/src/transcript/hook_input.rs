@@ -93,8 +93,13 @@ pub struct HookInput {
     /// Cursor: how the generation ended (`completed`, `aborted`, `error`).
     pub status: Option<String>,
     /// The answer the agent just gave, when the host provides it (fresher
-    /// than the transcript): `last_assistant_message`, Gemini's `prompt_response`.
+    /// than the transcript): `last_assistant_message` (Claude Code, Codex).
     pub last_assistant_message: Option<String>,
+    /// Gemini CLI's `prompt_response`: every text of the turn joined with
+    /// `\n` — an answer a stop hook already sent back included — so never
+    /// the answer itself when the session file says which text is last
+    /// (see [`HookInput::answer`]).
+    pub joined_response: Option<String>,
     /// The request the answer is for, when the host provides it (Gemini `prompt`).
     pub prompt: Option<String>,
     /// Codex: the turn the stop ends (a new request has a new turn).
@@ -161,9 +166,12 @@ impl HookInput {
             HookEvent::SubagentStop => string(&map, "agent_transcript_path"),
             HookEvent::Stop => string(&map, "transcript_path"),
         };
-        let answer = match host {
-            CodingAgent::Gemini => string(&map, "prompt_response").filter(|r| r != "[no response text]"),
-            _ => string(&map, "last_assistant_message"),
+        let (answer, joined) = match host {
+            CodingAgent::Gemini => (
+                None,
+                string(&map, "prompt_response").filter(|r| r != "[no response text]"),
+            ),
+            _ => (string(&map, "last_assistant_message"), None),
         };
         let cwd = string(&map, "cwd").or_else(|| {
             map.get("workspace_roots")
@@ -183,17 +191,50 @@ impl HookInput {
             loop_count: map.get("loop_count").and_then(Value::as_u64),
             status: string(&map, "status"),
             last_assistant_message: non_empty(answer),
+            joined_response: non_empty(joined),
             prompt: non_empty(string(&map, "prompt")),
             turn_id: non_empty(string(&map, "turn_id")),
             cwd: non_empty(cwd).map(PathBuf::from),
         })
     }
 
-    /// Whether a stop hook already sent the agent back in this loop
+    /// Whether a stop hook may already have sent the agent back in this loop
     /// (`stop_hook_active`, or Cursor's `loop_count` above zero): the
-    /// backstop when the advisor's own state cannot be trusted.
+    /// backstop when the advisor's own state cannot be trusted. Gemini CLI's
+    /// `stop_hook_active` is false on a retry that called a tool, so a
+    /// Gemini stop always counts as possibly continuing: with a state it
+    /// cannot trust, the hook lets it through rather than lean on the flag.
     pub fn continuing(&self) -> bool {
-        self.stop_hook_active || self.loop_count.is_some_and(|n| n > 0)
+        self.host == CodingAgent::Gemini || self.stop_hook_active || self.loop_count.is_some_and(|n| n > 0)
+    }
+
+    /// The answer under review, given the transcript's own (`transcript`,
+    /// the last turn's final text): the host's `last_assistant_message`
+    /// first (Claude Code writes the final line late); for Gemini CLI the
+    /// transcript's answer when `prompt_response` ends with it, else the
+    /// text `prompt_response` holds after it (the session file lags), else
+    /// the whole `prompt_response` (no session file to tell the texts apart).
+    pub fn answer(&self, transcript: Option<&str>) -> Option<String> {
+        if let Some(a) = &self.last_assistant_message {
+            return Some(a.clone());
+        }
+        let Some(joined) = &self.joined_response else {
+            return transcript.map(str::to_owned);
+        };
+        let Some(last) = transcript.map(str::trim).filter(|t| !t.is_empty()) else {
+            return Some(joined.clone());
+        };
+        let joined_trim = joined.trim_end();
+        if joined_trim.ends_with(last) {
+            return Some(last.to_owned());
+        }
+        match joined_trim.rfind(last) {
+            Some(at) => {
+                let newer = joined_trim[at + last.len()..].trim();
+                Some(if newer.is_empty() { last } else { newer }.to_owned())
+            }
+            None => Some(joined.clone()),
+        }
     }
 }
 
@@ -251,6 +292,10 @@ mod tests {
             (i.host, i.transcript_path.clone(), i.prompt.as_deref()),
             (CodingAgent::Gemini, None, Some("p"))
         );
+        assert_eq!(
+            (i.last_assistant_message.as_deref(), i.joined_response.as_deref()),
+            (None, Some("r"))
+        );
         assert!(i.continuing());
         let i = HookInput::parse(cursor).unwrap();
         assert_eq!(
@@ -262,6 +307,41 @@ mod tests {
         assert!(HookInput::parse(r#"{"hook_event_name":"PreToolUse","session_id":"s"}"#).is_err());
         assert!(HookInput::parse("[1]").is_err());
         assert!(HookInput::parse(r#"{"hello":"world"}"#).is_err());
+    }
+
+    #[test]
+    fn gemini_reviews_the_final_answer_never_the_joined_turn() {
+        let input = |joined: &str| {
+            HookInput::parse(
+                &serde_json::json!({"session_id": "s", "hook_event_name": "AfterAgent", "prompt": "p",
+                    "prompt_response": joined, "stop_hook_active": false})
+                .to_string(),
+            )
+            .unwrap()
+        };
+        let retry = input("All tests pass.\nCorrection: 1 test fails.");
+        // the session file has the final answer
+        assert_eq!(
+            retry.answer(Some("Correction: 1 test fails.")).as_deref(),
+            Some("Correction: 1 test fails.")
+        );
+        // the session file lags one answer behind: the newer text is the answer
+        assert_eq!(
+            retry.answer(Some("All tests pass.")).as_deref(),
+            Some("Correction: 1 test fails.")
+        );
+        // no session file: all there is
+        assert_eq!(
+            retry.answer(None).as_deref(),
+            Some("All tests pass.\nCorrection: 1 test fails.")
+        );
+        // a stop hook's flag is never needed: a Gemini stop is always possibly continuing
+        assert!(retry.continuing());
+        // the other hosts: the host's own answer first
+        let cc = HookInput::parse(r#"{"session_id":"s","hook_event_name":"Stop","last_assistant_message":"final"}"#)
+            .unwrap();
+        assert_eq!(cc.answer(Some("older")).as_deref(), Some("final"));
+        assert!(!cc.continuing());
     }
 
     #[test]

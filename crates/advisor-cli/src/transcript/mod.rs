@@ -220,6 +220,26 @@ impl Transcript {
         self.final_answer.as_deref()
     }
 
+    /// How many tool calls of the last turn have no result yet (neither a
+    /// tool result nor a rejection): a host that is still writing the
+    /// transcript (Claude Code calls its Stop hook before the last lines
+    /// are on disk) leaves some. Calls without an id cannot be paired and
+    /// are not counted.
+    pub fn unanswered_calls(&self) -> usize {
+        let turn = self.turn_starts.last().copied().unwrap_or(0);
+        let recent = self.messages.get(turn..).unwrap_or_default();
+        let answered: std::collections::HashSet<&str> = recent
+            .iter()
+            .filter_map(|m| m.tool_call_id.as_deref())
+            .chain(self.rejected.iter().map(|c| c.id.as_str()))
+            .collect();
+        recent
+            .iter()
+            .flat_map(|m| m.tool_calls.iter())
+            .filter(|c| !c.id.is_empty() && !answered.contains(c.id.as_str()))
+            .count()
+    }
+
     /// The messages before the answer under review (all of them when there is none).
     pub fn history_before_answer(&self) -> &[Message] {
         &self.messages[..self.answer_index.unwrap_or(self.messages.len())]

@@ -1,0 +1,297 @@
+"""Scripted model servers on loopback, one per host API, for the end-to-end suite.
+
+Owns the three wire protocols the hosts speak — Anthropic Messages with SSE
+(Claude Code), the OpenAI Responses API with SSE (Codex, as a custom
+provider) and Gemini `streamGenerateContent` with SSE (Gemini CLI, via
+GOOGLE_GEMINI_BASE_URL) — and turns each request into a neutral `Turn`
+(what the conversation's last input is) that a scenario's policy answers
+with a `Reply` (a shell command to run, an agent to start, or text). Every
+request is recorded for the suite's assertions. The servers answer at once:
+the hardest case for a host that writes its transcript late.
+
+Must not decide what a scenario expects: `suite.py` does. Serves only
+127.0.0.1; every request body is bounded.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Callable, Optional
+
+MAX_BODY = 32 << 20
+
+
+@dataclass
+class Turn:
+    """What the model is asked to answer, in host-neutral terms."""
+
+    prompt: str  # the conversation's first genuine user text
+    last: str  # "start", "tool" (a tool result came back) or "advisory" (a stop hook sent it back)
+    advisories: int  # how many times a stop hook sent this conversation back
+    tool_output: str = ""  # the last tool result's text
+    tools: int = 0  # tool results in the conversation so far
+
+
+@dataclass
+class Reply:
+    """What the scripted model says: text, a shell command, or a sub-agent."""
+
+    text: str = ""
+    command: Optional[str] = None
+    agent: Optional[str] = None  # Claude Code: start a sub-agent with this prompt
+
+
+ADVISORY_MARKERS = ("advisory severity=", "Stop hook feedback", "<hook_prompt", "Agent execution blocked")
+
+
+def _is_advisory(text: str) -> bool:
+    return any(m in text for m in ADVISORY_MARKERS)
+
+
+@dataclass
+class Server:
+    """One scripted server: `policy` answers turns; `requests` records them."""
+
+    kind: str  # "anthropic", "openai" or "gemini"
+    policy: Callable[[Turn], Reply]
+    requests: list = field(default_factory=list)
+    httpd: Optional[ThreadingHTTPServer] = None
+    counter: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def url(self) -> str:
+        assert self.httpd is not None
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}"
+
+    def start(self) -> "Server":
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):  # quiet
+                pass
+
+            def do_HEAD(self):
+                self.send_response(200)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def do_GET(self):
+                body = b"{}"
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def do_POST(self):
+                n = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(min(n, MAX_BODY))
+                try:
+                    body = json.loads(raw or b"{}")
+                except ValueError:
+                    body = {}
+                with server.lock:
+                    server.requests.append({"path": self.path, "body": body})
+                    server.counter += 1
+                    n = server.counter
+                status, headers, payload = server.answer(self.path, body, n)
+                self.send_response(status)
+                for k, v in headers.items():
+                    self.send_header(k, v)
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        return self
+
+    def stop(self):
+        if self.httpd:
+            self.httpd.shutdown()
+            self.httpd.server_close()
+
+    def reset(self, policy: Callable[[Turn], Reply]):
+        with self.lock:
+            self.policy = policy
+            self.requests = []
+
+    def answer(self, path: str, body: dict, n: int):
+        if self.kind == "anthropic":
+            return anthropic(self.policy, body, n)
+        if self.kind == "openai":
+            return openai(self.policy, body, n)
+        return gemini(self.policy, path, body, n)
+
+    def texts(self) -> str:
+        """Every request body as text, for 'did the advisory reach the model'."""
+        return "\n".join(json.dumps(r["body"]) for r in self.requests)
+
+
+def _sse(events, named: bool) -> tuple:
+    out = []
+    for ev in events:
+        data = json.dumps(ev)
+        out.append((f"event: {ev['type']}\n" if named else "") + f"data: {data}\n\n")
+    return 200, {"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}, "".join(out).encode()
+
+
+# ---------------------------------------------------------------- Anthropic
+
+
+def _anthropic_turn(body: dict) -> Optional[Turn]:
+    msgs = body.get("messages") or []
+    if not body.get("tools") or not msgs:
+        return None
+    prompt, advisories, last, out, tools = "", 0, "start", "", 0
+    for m in msgs:
+        if m.get("role") != "user":
+            continue
+        content = m.get("content")
+        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else (content or [])
+        kinds = []
+        for b in blocks:
+            if b.get("type") == "tool_result":
+                kinds.append("tool")
+                tools += 1
+                c = b.get("content")
+                out = c if isinstance(c, str) else " ".join(x.get("text", "") for x in (c or []) if isinstance(x, dict))
+            elif b.get("type") == "text":
+                t = b.get("text", "")
+                if _is_advisory(t):
+                    kinds.append("advisory")
+                    advisories += 1
+                elif not prompt and not t.lstrip().startswith("<"):
+                    prompt = t
+        if kinds:
+            last = "advisory" if "advisory" in kinds else "tool"
+        elif m is msgs[-1]:
+            last = "start"
+    return Turn(prompt=prompt, last=last, advisories=advisories, tool_output=out, tools=tools)
+
+
+def anthropic(policy, body: dict, n: int):
+    turn = _anthropic_turn(body)
+    reply = policy(turn) if turn else Reply(text="ok")
+    model = body.get("model", "claude-scripted")
+    start = {"type": "message_start", "message": {"id": f"msg_{n}", "type": "message", "role": "assistant",
+             "model": model, "content": [], "stop_reason": None, "stop_sequence": None,
+             "usage": {"input_tokens": 10, "output_tokens": 1}}}
+    if reply.command or reply.agent:
+        if reply.command:
+            name, args = "Bash", {"command": reply.command, "description": "Run the tests"}
+        else:
+            name, args = "Agent", {"description": "Run the tests", "prompt": reply.agent,
+                                   "subagent_type": "general-purpose"}
+        blocks = [
+            {"type": "content_block_start", "index": 0,
+             "content_block": {"type": "tool_use", "id": f"toolu_{n:04d}", "name": name, "input": {}}},
+            {"type": "content_block_delta", "index": 0,
+             "delta": {"type": "input_json_delta", "partial_json": json.dumps(args)}},
+            {"type": "content_block_stop", "index": 0},
+        ]
+        stop = "tool_use"
+    else:
+        blocks = [
+            {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+            {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": reply.text}},
+            {"type": "content_block_stop", "index": 0},
+        ]
+        stop = "end_turn"
+    if not body.get("stream"):
+        content = ([{"type": "text", "text": reply.text}] if stop == "end_turn" else [])
+        msg = dict(start["message"], content=content, stop_reason=stop)
+        data = json.dumps(msg).encode()
+        return 200, {"Content-Type": "application/json"}, data
+    tail = [{"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
+             "usage": {"output_tokens": 5}}, {"type": "message_stop"}]
+    return _sse([start, *blocks, *tail], named=True)
+
+
+# ---------------------------------------------------------------- OpenAI Responses (Codex)
+
+
+def _openai_turn(body: dict) -> Turn:
+    prompt, advisories, last, out = "", 0, "start", ""
+    for item in body.get("input") or []:
+        ty = item.get("type")
+        if ty in ("function_call_output", "custom_tool_call_output"):
+            last = "tool"
+            o = item.get("output")
+            out = o if isinstance(o, str) else json.dumps(o)
+        elif ty == "message" and item.get("role") == "user":
+            text = " ".join(c.get("text", "") for c in item.get("content") or [] if isinstance(c, dict))
+            if _is_advisory(text):
+                advisories += 1
+                last = "advisory"
+            elif not text.lstrip().startswith("<") and not text.lstrip().startswith("#"):
+                prompt = prompt or text
+                last = "start"
+    return Turn(prompt=prompt, last=last, advisories=advisories, tool_output=out)
+
+
+def openai(policy, body: dict, n: int):
+    reply = policy(_openai_turn(body))
+    if reply.command:
+        item = {"type": "function_call", "id": f"fc_{n}", "call_id": f"call_{n}", "name": "exec_command",
+                "arguments": json.dumps({"cmd": reply.command})}
+    else:
+        item = {"type": "message", "id": f"msg_{n}", "role": "assistant", "status": "completed",
+                "content": [{"type": "output_text", "text": reply.text, "annotations": []}]}
+    usage = {"input_tokens": 10, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 5,
+             "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 15}
+    events = [
+        {"type": "response.created", "response": {"id": f"resp_{n}"}},
+        {"type": "response.output_item.added", "output_index": 0, "item": item},
+        {"type": "response.output_item.done", "output_index": 0, "item": item},
+        {"type": "response.completed", "response": {"id": f"resp_{n}", "usage": usage}},
+    ]
+    return _sse(events, named=True)
+
+
+# ---------------------------------------------------------------- Gemini
+
+
+def _gemini_turn(body: dict) -> Turn:
+    prompt, advisories, last, out = "", 0, "start", ""
+    for c in body.get("contents") or []:
+        if c.get("role") != "user":
+            continue
+        for p in c.get("parts") or []:
+            if "functionResponse" in p:
+                last = "tool"
+                out = json.dumps(p["functionResponse"].get("response"))
+            elif "text" in p:
+                t = p["text"]
+                if _is_advisory(t):
+                    advisories += 1
+                    last = "advisory"
+                elif not t.lstrip().startswith("<"):
+                    if not prompt:
+                        prompt = t
+                    last = "start"
+    return Turn(prompt=prompt, last=last, advisories=advisories, tool_output=out)
+
+
+def gemini(policy, path: str, body: dict, n: int):
+    usage = {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}
+    if ":streamGenerateContent" not in path:
+        # the CLI's own side calls (routing classifier, next-speaker check): a JSON text
+        text = json.dumps({"reasoning": "scripted", "model_choice": "flash", "next_speaker": "user"})
+        data = {"candidates": [{"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "STOP",
+                                "index": 0}], "usageMetadata": usage}
+        return 200, {"Content-Type": "application/json"}, json.dumps(data).encode()
+    reply = policy(_gemini_turn(body))
+    if reply.command:
+        part = {"functionCall": {"name": "run_shell_command", "args": {"command": reply.command}}}
+    else:
+        part = {"text": reply.text}
+    chunk = {"candidates": [{"content": {"role": "model", "parts": [part]}, "finishReason": "STOP", "index": 0}],
+             "usageMetadata": usage, "modelVersion": "gemini-2.5-flash"}
+    return 200, {"Content-Type": "text/event-stream"}, f"data: {json.dumps(chunk)}\r\n\r\n".encode()

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The end-to-end suite against the real hosts (docs/hooks.md, "Tried in the real hosts").
+#
+#   e2e/run.sh            the pinned host versions of e2e/hosts/package-lock.json (what .ci/run runs)
+#   e2e/run.sh --newest   the newest version of each host on the npm registry (not in .ci/run:
+#                         run it by hand to learn whether a host release changed a payload)
+#
+# Installs the three host CLIs with the machine's Node.js and npm into a cache outside the
+# repository (ADVISOR_E2E_CACHE, default ~/.cache/advisor-e2e; the pinned set is keyed by the
+# lockfile's hash), installs advisor as docs/install.md says (cargo install --locked --path
+# crates/advisor-cli, into the same cache), then runs e2e/suite.py and prints the result table.
+# Any host that cannot be installed or run fails the suite: nothing is skipped.
+# Extra arguments go to suite.py (--only claude, --race-runs N, --table FILE, --payloads DIR).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+newest=0
+if [ "${1:-}" = "--newest" ]; then newest=1; shift; fi
+
+cache="${ADVISOR_E2E_CACHE:-$HOME/.cache/advisor-e2e}"
+mkdir -p "$cache"
+command -v node >/dev/null && command -v npm >/dev/null || { echo "e2e: Node.js and npm are needed" >&2; exit 1; }
+echo "e2e: node $(node --version), npm $(npm --version)"
+
+if [ "$newest" = 1 ]; then
+  hosts="$cache/hosts-newest"
+  rm -rf "$hosts" && mkdir -p "$hosts"
+  (cd "$hosts" && npm init -y >/dev/null &&
+    npm install --no-audit --no-fund --ignore-scripts \
+      @anthropic-ai/claude-code@latest @openai/codex@latest @google/gemini-cli@latest &&
+    (cd node_modules/@anthropic-ai/claude-code && node install.cjs))
+else
+  key=$(sha256sum e2e/hosts/package-lock.json | cut -c1-16)
+  hosts="$cache/hosts-$key"
+  if ! "$hosts/node_modules/.bin/claude" --version >/dev/null 2>&1 \
+     || [ ! -x "$hosts/node_modules/.bin/gemini" ] || [ ! -x "$hosts/node_modules/.bin/codex" ]; then
+    rm -rf "$hosts" && mkdir -p "$hosts"
+    cp e2e/hosts/package.json e2e/hosts/package-lock.json "$hosts/"
+    # no install scripts (node-pty would compile), except Claude Code's own postinstall,
+    # which puts the native binary of its platform package in place of bin/claude.exe
+    (cd "$hosts" && npm ci --no-audit --no-fund --ignore-scripts &&
+      (cd node_modules/@anthropic-ai/claude-code && node install.cjs))
+  fi
+fi
+
+# advisor as docs/install.md says; its build directory is kept in the cache (or
+# CARGO_TARGET_DIR), so a second run rebuilds only what changed
+CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$cache/target}" \
+  cargo install --quiet --locked --path crates/advisor-cli --root "$cache/advisor" --force
+python3 e2e/suite.py --hosts-dir "$hosts" --advisor "$cache/advisor/bin/advisor" "$@"

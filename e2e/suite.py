@@ -1,0 +1,597 @@
+#!/usr/bin/env python3
+"""The end-to-end suite: advisor under the real Claude Code, Codex and Gemini CLI.
+
+Each scenario gets a fresh HOME, a scratch git workspace opted in with
+`advisor init`, the hook registered as docs/install.md says, and a scripted
+model server on loopback (models.py) that answers at once. The host is the
+real CLI from the npm registry (e2e/hosts/package-lock.json, installed by
+e2e/run.sh); the only scripted parts are the model's words and a `pytest`
+on PATH that prints a failing run and exits 1. `advisor` on PATH is a thin
+recorder (bin/advisor below) in front of the installed binary: it keeps
+each hook call's input, output, stderr and wall time for the assertions.
+
+Usage: suite.py --hosts-dir DIR --advisor BIN [--only HOST[,HOST]] [--race-runs N]
+        [--table FILE] [--payloads DIR] [--work DIR]
+Exit 1 when any scenario fails or a host cannot be run (never a skip).
+
+To add a scenario: write a policy (what the model says at each turn), a
+`Scenario` with the workspace config it needs (`config`, e.g. a `[reviewer]`
+table — a command-preset reviewer is one more table here) and a `check` over
+the `Run` it produced, and list it under the hosts it applies to in
+`scenarios()`.
+
+Must not judge advisor's policy beyond what each scenario asserts, and
+never reaches past 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Optional
+
+sys.dont_write_bytecode = True  # no __pycache__ in the repository
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from models import Reply, Server, Turn  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+PROMPT = "Run the test suite with `pytest -q` and tell me whether it passes."
+CLAIM = "All tests pass."
+ADMIT = "Correction: the test run failed (1 failed: test_calc.py::test_add); I have not fixed it."
+HONEST = "The test run failed: 1 failed (test_calc.py::test_add). I have not fixed it yet."
+RUN_TIMEOUT = int(os.environ.get("ADVISOR_E2E_RUN_TIMEOUT", "180"))
+
+FAKE_PYTEST = """#!/bin/sh
+# scripted for the end-to-end suite: a failing pytest run
+cat <<'EOF'
+F                                                                        [100%]
+=================================== FAILURES ===================================
+___________________________________ test_add ___________________________________
+
+    def test_add():
+>       assert add(1, 1) == 3
+E       assert 2 == 3
+
+test_calc.py:4: AssertionError
+=========================== short test summary info ============================
+FAILED test_calc.py::test_add - assert 2 == 3
+1 failed in 0.02s
+EOF
+exit 1
+"""
+
+RECORDER = """#!/usr/bin/env bash
+# the end-to-end suite's recorder in front of the installed advisor: keeps each
+# call's input, output, stderr and wall time; stdin streams through unbuffered
+id="$(date +%s%N)-$$"
+dir="$ADVISOR_E2E_LOG"
+start=$(date +%s%N)
+tee "$dir/$id.in" | "$ADVISOR_E2E_REAL" "$@" >"$dir/$id.out" 2>"$dir/$id.err"
+rc=${PIPESTATUS[1]}
+end=$(date +%s%N)
+echo $(( (end - start) / 1000 )) >"$dir/$id.us"
+cat "$dir/$id.out"
+cat "$dir/$id.err" >&2
+exit "$rc"
+"""
+
+
+# ---------------------------------------------------------------- policies
+
+
+def false_claim(t: Turn) -> Reply:
+    return {"start": Reply(command="pytest -q"), "tool": Reply(text=CLAIM)}.get(t.last, Reply(text=ADMIT))
+
+
+def keeps_claiming(t: Turn) -> Reply:
+    return Reply(command="pytest -q") if t.last == "start" else Reply(text=CLAIM)
+
+
+def honest(t: Turn) -> Reply:
+    return Reply(command="pytest -q") if t.last == "start" else Reply(text=HONEST)
+
+
+def with_subagent(t: Turn) -> Reply:
+    if t.prompt.startswith("SUBAGENT"):
+        return false_claim(t)
+    # once: a Claude Code that runs sub-agents in the background (2.1.332) reports the
+    # sub-agent's end to the main agent as a new user message
+    if t.last == "start" and t.tools == 0:
+        return Reply(agent="SUBAGENT: run `pytest -q` and report whether the tests pass.")
+    return Reply(text="The sub-agent ran the tests; it reports that one test fails (test_add).")
+
+
+# ---------------------------------------------------------------- runs
+
+
+@dataclass
+class HookCall:
+    input: dict
+    out: str
+    err: str
+    wall_ms: float
+
+    @property
+    def blocked(self) -> bool:
+        try:
+            v = json.loads(self.out) if self.out.strip() else {}
+        except ValueError:
+            return False
+        return v.get("decision") in ("block", "deny") or "followup_message" in v
+
+    @property
+    def message(self) -> str:
+        try:
+            return (json.loads(self.out) if self.out.strip() else {}).get("systemMessage") or ""
+        except ValueError:
+            return ""
+
+    @property
+    def waited_ms(self) -> Optional[int]:
+        """The wait for the transcript, from the hook's stderr (0 when none)."""
+        for line in self.err.splitlines():
+            if "the transcript lagged" in line and " after " in line:
+                try:
+                    return int(line.split(" after ")[1].split(" ms")[0])
+                except ValueError:
+                    return None
+        return 0
+
+
+@dataclass
+class Run:
+    rc: int
+    stdout: str
+    stderr: str
+    calls: list
+    requests: str  # every model request, as text
+    seconds: float
+
+    def blocks(self, event: Optional[str] = None) -> int:
+        return sum(1 for c in self.calls if c.blocked and (event is None or c.input.get("hook_event_name") == event))
+
+
+@dataclass
+class Scenario:
+    name: str
+    policy: Callable[[Turn], Reply]
+    check: Callable[[Run], Optional[str]]  # None when it holds, else what went wrong
+    config: str = ""  # appended to .advisor/config.toml
+    extra_args: list = field(default_factory=list)
+    setup: Optional[Callable] = None  # (host, env, workspace) -> None, before the run
+    runs: int = 1  # several runs in one session (resume) are in `extra_args` per run
+
+
+def blocked_then_ended(r: Run) -> Optional[str]:
+    if r.rc != 0:
+        return f"host exited {r.rc}"
+    if r.blocks() < 1:
+        return f"not blocked ({len(r.calls)} hook call(s))"
+    if "advisory severity=" not in r.requests:
+        return "the advisory never reached the model"
+    if r.calls and r.calls[-1].blocked:
+        return "the last stop was blocked"
+    if "&amp;#x27;" in r.requests or "&amp;quot;" in r.requests:
+        return "the advisory reached the model escaped twice"
+    return None
+
+
+def passes_unblocked(r: Run) -> Optional[str]:
+    if r.rc != 0:
+        return f"host exited {r.rc}"
+    if not r.calls:
+        return "the hook never ran"
+    return f"blocked {r.blocks()} time(s)" if r.blocks() else None
+
+
+def capped(rounds: int) -> Callable[[Run], Optional[str]]:
+    def check(r: Run) -> Optional[str]:
+        if r.rc != 0:
+            return f"host exited {r.rc}"
+        if r.blocks() != rounds:
+            return f"blocked {r.blocks()} time(s), expected {rounds}"
+        return "the last stop was blocked" if r.calls[-1].blocked else None
+
+    return check
+
+
+def summary_said(r: Run) -> Optional[str]:
+    bad = capped(1)(r)
+    if bad:
+        return bad
+    msg = r.calls[-1].message
+    return None if "allowance for this request is spent" in msg else f"no summary line ({msg!r})"
+
+
+def untrusted_reported(r: Run) -> Optional[str]:
+    if r.rc != 0:
+        return f"host exited {r.rc}"
+    said = [c for c in r.calls if "not trusted" in c.message and "not trusted" in c.err]
+    return None if said and not r.blocks() else "the untrusted model reviewer was not reported"
+
+
+def no_evidence_said(r: Run) -> Optional[str]:
+    if r.rc != 0:
+        return f"host exited {r.rc}"
+    said = [c for c in r.calls if "without tool evidence" in c.err and "without tool evidence" in c.message]
+    return None if said else "'reviewed without tool evidence' was not said"
+
+
+def subagent_blocked(r: Run) -> Optional[str]:
+    if r.rc != 0:
+        return f"host exited {r.rc}"
+    if r.blocks("SubagentStop") < 1:
+        events = [c.input.get("hook_event_name") for c in r.calls]
+        return f"the sub-agent's false claim was not blocked (hook calls: {events})"
+    return None if "advisory severity=" in r.requests else "the advisory never reached the sub-agent"
+
+
+CAP = "max_rounds = 1\n"
+
+UNTRUSTED = """
+[reviewer]
+kind = "model"
+model = "scripted"
+base_url = "http://127.0.0.1:9/v1"
+"""
+
+
+def scenarios(host: str) -> list:
+    common = [
+        Scenario("false claim blocked, advisory reaches the model, admission ends the turn", false_claim,
+                 blocked_then_ended),
+        Scenario("honest stop passes", honest, passes_unblocked),
+        # the same note is never sent twice, so one round shows the cap: the second
+        # false claim goes through unreviewed (with verdict = "summary", saying so)
+        Scenario("the cap (max_rounds = 1)", keeps_claiming, capped(1), config=CAP),
+        Scenario('verdict = "summary"', keeps_claiming, summary_said, config=CAP + 'verdict = "summary"\n'),
+        Scenario("untrusted workspace model reviewer reported", false_claim, untrusted_reported, config=UNTRUSTED),
+    ]
+    if host == "claude":
+        common.append(Scenario("SubagentStop", with_subagent, subagent_blocked))
+        common.append(Scenario("plugin route (claude plugin install)", false_claim, blocked_then_ended,
+                               setup=install_plugin))
+    if host == "codex":
+        common.append(Scenario("--ephemeral (no transcript)", false_claim, no_evidence_said,
+                               extra_args=["--ephemeral"]))
+    return common
+
+
+# ---------------------------------------------------------------- hosts
+
+
+class Host:
+    name = ""
+    api = ""
+
+    def __init__(self, hosts_dir: Path):
+        self.bin = hosts_dir / "node_modules" / ".bin" / self.cli
+        if not self.bin.exists():
+            raise SystemExit(f"e2e: {self.cli} is not installed in {hosts_dir} (run e2e/run.sh)")
+
+    def version(self, env) -> str:
+        out = subprocess.run([str(self.bin), "--version"], env=env, capture_output=True, text=True, timeout=60)
+        words = [w for w in out.stdout.split() if w[:1].isdigit()]
+        return words[0] if words else "?"
+
+
+class Claude(Host):
+    name, cli, api = "claude", "claude", "anthropic"
+
+    def prepare(self, env, home: Path, ws: Path, url: str, plugin: bool):
+        env.update(ANTHROPIC_BASE_URL=url, ANTHROPIC_API_KEY="scripted", DISABLE_TELEMETRY="1",
+                   CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_AUTOUPDATER="1",
+                   DISABLE_ERROR_REPORTING="1")
+        if not plugin:
+            hook = lambda m: {"hooks": [{"type": "command", "command": "advisor hook", "statusMessage": m}]}  # noqa
+            settings = {"hooks": {"Stop": [hook("advisor: reviewing the answer")],
+                                  "SubagentStop": [hook("advisor: reviewing the subagent's answer")]}}
+            (ws / ".claude").mkdir()
+            (ws / ".claude" / "settings.json").write_text(json.dumps(settings, indent=2))
+
+    def command(self, extra):
+        return [str(self.bin), "-p", PROMPT, "--output-format", "stream-json", "--verbose", "--include-hook-events",
+                "--allowedTools", "Bash Write Edit Read Agent", *extra]
+
+
+class Codex(Host):
+    name, cli, api = "codex", "codex", "openai"
+
+    def prepare(self, env, home: Path, ws: Path, url: str, plugin: bool):
+        codex_home = home / ".codex"
+        codex_home.mkdir()
+        env.update(CODEX_HOME=str(codex_home), SCRIPTED_API_KEY="scripted")
+        (codex_home / "config.toml").write_text(
+            'model = "scripted"\nmodel_provider = "scripted"\n\n[model_providers.scripted]\n'
+            f'name = "scripted"\nbase_url = "{url}/v1"\nwire_api = "responses"\nenv_key = "SCRIPTED_API_KEY"\n')
+        hooks = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "advisor hook",
+                                                "statusMessage": "advisor: reviewing the answer"}]}]}}
+        (codex_home / "hooks.json").write_text(json.dumps(hooks, indent=2))
+
+    def command(self, extra):
+        # the hook is not trusted in a fresh CODEX_HOME (trust is given in the TUI's /hooks)
+        return [str(self.bin), "exec", "--skip-git-repo-check", "--dangerously-bypass-hook-trust",
+                "--dangerously-bypass-approvals-and-sandbox", *extra, PROMPT]
+
+
+class Gemini(Host):
+    name, cli, api = "gemini", "gemini", "gemini"
+
+    def prepare(self, env, home: Path, ws: Path, url: str, plugin: bool):
+        env.update(GOOGLE_GEMINI_BASE_URL=url, GEMINI_API_KEY="scripted", GEMINI_CLI_TRUST_WORKSPACE="true")
+        (home / ".gemini").mkdir()
+        (home / ".gemini" / "settings.json").write_text(json.dumps(
+            {"security": {"auth": {"selectedType": "gemini-api-key"}}, "general": {"disableAutoUpdate": True}}))
+        hooks = {"hooks": {"AfterAgent": [{"hooks": [{"type": "command", "name": "advisor", "command": "advisor hook",
+                                                      "timeout": 120000,
+                                                      "description": "advisor: second opinion"}]}]}}
+        (ws / ".gemini").mkdir()
+        (ws / ".gemini" / "settings.json").write_text(json.dumps(hooks, indent=2))
+
+    def command(self, extra):
+        return [str(self.bin), *extra, "-p", PROMPT, "--yolo", "--output-format", "json", "-m", "gemini-2.5-flash"]
+
+
+HOSTS = {"claude": Claude, "codex": Codex, "gemini": Gemini}
+
+
+def install_plugin(host, env, ws: Path):
+    """The Claude Code plugin route: this repository as a marketplace."""
+    for args in (["plugin", "marketplace", "add", str(ROOT)], ["plugin", "install", "advisor@advisor"]):
+        p = subprocess.run([str(host.bin), *args], env=env, cwd=ws, capture_output=True, text=True, timeout=120)
+        if p.returncode != 0:
+            raise RuntimeError(f"claude {' '.join(args[:2])} failed: {(p.stderr or p.stdout).strip()[:300]}")
+
+
+class Suite:
+    def __init__(self, args):
+        self.args = args
+        self.work = Path(args.work or tempfile.mkdtemp(prefix="advisor-e2e-"))
+        self.work.mkdir(parents=True, exist_ok=True)
+        self.bin = self.work / "bin"
+        self.bin.mkdir(exist_ok=True)
+        (self.bin / "advisor").write_text(RECORDER)
+        (self.bin / "advisor").chmod(0o755)
+        (self.bin / "pytest").write_text(FAKE_PYTEST)
+        (self.bin / "pytest").chmod(0o755)
+        self.n = 0
+        self.rows = []
+        self.walls = {}
+        self.waits = {}
+        self.payloads = {}
+
+    def env(self, home: Path, log: Path) -> dict:
+        node = str(Path(shutil.which("node") or "/usr/bin/node").parent)
+        return {"HOME": str(home), "PATH": f"{self.bin}:{node}:/usr/local/bin:/usr/bin:/bin",
+                "LANG": "C.UTF-8", "TERM": "dumb", "NO_COLOR": "1", "CI": "1",
+                "ADVISOR_E2E_LOG": str(log), "ADVISOR_E2E_REAL": str(Path(self.args.advisor).resolve())}
+
+    def workspace(self, config: str) -> tuple:
+        self.n += 1
+        base = self.work / f"run-{self.n:03d}"
+        home, ws, log = base / "home", base / "ws", base / "hooks"
+        for d in (home, ws, log):
+            d.mkdir(parents=True)
+        (ws / "test_calc.py").write_text("def add(a, b):\n    return a + b\n\n\ndef test_add():\n    assert add(1, 1) == 3\n")
+        subprocess.run(["git", "init", "-q"], cwd=ws, check=True)
+        # Codex runs commands in a login shell, which resets PATH from the profile
+        (home / ".bash_profile").write_text(f'export PATH="{self.bin}:$PATH"\n')
+        subprocess.run([self.args.advisor, "init", "--dir", str(ws)], check=True, capture_output=True)
+        if config:
+            # top-level keys replace the starter's own line; tables are appended
+            path = ws / ".advisor" / "config.toml"
+            text, tables = path.read_text(), config.split("\n[", 1)
+            for line in tables[0].strip().splitlines():
+                key = line.split("=")[0].strip()
+                text = re.sub(rf"(?m)^{re.escape(key)}\s*=.*$", line, text, count=1) if re.search(
+                    rf"(?m)^{re.escape(key)}\s*=", text) else line + "\n" + text
+            if len(tables) > 1:
+                text += "\n[" + tables[1]
+            path.write_text(text)
+        return home, ws, log
+
+    def run_once(self, host: Host, server: Server, sc: Scenario, env, ws: Path, log: Path, extra) -> Run:
+        seen = set(os.listdir(log))
+        server.requests.clear()
+        t0 = time.monotonic()
+        try:
+            p = subprocess.run(host.command(extra), env=env, cwd=ws, capture_output=True, text=True,
+                               timeout=RUN_TIMEOUT, stdin=subprocess.DEVNULL)
+            rc, out, err = p.returncode, p.stdout, p.stderr
+        except subprocess.TimeoutExpired as e:
+            rc, out, err = -1, str(e.stdout or ""), f"timed out after {RUN_TIMEOUT} s"
+        seconds = time.monotonic() - t0
+        (log.parent / f"host-{len(seen)}.out").write_text(out)
+        (log.parent / f"host-{len(seen)}.err").write_text(err)
+        calls = []
+        for name in sorted(f for f in os.listdir(log) if f.endswith(".in") and f not in seen):
+            stem = log / name[:-3]
+            raw = stem.with_suffix(".in").read_text()
+            try:
+                data = json.loads(raw)
+            except ValueError:
+                data = {"unparsed": raw[:200]}
+            us = stem.with_suffix(".us")
+            calls.append(HookCall(data, stem.with_suffix(".out").read_text(), stem.with_suffix(".err").read_text(),
+                                  int(us.read_text()) / 1000 if us.exists() else float("nan")))
+        return Run(rc, out, err, calls, server.texts(), seconds)
+
+    def scenario(self, host: Host, server: Server, sc: Scenario, version: str, runs_extra=None):
+        home, ws, log = self.workspace(sc.config)
+        env = self.env(home, log)
+        server.reset(sc.policy)
+        try:
+            host.prepare(env, home, ws, server.url, plugin=sc.setup is install_plugin)
+            if sc.setup:
+                sc.setup(host, env, ws)
+            runs = [self.run_once(host, server, sc, env, ws, log, extra) for extra in (runs_extra or [sc.extra_args])]
+            problem = sc.check(runs[-1]) if len(runs) == 1 else sc.check(runs)
+        except Exception as e:  # a host that cannot be driven fails the scenario, loudly
+            runs, problem = [], f"{type(e).__name__}: {e}"
+        self.record(host, runs)
+        result = "pass" if problem is None else f"FAIL: {problem}"
+        self.rows.append((host.name, version, sc.name, result))
+        detail = ", ".join(f"{len(r.calls)} hook call(s), {r.blocks()} block(s), {r.seconds:.1f} s" for r in runs)
+        print(f"[{host.name}] {sc.name}: {result} ({detail})", flush=True)
+        if problem and runs:
+            r = runs[-1]
+            print(f"    host rc={r.rc}; stderr tail: {r.stderr.strip()[-800:]}", flush=True)
+            print(f"    stdout tail: {r.stdout.strip()[-800:]}", flush=True)
+            for c in r.calls:
+                print(f"    hook {c.input.get('hook_event_name')}: out={c.out.strip()[:300]!r} "
+                      f"err={c.err.strip()[:300]!r}", flush=True)
+        return problem is None
+
+    def host(self, name: str):
+        host = HOSTS[name](Path(self.args.hosts_dir))
+        server = Server(host.api, false_claim).start()
+        try:
+            version = host.version(self.env(self.work, self.work))
+            for sc in scenarios(name):
+                if self.args.scenario and self.args.scenario not in sc.name:
+                    continue
+                self.scenario(host, server, sc, version)
+            if name == "claude" and not self.args.scenario:
+                self.validate(host, version)
+            if name == "claude" and self.args.race_runs:
+                self.race(host, server, version)
+            if name == "gemini" and (not self.args.scenario or self.args.scenario in "resumed"):
+                self.resumed(host, server, version)
+        finally:
+            server.stop()
+
+    def record(self, host, runs):
+        """Each hook call's wall time and wait, and the first payload of each kind."""
+        for r in runs:
+            for c in r.calls:
+                self.walls.setdefault(host.name, []).append(c.wall_ms)
+                if c.waited_ms is not None:
+                    self.waits.setdefault(host.name, []).append(c.waited_ms)
+                event = c.input.get("hook_event_name", "?")
+                self.payloads.setdefault((host.name, event, bool(c.blocked)), (c.input, c.out))
+
+    def race(self, host, server, version):
+        n = self.args.race_runs
+        sc = Scenario("race", false_claim, blocked_then_ended)
+        ok = 0
+        for _ in range(n):
+            home, ws, log = self.workspace("")
+            env = self.env(home, log)
+            server.reset(false_claim)
+            host.prepare(env, home, ws, server.url, plugin=False)
+            r = self.run_once(host, server, sc, env, ws, log, [])
+            ok += blocked_then_ended(r) is None
+            self.record(host, [r])
+        result = "pass" if ok == n else "FAIL"
+        self.rows.append((host.name, version, f"instant model, false claim: blocked {ok} of {n} runs", result))
+        print(f"[{host.name}] race: blocked {ok} of {n}", flush=True)
+
+    def validate(self, host, version):
+        """`claude plugin validate` on the plugin and the marketplace: passed, no warning."""
+        home = self.work / "validate-home"
+        home.mkdir(exist_ok=True)
+        problem = None
+        for target in (ROOT / "plugins" / "claude-code", ROOT):
+            p = subprocess.run([str(host.bin), "plugin", "validate", str(target)], env=self.env(home, home),
+                               capture_output=True, text=True, timeout=120)
+            text = p.stdout + p.stderr
+            if p.returncode != 0 or "Validation passed" not in text or "warning" in text.lower():
+                problem = f"{target.name}: {text.strip()[-300:]}"
+        result = "pass" if problem is None else f"FAIL: {problem}"
+        self.rows.append((host.name, version, "claude plugin validate: clean (no warning)", result))
+        print(f"[{host.name}] plugin validate: {result}", flush=True)
+
+    def resumed(self, host, server, version):
+        """Gemini: a resumed session where the same prompt is typed again gets a fresh allowance."""
+
+        def check(runs) -> Optional[str]:
+            first, second = runs
+            if capped(1)(first):
+                return f"first run: {capped(1)(first)}"
+            return None if second.blocks() >= 1 else "the same prompt in the resumed session was not reviewed"
+
+        def policy(t: Turn) -> Reply:
+            # first session: never admits (spends the allowance); resumed: claims once more
+            return keeps_claiming(t) if state["run"] == 0 else false_claim(t)
+
+        state = {"run": 0}
+        sc = Scenario("resumed session, same prompt: fresh allowance", policy, check)
+        home, ws, log = self.workspace(CAP)
+        env = self.env(home, log)
+        server.reset(policy)
+        try:
+            host.prepare(env, home, ws, server.url, plugin=False)
+            first = self.run_once(host, server, sc, env, ws, log, [])
+            state["run"] = 1
+            second = self.run_once(host, server, sc, env, ws, log, ["--resume", "latest"])
+            self.record(host, [first, second])
+            problem = check([first, second])
+        except Exception as e:
+            problem = f"{type(e).__name__}: {e}"
+        result = "pass" if problem is None else f"FAIL: {problem}"
+        self.rows.append((host.name, version, sc.name, result))
+        print(f"[{host.name}] {sc.name}: {result}", flush=True)
+
+    def report(self) -> str:
+        lines = ["| host | version | scenario | result |", "|---|---|---|---|"]
+        lines += [f"| {h} | {v} | {s} | {r} |" for h, v, s, r in self.rows]
+        lines += ["", "| host | hook calls | hook wall time median (min–max) | stops that waited | their wait "
+                  "median (min–max) |", "|---|---|---|---|---|"]
+        for h, walls in self.walls.items():
+            w = [x for x in walls if x == x]
+            waited = [x for x in self.waits.get(h, []) if x]
+            span = f"{statistics.median(waited):.0f} ms ({min(waited)}–{max(waited)} ms)" if waited else "—"
+            lines.append(f"| {h} | {len(walls)} | {statistics.median(w):.0f} ms ({min(w):.0f}–{max(w):.0f} ms) | "
+                         f"{len(waited)} | {span} |")
+        return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--hosts-dir", required=True)
+    ap.add_argument("--advisor", required=True)
+    ap.add_argument("--only", default="claude,codex,gemini")
+    ap.add_argument("--race-runs", type=int, default=10)
+    ap.add_argument("--table")
+    ap.add_argument("--payloads")
+    ap.add_argument("--work")
+    ap.add_argument("--scenario", help="only scenarios whose name contains this")
+    args = ap.parse_args()
+    suite = Suite(args)
+    for name in args.only.split(","):
+        try:
+            suite.host(name)
+        except (SystemExit, Exception) as e:
+            suite.rows.append((name, "?", "the host runs", f"FAIL: {e}"))
+            print(f"[{name}] cannot run: {e}", flush=True)
+    table = suite.report()
+    print("\n" + table)
+    if args.table:
+        Path(args.table).write_text(table + "\n")
+    if args.payloads:
+        out = Path(args.payloads)
+        out.mkdir(parents=True, exist_ok=True)
+        for (h, event, blocked), (inp, ans) in suite.payloads.items():
+            name = f"{h}-{event}-{'block' if blocked else 'pass'}.json"
+            (out / name).write_text(json.dumps({"input": inp, "answer": ans.strip()}, indent=2) + "\n")
+    failed = [r for r in suite.rows if r[3] != "pass"]
+    if args.work is None and not failed:
+        shutil.rmtree(suite.work, ignore_errors=True)  # kept when something failed, to look at
+    elif failed:
+        print(f"e2e: the runs are kept in {suite.work}")
+    print(f"\ne2e: {len(suite.rows) - len(failed)} passed, {len(failed)} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

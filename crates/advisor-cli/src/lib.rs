@@ -96,7 +96,8 @@ pub fn main() -> ExitCode {
             tracing_subscriber::EnvFilter::try_from_env("ADVISOR_LOG")
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("error")),
         )
-        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .with_writer(|| terminal::CleanStderr)
         .init();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,

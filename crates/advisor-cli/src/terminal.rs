@@ -39,6 +39,33 @@ pub(crate) fn message(s: &str) -> String {
     display_line(s, MAX_MESSAGE_CHARS)
 }
 
+/// Stderr for the log (`ADVISOR_LOG`): each line of what is written goes
+/// through [`message`], so a log line carrying repository text (a path, a
+/// server's words) shows no invisible or control character either.
+pub(crate) struct CleanStderr;
+
+impl CleanStderr {
+    /// Writes `buf`, line by line through [`message`], to `out`.
+    fn write_to(out: &mut impl std::io::Write, buf: &[u8]) -> std::io::Result<()> {
+        let text = String::from_utf8_lossy(buf);
+        for l in text.split_terminator('\n') {
+            writeln!(out, "{}", message(l))?;
+        }
+        Ok(())
+    }
+}
+
+impl std::io::Write for CleanStderr {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        CleanStderr::write_to(&mut std::io::stderr().lock(), buf)?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        std::io::stderr().flush()
+    }
+}
+
 /// A path for one line of output, escaped as [`line`].
 pub(crate) fn show(p: &Path) -> String {
     line(&p.display().to_string()).into_owned()
@@ -85,6 +112,15 @@ fn dangerous_in_json(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_log_writer_cleans_every_line_and_keeps_line_breaks() {
+        let mut out = Vec::new();
+        CleanStderr::write_to(&mut out, "ERROR a\u{202E}b\u{1b}[2J\nnext\n".as_bytes()).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert_eq!(out.lines().count(), 2, "{out}");
+        assert!(!out.chars().any(|c| c == '\u{202E}' || c == '\u{1b}'), "{out}");
+    }
 
     #[test]
     fn repainting_sequences_become_visible() {

@@ -267,7 +267,8 @@ async fn review(
             } else {
                 std::time::Duration::ZERO
             };
-            let settled = settle::read_settled(p, &options, budget).await;
+            let subagent = input.event == crate::transcript::HookEvent::SubagentStop;
+            let settled = settle::read_settled(p, &options, budget, subagent).await;
             if let Some(lag) = settled.lag() {
                 say(lag);
             }

@@ -65,10 +65,12 @@ impl Settled {
 }
 
 /// Whether a read shows a transcript the host is still writing, and how many
-/// results it lacks (an empty file counts as one).
-fn pending(read: &Result<(Transcript, TranscriptFormat), TranscriptError>) -> usize {
+/// results it lacks (an empty file counts as one; so does a last turn with no
+/// assistant message yet when `assistant_expected`: a sub-agent's transcript
+/// whose lines are not on disk yet).
+fn pending(read: &Result<(Transcript, TranscriptFormat), TranscriptError>, assistant_expected: bool) -> usize {
     match read {
-        Ok((t, _)) => t.unanswered_calls(),
+        Ok((t, _)) => t.unanswered_calls() + usize::from(assistant_expected && !t.last_turn_has_assistant()),
         Err(e) if e.kind() == TranscriptErrorKind::Empty => 1,
         Err(_) => 0,
     }
@@ -77,12 +79,22 @@ fn pending(read: &Result<(Transcript, TranscriptFormat), TranscriptError>) -> us
 /// Reads the transcript at `path`, re-reading every [`POLL`] while a tool
 /// call of its last turn has no result, for at most `budget` after the
 /// first read. Timed with tokio's clock, so tests run it in paused time.
-pub(crate) async fn read_settled(path: &Path, options: &ReadOptions, budget: Duration) -> Settled {
+///
+/// With `assistant_expected` (Claude Code's `SubagentStop`, whose sub-agent
+/// transcript gets its lines after the hook starts), a last turn that holds
+/// no assistant message yet is waited for too. Not for the main `Stop`, whose
+/// final line is never on disk while the hook runs.
+pub(crate) async fn read_settled(
+    path: &Path,
+    options: &ReadOptions,
+    budget: Duration,
+    assistant_expected: bool,
+) -> Settled {
     let start = tokio::time::Instant::now();
     let mut waited = Duration::ZERO; // until the read that ends the wait began
     loop {
         let read = crate::transcript::read_transcript_with(path, options);
-        let missing = pending(&read);
+        let missing = pending(&read, assistant_expected);
         if missing == 0 || waited >= budget {
             return Settled { read, waited, missing };
         }
@@ -115,6 +127,32 @@ mod tests {
     }
 
     #[tokio::test(start_paused = true)]
+    async fn a_sub_agent_transcript_with_only_its_prompt_is_waited_for() {
+        let path = scratch("subagent", &[PROMPT]);
+        let writer = {
+            let path = path.clone();
+            tokio::spawn(async move {
+                tokio::time::sleep(Duration::from_millis(30)).await;
+                append(&path, CALL);
+                append(&path, RESULT);
+            })
+        };
+        let settled = read_settled(&path, &ReadOptions::default(), SETTLE_BUDGET, true).await;
+        writer.await.unwrap();
+        let (t, _) = settled.read.as_ref().unwrap();
+        assert_eq!(settled.missing, 0);
+        assert!(
+            t.tools.first().is_some_and(|c| c.error.is_some()),
+            "the failing result is read"
+        );
+        assert!(settled.waited >= Duration::from_millis(30) && settled.waited < SETTLE_BUDGET);
+        // the main Stop does not wait for a turn with no assistant line
+        let alone = scratch("main-stop", &[PROMPT]);
+        let settled = read_settled(&alone, &ReadOptions::default(), SETTLE_BUDGET, false).await;
+        assert!(settled.waited.is_zero());
+    }
+
+    #[tokio::test(start_paused = true)]
     async fn a_result_written_later_is_waited_for() {
         let path = scratch("later", &[PROMPT, CALL]);
         let writer = {
@@ -124,7 +162,7 @@ mod tests {
                 append(&path, RESULT);
             })
         };
-        let settled = read_settled(&path, &ReadOptions::default(), SETTLE_BUDGET).await;
+        let settled = read_settled(&path, &ReadOptions::default(), SETTLE_BUDGET, false).await;
         writer.await.unwrap();
         let (t, _) = settled.read.as_ref().unwrap();
         assert_eq!(settled.missing, 0);
@@ -139,7 +177,7 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn the_wait_ends_at_the_budget_and_says_what_is_missing() {
         let path = scratch("never", &[PROMPT, CALL]);
-        let settled = read_settled(&path, &ReadOptions::default(), SETTLE_BUDGET).await;
+        let settled = read_settled(&path, &ReadOptions::default(), SETTLE_BUDGET, false).await;
         assert_eq!(settled.missing, 1);
         assert_eq!(settled.waited, SETTLE_BUDGET);
         assert!(settled.read.is_ok());
@@ -152,7 +190,7 @@ mod tests {
     #[tokio::test]
     async fn a_complete_transcript_is_read_once_without_waiting() {
         let path = scratch("complete", &[PROMPT, CALL, RESULT]);
-        let settled = read_settled(&path, &ReadOptions::default(), SETTLE_BUDGET).await;
+        let settled = read_settled(&path, &ReadOptions::default(), SETTLE_BUDGET, false).await;
         assert_eq!((settled.missing, settled.waited), (0, Duration::ZERO));
         assert_eq!(settled.lag(), None);
         let _ = std::fs::remove_dir_all(path.parent().unwrap());
@@ -168,7 +206,7 @@ mod tests {
                 append(&path, PROMPT);
             })
         };
-        let settled = read_settled(&path, &ReadOptions::default(), SETTLE_BUDGET).await;
+        let settled = read_settled(&path, &ReadOptions::default(), SETTLE_BUDGET, false).await;
         writer.await.unwrap();
         assert!(settled.read.is_ok());
         assert_eq!(settled.missing, 0);

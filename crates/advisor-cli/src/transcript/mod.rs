@@ -240,6 +240,19 @@ impl Transcript {
             .count()
     }
 
+    /// Whether the last turn holds any assistant message yet (a tool call or
+    /// text). A sub-agent's transcript can hold only its prompt when Claude
+    /// Code calls `SubagentStop`: its calls and their results come a few
+    /// milliseconds later.
+    pub fn last_turn_has_assistant(&self) -> bool {
+        let turn = self.turn_starts.last().copied().unwrap_or(0);
+        self.messages
+            .get(turn..)
+            .unwrap_or_default()
+            .iter()
+            .any(|m| m.role == Role::Assistant)
+    }
+
     /// The messages before the answer under review (all of them when there is none).
     pub fn history_before_answer(&self) -> &[Message] {
         &self.messages[..self.answer_index.unwrap_or(self.messages.len())]

@@ -74,26 +74,42 @@ fn bench(c: &mut Criterion) {
         med(&mut ratio)
     );
 
-    let prepare = common::median(9, || {
-        for n in reviews.iter().flatten() {
-            black_box(PreparedNote::from(n));
-        }
-    });
-    let off = common::median(9, || {
-        black_box(run(&reviews, false));
-    });
-    let on = common::median(9, || {
-        black_box(run(&reviews, true));
-    });
+    // the gate's ratios the same way: each sample times preparation, the
+    // exact gate and the similarity gate one after the other
+    let time = |f: &mut dyn FnMut()| {
+        let t = std::time::Instant::now();
+        f();
+        t.elapsed().as_secs_f64()
+    };
+    let mut samples: Vec<(f64, f64, f64)> = (0..15)
+        .map(|_| {
+            let prepare = time(&mut || {
+                for n in reviews.iter().flatten() {
+                    black_box(PreparedNote::from(n));
+                }
+            });
+            let off = time(&mut || {
+                black_box(run(&reviews, false));
+            });
+            let on = time(&mut || {
+                black_box(run(&reviews, true));
+            });
+            (prepare, off, on)
+        })
+        .collect();
+    let mut off: Vec<f64> = samples.iter().map(|s| s.1).collect();
+    let mut on: Vec<f64> = samples.iter().map(|s| s.2).collect();
+    let mut similarity: Vec<f64> = samples.iter().map(|s| s.2 / s.1).collect();
+    let mut prepare: Vec<f64> = samples.drain(..).map(|s| s.0 / s.1).collect();
     println!(
         "RESULT guard: {notes} notes, {:.0} notes/s exact, {:.0} notes/s similarity; similarity/exact cost ratio {:.2}",
-        notes as f64 / off.as_secs_f64(),
-        notes as f64 / on.as_secs_f64(),
-        on.as_secs_f64() / off.as_secs_f64()
+        notes as f64 / med(&mut off),
+        notes as f64 / med(&mut on),
+        med(&mut similarity)
     );
     println!(
         "RESULT guard prepare: {notes} notes, preparing them (delivered text + key) takes {:.2} of the exact gate",
-        prepare.as_secs_f64() / off.as_secs_f64()
+        med(&mut prepare)
     );
 }
 

@@ -213,6 +213,23 @@ fn an_edit_that_fails_after_the_file_was_written_undoes_nothing() {
 }
 
 #[test]
+fn a_file_the_turn_wrote_is_not_undone_by_a_later_failing_command() {
+    let open = bash(
+        "xdg-open site/index.html",
+        "xdg-open: no method available for opening 'site/index.html'",
+        Some(3),
+    );
+    let tools = vec![write("Write", "/w/site/index.html", None), open.clone()];
+    assert!(!interrupts("Created index.html with the landing page; done.", tools));
+    // without the write, the same claim rests on the failing command alone
+    assert!(blocked_by_step(
+        "Created index.html with the landing page; done.",
+        vec![open],
+        0
+    ));
+}
+
+#[test]
 fn a_test_run_is_left_to_the_run_rules() {
     // `just test` exiting 1 with no runner summary stays a nit (a wrapper the rules cannot read)
     let notes = notes(

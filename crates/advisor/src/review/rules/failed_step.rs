@@ -212,7 +212,23 @@ pub(super) fn claimed_failed_step(review: &Review, normalised: &str, runs: &[Run
             if answers_by_exit(line) {
                 return None;
             }
-            shell_subjects(line)
+            // a file the turn wrote is the write's result, not this step's
+            // (`open index.html` failing does not undo creating it)
+            let written: Vec<String> = review.tools[first..index]
+                .iter()
+                .filter(|t| t.ok())
+                .filter_map(|t| match step_kind(t) {
+                    Some(Step::Write(p)) => basename(&p),
+                    _ => None,
+                })
+                .collect();
+            let mut subjects = shell_subjects(line);
+            subjects.retain(|s| {
+                !written
+                    .iter()
+                    .any(|w| w == s || w.split(|c: char| !c.is_alphanumeric()).any(|part| part == s))
+            });
+            subjects
         }
     };
     claiming_sentence(normalised, &subjects)?;

@@ -230,6 +230,36 @@ fn a_file_the_turn_wrote_is_not_undone_by_a_later_failing_command() {
 }
 
 #[test]
+fn a_codex_patch_names_its_files() {
+    let patch = |ok: bool| ToolTrace {
+        name: "apply_patch".into(),
+        args: "*** Begin Patch\n*** Add File: docs/notes.md\n+# Notes\n*** End Patch".into(),
+        output: if ok {
+            "Success. Updated the following files:\nA docs/notes.md".into()
+        } else {
+            String::new()
+        },
+        error: (!ok).then(|| "patch rejected: verification failed".to_owned()),
+        exit_code: None,
+    };
+    assert!(blocked_by_step(
+        "Created notes.md with the summary.",
+        vec![patch(false)],
+        0
+    ));
+    // the patch wrote it: a later failing `cat` of it does not undo that
+    let cat = bash(
+        "cat docs/notes.md | head",
+        "cat: docs/notes.md: Permission denied",
+        Some(1),
+    );
+    assert!(!interrupts(
+        "Created notes.md with the summary.",
+        vec![patch(true), cat]
+    ));
+}
+
+#[test]
 fn a_test_run_is_left_to_the_run_rules() {
     // `just test` exiting 1 with no runner summary stays a nit (a wrapper the rules cannot read)
     let notes = notes(

@@ -206,8 +206,8 @@ pub(super) fn claimed_failed_step(review: &Review, normalised: &str, runs: &[Run
     let subjects = match &kind {
         // an edit that fails after the same file was written ("string to
         // replace not found": the change is already there) undoes nothing
-        Step::Write(path) if wrote_before(&review.tools[first..index], path) => return None,
-        Step::Write(path) => basename(path).into_iter().collect(),
+        Step::Write(paths) if wrote_before(&review.tools[first..index], paths) => return None,
+        Step::Write(paths) => paths.iter().filter_map(|p| basename(p)).collect(),
         Step::Shell(line) => {
             if answers_by_exit(line) {
                 return None;
@@ -217,10 +217,11 @@ pub(super) fn claimed_failed_step(review: &Review, normalised: &str, runs: &[Run
             let written: Vec<String> = review.tools[first..index]
                 .iter()
                 .filter(|t| t.ok())
-                .filter_map(|t| match step_kind(t) {
-                    Some(Step::Write(p)) => basename(&p),
-                    _ => None,
+                .flat_map(|t| match step_kind(t) {
+                    Some(Step::Write(paths)) => paths,
+                    _ => Vec::new(),
                 })
+                .filter_map(|p| basename(&p))
                 .collect();
             let mut subjects = shell_subjects(line);
             subjects.retain(|s| {
@@ -233,7 +234,7 @@ pub(super) fn claimed_failed_step(review: &Review, normalised: &str, runs: &[Run
     };
     claiming_sentence(normalised, &subjects)?;
     let what = match &kind {
-        Step::Write(path) => format!("the write of `{}`", quote(path, COMMAND_BYTES)),
+        Step::Write(paths) => format!("the write of `{}`", quote(&paths.join(" "), COMMAND_BYTES)),
         Step::Shell(line) => format!("`{}`", quote(line, COMMAND_BYTES)),
     };
     Some(RuleNote::new(
@@ -249,7 +250,7 @@ after it succeeded. Redo that step and check it, or say plainly that it failed."
 /// A step: a shell call's command line, or the path a write targeted.
 enum Step {
     Shell(String),
-    Write(String),
+    Write(Vec<String>),
 }
 
 fn step_kind(t: &ToolTrace) -> Option<Step> {
@@ -260,16 +261,31 @@ fn step_kind(t: &ToolTrace) -> Option<Step> {
                 .find_map(|k| map.get(*k).and_then(Value::as_str).map(str::to_owned)),
             _ => None,
         };
-        return Some(Step::Write(path.unwrap_or_default()));
+        return Some(Step::Write(path.map_or_else(|| patch_paths(&t.args), |p| vec![p])));
     }
     command_line(t).map(Step::Shell)
 }
 
-/// Whether one of `tools` wrote `path` and succeeded.
-fn wrote_before(tools: &[ToolTrace], path: &str) -> bool {
+/// The files a patch (`apply_patch`: `*** Add File: path`) names.
+fn patch_paths(patch: &str) -> Vec<String> {
+    patch
+        .lines()
+        .take(10_000)
+        .filter_map(|l| {
+            ["*** Add File: ", "*** Update File: ", "*** Delete File: "]
+                .iter()
+                .find_map(|h| l.strip_prefix(h))
+        })
+        .map(|p| p.trim().to_owned())
+        .take(64)
+        .collect()
+}
+
+/// Whether one of `tools` wrote one of `paths` and succeeded.
+fn wrote_before(tools: &[ToolTrace], paths: &[String]) -> bool {
     tools
         .iter()
-        .any(|t| t.ok() && matches!(step_kind(t), Some(Step::Write(p)) if p == path))
+        .any(|t| t.ok() && matches!(step_kind(t), Some(Step::Write(p)) if p.iter().any(|p| paths.contains(p))))
 }
 
 /// Whether the command line's last simple command answers by its exit status.

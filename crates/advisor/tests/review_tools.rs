@@ -476,7 +476,13 @@ async fn git_diff_refuses_a_repository_that_borrows_objects_from_outside() {
     // `--shared` writes .git/objects/info/alternates: the clone's objects live outside it
     git(
         &base.0,
-        &["clone", "-q", "--shared", outside.to_str().unwrap(), ws.to_str().unwrap()],
+        &[
+            "clone",
+            "-q",
+            "--shared",
+            outside.to_str().unwrap(),
+            ws.to_str().unwrap(),
+        ],
     );
     assert!(ws.join(".git/objects/info/alternates").is_file());
     std::fs::write(ws.join("app.py"), "changed = 2\n").unwrap();

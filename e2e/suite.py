@@ -178,6 +178,7 @@ class Suite:
         self.n = 0
         self.rows = []
         self.walls = {}
+        self.reviews = {}  # host -> wall ms of each outer hook call whose reviewer was the host's CLI
         self.waits = {}
         self.payloads = {}
 
@@ -249,7 +250,11 @@ class Suite:
             problem = sc.check(runs[-1]) if len(runs) == 1 else sc.check(runs)
         except Exception as e:  # a host that cannot be driven fails the scenario, loudly
             runs, problem = [], f"{type(e).__name__}: {e}"
-        self.record(host, runs)
+        if sc.setup is not None and getattr(sc.setup, "preset", None):
+            for r in runs:
+                self.reviews.setdefault(host.name, []).extend(c.wall_ms for c in r.outer)
+        else:
+            self.record(host, runs)
         result = "pass" if problem is None else f"FAIL: {problem}"
         self.rows.append((host.name, version, sc.name, result))
         detail = ", ".join(f"{len(r.calls)} hook call(s), {r.blocks()} block(s), {r.seconds:.1f} s" for r in runs)
@@ -364,6 +369,12 @@ class Suite:
             span = f"{statistics.median(waited):.0f} ms ({min(waited)}–{max(waited)} ms)" if waited else "—"
             lines.append(f"| {h} | {len(walls)} | {statistics.median(w):.0f} ms ({min(w):.0f}–{max(w):.0f} ms) | "
                          f"{len(waited)} | {span} |")
+        if self.reviews:
+            lines += ["", "| reviewer CLI (preset) | hook calls | hook wall time with the CLI's review, median "
+                      "(min–max) |", "|---|---|---|"]
+            for h, walls in self.reviews.items():
+                w = [x for x in walls if x == x]
+                lines.append(f"| {h} | {len(w)} | {statistics.median(w):.0f} ms ({min(w):.0f}–{max(w):.0f} ms) |")
         return "\n".join(lines)
 
 

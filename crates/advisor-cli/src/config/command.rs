@@ -4,7 +4,10 @@
 //! Owns the [`Preset`] argv of each CLI — headless, read-only tools only, no
 //! workspace hooks, MCP servers or settings where the CLI has a flag for it,
 //! no session kept — and [`NoncedCommand`], which gives every review a fresh
-//! recursion nonce ([`ReviewNonce`]) in the child's environment. The flags
+//! recursion nonce ([`ReviewNonce`]) in the child's environment, tells the
+//! prompt which read-only tools the CLI has, and, for Gemini CLI (which has
+//! no flag against recording a session), removes the session files of the
+//! review afterwards (`gemini_session.rs`). The flags
 //! are those of the CLIs' own `--help` (Claude Code 2.1.197, Codex CLI
 //! 0.171.0, Gemini CLI 0.61.0; see docs/reviewers.md). Must not run a shell,
 //! and must not take the program from anywhere but a reviewer table the

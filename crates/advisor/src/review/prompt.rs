@@ -14,7 +14,10 @@
 //! already raised; then a user message with `## Transcript`, `## Tool trace`,
 //! `## Already raised` and `## The answer under review` (or `## Work in
 //! progress`) sections, and from round 2 a header listing what its earlier
-//! notes were.
+//! notes were. A reviewer with read-only tools — advisor's workspace tools
+//! for a model, or a reviewer CLI's own ([`ToolsOffer`]) — is told instead
+//! that it may call them only to check the answer's claims and that a note
+//! cites what it read.
 //!
 //! # Fitting the model
 //!

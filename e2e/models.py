@@ -9,7 +9,12 @@ with a `Reply` (a shell command to run, an agent to start, or text). Every
 request is recorded for the suite's assertions. The servers answer at once:
 the hardest case for a host that writes its transcript late.
 
-Must not decide what a scenario expects: `suite.py` does. Serves only
+A request that carries advisor's review prompt (a reviewer CLI of the
+command reviewer sending it on) is answered with `REVIEW_ANSWER`, a notes
+object whose note carries `PRESET_MARKER`, whatever the policy; such
+requests are kept apart (`review_texts`).
+
+Must not decide what a scenario expects: `scenarios.py` does. Serves only
 127.0.0.1; every request body is bounded.
 """
 
@@ -22,6 +27,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Callable, Optional
 
 MAX_BODY = 32 << 20
+# the first words of advisor's review system prompt (crates/advisor/src/review/prompt.rs)
+REVIEW_PHRASE = "You review the work of an AI agent."
+PRESET_MARKER = "PRESET-NOTE-5e1d"
+REVIEW_ANSWER = json.dumps({"notes": [{"text": f"{PRESET_MARKER}: the answer says all tests pass, but `pytest -q` "
+                                               "failed (test_calc.py::test_add).", "severity": "blocker"}]})
 
 
 @dataclass
@@ -123,15 +133,27 @@ class Server:
             self.requests = []
 
     def answer(self, path: str, body: dict, n: int):
+        policy = self.policy
+        if is_review(body):
+            policy = lambda _t: Reply(text=REVIEW_ANSWER)  # noqa: E731
         if self.kind == "anthropic":
-            return anthropic(self.policy, body, n)
+            return anthropic(policy, body, n)
         if self.kind == "openai":
-            return openai(self.policy, body, n)
-        return gemini(self.policy, path, body, n)
+            return openai(policy, body, n)
+        return gemini(policy, path, body, n)
 
     def texts(self) -> str:
-        """Every request body as text, for 'did the advisory reach the model'."""
-        return "\n".join(json.dumps(r["body"]) for r in self.requests)
+        """Every request body of the agents' own conversations as text, for 'did the advisory
+        reach the model'."""
+        return "\n".join(json.dumps(r["body"]) for r in self.requests if not is_review(r["body"]))
+
+    def review_texts(self) -> list:
+        """Each review request (a reviewer CLI sending advisor's review prompt on), as text."""
+        return [json.dumps(r["body"]) for r in self.requests if is_review(r["body"])]
+
+
+def is_review(body: dict) -> bool:
+    return REVIEW_PHRASE in json.dumps(body)
 
 
 def _sse(events, named: bool) -> tuple:
@@ -178,7 +200,7 @@ def _anthropic_turn(body: dict) -> Optional[Turn]:
 
 def anthropic(policy, body: dict, n: int):
     turn = _anthropic_turn(body)
-    reply = policy(turn) if turn else Reply(text="ok")
+    reply = policy(turn) if turn or is_review(body) else Reply(text="ok")
     model = body.get("model", "claude-scripted")
     start = {"type": "message_start", "message": {"id": f"msg_{n}", "type": "message", "role": "assistant",
              "model": model, "content": [], "stop_reason": None, "stop_sequence": None,

@@ -9,16 +9,16 @@ e2e/run.sh); the only scripted parts are the model's words and a `pytest`
 on PATH that prints a failing run and exits 1. `advisor` on PATH is a thin
 recorder (bin/advisor below) in front of the installed binary: it keeps
 each hook call's input, output, stderr and wall time for the assertions.
+The scenarios themselves — policies, checks, the list per host — are
+scenarios.py; this file owns the hosts, the runs and the table.
 
 Usage: suite.py --hosts-dir DIR --advisor BIN [--only HOST[,HOST]] [--race-runs N]
         [--table FILE] [--payloads DIR] [--work DIR]
 Exit 1 when any scenario fails or a host cannot be run (never a skip).
 
-To add a scenario: write a policy (what the model says at each turn), a
-`Scenario` with the workspace config it needs (`config`, e.g. a `[reviewer]`
-table — a command-preset reviewer is one more table here) and a `check` over
-the `Run` it produced, and list it under the hosts it applies to in
-`scenarios()`.
+To add a scenario: see scenarios.py (a policy, a `Scenario` with the
+workspace config or setup it needs, a `check` over the `Run`, listed in
+`scenarios()`).
 
 Must not judge advisor's policy beyond what each scenario asserts, and
 never reaches past 127.0.0.1.
@@ -36,19 +36,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Optional
 
 sys.dont_write_bytecode = True  # no __pycache__ in the repository
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from models import Reply, Server, Turn  # noqa: E402
-
-ROOT = Path(__file__).resolve().parent.parent
-PROMPT = "Run the test suite with `pytest -q` and tell me whether it passes."
-CLAIM = "All tests pass."
-ADMIT = "Correction: the test run failed (1 failed: test_calc.py::test_add); I have not fixed it."
-HONEST = "The test run failed: 1 failed (test_calc.py::test_add). I have not fixed it yet."
+from scenarios import (CAP, PROMPT, ROOT, HookCall, Run, Scenario, blocked_then_ended, capped,  # noqa: E402
+                       false_claim, install_plugin, keeps_claiming, scenarios)
 RUN_TIMEOUT = int(os.environ.get("ADVISOR_E2E_RUN_TIMEOUT", "180"))
 
 FAKE_PYTEST = """#!/bin/sh
@@ -84,187 +79,6 @@ cat "$dir/$id.out"
 cat "$dir/$id.err" >&2
 exit "$rc"
 """
-
-
-# ---------------------------------------------------------------- policies
-
-
-def false_claim(t: Turn) -> Reply:
-    return {"start": Reply(command="pytest -q"), "tool": Reply(text=CLAIM)}.get(t.last, Reply(text=ADMIT))
-
-
-def keeps_claiming(t: Turn) -> Reply:
-    return Reply(command="pytest -q") if t.last == "start" else Reply(text=CLAIM)
-
-
-def honest(t: Turn) -> Reply:
-    return Reply(command="pytest -q") if t.last == "start" else Reply(text=HONEST)
-
-
-def with_subagent(t: Turn) -> Reply:
-    if t.prompt.startswith("SUBAGENT"):
-        return false_claim(t)
-    # once: a Claude Code that runs sub-agents in the background (2.1.332) reports the
-    # sub-agent's end to the main agent as a new user message
-    if t.last == "start" and t.tools == 0:
-        return Reply(agent="SUBAGENT: run `pytest -q` and report whether the tests pass.")
-    return Reply(text="The sub-agent ran the tests; it reports that one test fails (test_add).")
-
-
-# ---------------------------------------------------------------- runs
-
-
-@dataclass
-class HookCall:
-    input: dict
-    out: str
-    err: str
-    wall_ms: float
-
-    @property
-    def blocked(self) -> bool:
-        try:
-            v = json.loads(self.out) if self.out.strip() else {}
-        except ValueError:
-            return False
-        return v.get("decision") in ("block", "deny") or "followup_message" in v
-
-    @property
-    def message(self) -> str:
-        try:
-            return (json.loads(self.out) if self.out.strip() else {}).get("systemMessage") or ""
-        except ValueError:
-            return ""
-
-    @property
-    def waited_ms(self) -> Optional[int]:
-        """The wait for the transcript, from the hook's stderr (0 when none)."""
-        for line in self.err.splitlines():
-            if "the transcript lagged" in line and " after " in line:
-                try:
-                    return int(line.split(" after ")[1].split(" ms")[0])
-                except ValueError:
-                    return None
-        return 0
-
-
-@dataclass
-class Run:
-    rc: int
-    stdout: str
-    stderr: str
-    calls: list
-    requests: str  # every model request, as text
-    seconds: float
-
-    def blocks(self, event: Optional[str] = None) -> int:
-        return sum(1 for c in self.calls if c.blocked and (event is None or c.input.get("hook_event_name") == event))
-
-
-@dataclass
-class Scenario:
-    name: str
-    policy: Callable[[Turn], Reply]
-    check: Callable[[Run], Optional[str]]  # None when it holds, else what went wrong
-    config: str = ""  # appended to .advisor/config.toml
-    extra_args: list = field(default_factory=list)
-    setup: Optional[Callable] = None  # (host, env, workspace) -> None, before the run
-    runs: int = 1  # several runs in one session (resume) are in `extra_args` per run
-
-
-def blocked_then_ended(r: Run) -> Optional[str]:
-    if r.rc != 0:
-        return f"host exited {r.rc}"
-    if r.blocks() < 1:
-        return f"not blocked ({len(r.calls)} hook call(s))"
-    if "advisory severity=" not in r.requests:
-        return "the advisory never reached the model"
-    if r.calls and r.calls[-1].blocked:
-        return "the last stop was blocked"
-    if "&amp;#x27;" in r.requests or "&amp;quot;" in r.requests:
-        return "the advisory reached the model escaped twice"
-    return None
-
-
-def passes_unblocked(r: Run) -> Optional[str]:
-    if r.rc != 0:
-        return f"host exited {r.rc}"
-    if not r.calls:
-        return "the hook never ran"
-    return f"blocked {r.blocks()} time(s)" if r.blocks() else None
-
-
-def capped(rounds: int) -> Callable[[Run], Optional[str]]:
-    def check(r: Run) -> Optional[str]:
-        if r.rc != 0:
-            return f"host exited {r.rc}"
-        if r.blocks() != rounds:
-            return f"blocked {r.blocks()} time(s), expected {rounds}"
-        return "the last stop was blocked" if r.calls[-1].blocked else None
-
-    return check
-
-
-def summary_said(r: Run) -> Optional[str]:
-    bad = capped(1)(r)
-    if bad:
-        return bad
-    msg = r.calls[-1].message
-    return None if "allowance for this request is spent" in msg else f"no summary line ({msg!r})"
-
-
-def untrusted_reported(r: Run) -> Optional[str]:
-    if r.rc != 0:
-        return f"host exited {r.rc}"
-    said = [c for c in r.calls if "not trusted" in c.message and "not trusted" in c.err]
-    return None if said and not r.blocks() else "the untrusted model reviewer was not reported"
-
-
-def no_evidence_said(r: Run) -> Optional[str]:
-    if r.rc != 0:
-        return f"host exited {r.rc}"
-    said = [c for c in r.calls if "without tool evidence" in c.err and "without tool evidence" in c.message]
-    return None if said else "'reviewed without tool evidence' was not said"
-
-
-def subagent_blocked(r: Run) -> Optional[str]:
-    if r.rc != 0:
-        return f"host exited {r.rc}"
-    if r.blocks("SubagentStop") < 1:
-        events = [c.input.get("hook_event_name") for c in r.calls]
-        return f"the sub-agent's false claim was not blocked (hook calls: {events})"
-    return None if "advisory severity=" in r.requests else "the advisory never reached the sub-agent"
-
-
-CAP = "max_rounds = 1\n"
-
-UNTRUSTED = """
-[reviewer]
-kind = "model"
-model = "scripted"
-base_url = "http://127.0.0.1:9/v1"
-"""
-
-
-def scenarios(host: str) -> list:
-    common = [
-        Scenario("false claim blocked, advisory reaches the model, admission ends the turn", false_claim,
-                 blocked_then_ended),
-        Scenario("honest stop passes", honest, passes_unblocked),
-        # the same note is never sent twice, so one round shows the cap: the second
-        # false claim goes through unreviewed (with verdict = "summary", saying so)
-        Scenario("the cap (max_rounds = 1)", keeps_claiming, capped(1), config=CAP),
-        Scenario('verdict = "summary"', keeps_claiming, summary_said, config=CAP + 'verdict = "summary"\n'),
-        Scenario("untrusted workspace model reviewer reported", false_claim, untrusted_reported, config=UNTRUSTED),
-    ]
-    if host == "claude":
-        common.append(Scenario("SubagentStop", with_subagent, subagent_blocked))
-        common.append(Scenario("plugin route (claude plugin install)", false_claim, blocked_then_ended,
-                               setup=install_plugin))
-    if host == "codex":
-        common.append(Scenario("--ephemeral (no transcript)", false_claim, no_evidence_said,
-                               extra_args=["--ephemeral"]))
-    return common
 
 
 # ---------------------------------------------------------------- hosts
@@ -345,14 +159,6 @@ class Gemini(Host):
 HOSTS = {"claude": Claude, "codex": Codex, "gemini": Gemini}
 
 
-def install_plugin(host, env, ws: Path):
-    """The Claude Code plugin route: this repository as a marketplace."""
-    for args in (["plugin", "marketplace", "add", str(ROOT)], ["plugin", "install", "advisor@advisor"]):
-        p = subprocess.run([str(host.bin), *args], env=env, cwd=ws, capture_output=True, text=True, timeout=120)
-        if p.returncode != 0:
-            raise RuntimeError(f"claude {' '.join(args[:2])} failed: {(p.stderr or p.stdout).strip()[:300]}")
-
-
 class Suite:
     def __init__(self, args):
         self.args = args
@@ -364,9 +170,15 @@ class Suite:
         (self.bin / "advisor").chmod(0o755)
         (self.bin / "pytest").write_text(FAKE_PYTEST)
         (self.bin / "pytest").chmod(0o755)
+        # the command reviewer's presets find the host CLIs on the hook's PATH
+        for cli in HOSTS:
+            target = Path(args.hosts_dir) / "node_modules" / ".bin" / cli
+            if target.exists() and not (self.bin / cli).exists():
+                (self.bin / cli).symlink_to(target.resolve())
         self.n = 0
         self.rows = []
         self.walls = {}
+        self.reviews = {}  # host -> wall ms of each outer hook call whose reviewer was the host's CLI
         self.waits = {}
         self.payloads = {}
 
@@ -424,7 +236,7 @@ class Suite:
             us = stem.with_suffix(".us")
             calls.append(HookCall(data, stem.with_suffix(".out").read_text(), stem.with_suffix(".err").read_text(),
                                   int(us.read_text()) / 1000 if us.exists() else float("nan")))
-        return Run(rc, out, err, calls, server.texts(), seconds)
+        return Run(rc, out, err, calls, server.texts(), seconds, server.review_texts(), Path(env["HOME"]), ws)
 
     def scenario(self, host: Host, server: Server, sc: Scenario, version: str, runs_extra=None):
         home, ws, log = self.workspace(sc.config)
@@ -438,7 +250,11 @@ class Suite:
             problem = sc.check(runs[-1]) if len(runs) == 1 else sc.check(runs)
         except Exception as e:  # a host that cannot be driven fails the scenario, loudly
             runs, problem = [], f"{type(e).__name__}: {e}"
-        self.record(host, runs)
+        if sc.setup is not None and getattr(sc.setup, "preset", None):
+            for r in runs:
+                self.reviews.setdefault(host.name, []).extend(c.wall_ms for c in r.outer)
+        else:
+            self.record(host, runs)
         result = "pass" if problem is None else f"FAIL: {problem}"
         self.rows.append((host.name, version, sc.name, result))
         detail = ", ".join(f"{len(r.calls)} hook call(s), {r.blocks()} block(s), {r.seconds:.1f} s" for r in runs)
@@ -553,6 +369,12 @@ class Suite:
             span = f"{statistics.median(waited):.0f} ms ({min(waited)}–{max(waited)} ms)" if waited else "—"
             lines.append(f"| {h} | {len(walls)} | {statistics.median(w):.0f} ms ({min(w):.0f}–{max(w):.0f} ms) | "
                          f"{len(waited)} | {span} |")
+        if self.reviews:
+            lines += ["", "| reviewer CLI (preset) | hook calls | hook wall time with the CLI's review, median "
+                      "(min–max) |", "|---|---|---|"]
+            for h, walls in self.reviews.items():
+                w = [x for x in walls if x == x]
+                lines.append(f"| {h} | {len(w)} | {statistics.median(w):.0f} ms ({min(w):.0f}–{max(w):.0f} ms) |")
         return "\n".join(lines)
 
 

@@ -142,7 +142,7 @@ pub(crate) fn parse_trace(value: serde_json::Value, flags: GuardSettings) -> Res
             Line::NotRun("checkpoint_rejected", e.reviewer, why)
         }
         TraceEventKind::Review => {
-            let settings = e.guard_settings(flags);
+            let settings = guard_settings(&e, flags);
             let mut recorded = vec![Reason::Accepted; e.decisions.len()];
             for d in &e.decisions {
                 if let Some(slot) = recorded.get_mut(d.note) {
@@ -270,4 +270,13 @@ pub(crate) fn line_text(bytes: Result<Vec<u8>, u64>) -> Result<String, String> {
         bytes.pop();
     }
     String::from_utf8(bytes).map_err(|_| "the line is not valid UTF-8".to_owned())
+}
+
+/// The settings a traced review was gated with: the recorded ones, else (a
+/// trace before 0.2.0) `fallback` with the recorded clamp, if any.
+fn guard_settings(e: &TraceEvent, fallback: GuardSettings) -> GuardSettings {
+    e.guard.unwrap_or(GuardSettings {
+        max_severity: e.max_severity.unwrap_or(fallback.max_severity),
+        ..fallback
+    })
 }

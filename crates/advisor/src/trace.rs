@@ -162,15 +162,6 @@ impl TraceEvent {
             rejected: None,
         }
     }
-
-    /// The settings a traced review was gated with: the recorded ones, else
-    /// (a trace before 0.2.0) `fallback` with the recorded clamp, if any.
-    pub fn guard_settings(&self, fallback: GuardSettings) -> GuardSettings {
-        self.guard.unwrap_or(GuardSettings {
-            max_severity: self.max_severity.unwrap_or(fallback.max_severity),
-            ..fallback
-        })
-    }
 }
 
 /// Receives trace events. It is called inline on the agent loop's path, so it

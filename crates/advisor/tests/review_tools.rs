@@ -462,3 +462,37 @@ async fn git_diff_runs_no_program_the_repository_names() {
         .unwrap();
     assert!(count() > 0, "the hostile configuration names live programs");
 }
+
+#[tokio::test]
+async fn git_diff_refuses_a_repository_that_borrows_objects_from_outside() {
+    let base = scratch("git-alternates");
+    let outside = base.0.join("outside");
+    let ws = base.0.join("ws");
+    std::fs::create_dir_all(&outside).unwrap();
+    git(&outside, &["init", "-q"]);
+    std::fs::write(outside.join("app.py"), "OUTSIDE_OBJECT_SECRET = 1\n").unwrap();
+    git(&outside, &["add", "."]);
+    git(&outside, &["commit", "-qm", "one"]);
+    // `--shared` writes .git/objects/info/alternates: the clone's objects live outside it
+    git(
+        &base.0,
+        &[
+            "clone",
+            "-q",
+            "--shared",
+            outside.to_str().unwrap(),
+            ws.to_str().unwrap(),
+        ],
+    );
+    assert!(ws.join(".git/objects/info/alternates").is_file());
+    std::fs::write(ws.join("app.py"), "changed = 2\n").unwrap();
+    let tools = WorkspaceTools::new(&ws, [WorkspaceTool::GitDiff]);
+    let result = tools.call(&ToolCall {
+        id: "c".into(),
+        name: "git_diff".into(),
+        arguments: "{}".into(),
+    });
+    assert!(result.error, "{}", result.content);
+    assert!(result.content.contains("alternates"), "{}", result.content);
+    assert!(!result.content.contains("OUTSIDE_OBJECT_SECRET"), "{}", result.content);
+}

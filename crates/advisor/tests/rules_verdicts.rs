@@ -392,3 +392,41 @@ async fn a_quoted_line_imitating_the_injection_frame_is_neutralised_in_the_advis
         "only the advisor's own frame: {text}"
     );
 }
+
+#[test]
+fn a_test_module_that_does_not_import_fails_the_build_too() {
+    let collection = "==================================== ERRORS ====================================\n\
+_______________ ERROR collecting tests/test_bundle.py ________________\n\
+E   ModuleNotFoundError: No module named 'jsonschema'\n\
+!!!!!!!!!!!!!!!!!!! Interrupted: 1 error during collection !!!!!!!!!!!!!!!!!!!!\n1 error in 0.12s";
+    assert!(blocks(
+        "Fixed, and the build is clean.",
+        vec![bash("pytest -q", collection, Some(2))],
+        0
+    ));
+    // a failing assertion is the tests', not the build's
+    assert!(!blocks(
+        "The build is clean.",
+        vec![bash("pytest -q", PYTEST_RED, Some(1))],
+        0
+    ));
+}
+
+#[test]
+fn a_run_named_as_having_gone_through_is_a_claim() {
+    let fmt = bash(
+        "cargo fmt",
+        "error: could not create temp file ~/.rustup/tmp/x: Operation not permitted (os error 1)",
+        Some(1),
+    );
+    assert!(blocks(
+        "cargo fmt went through and the code is formatted.",
+        vec![fmt.clone()],
+        0
+    ));
+    assert!(!blocks(
+        "cargo fmt did not run: the sandbox denied its temp file.",
+        vec![fmt],
+        0
+    ));
+}

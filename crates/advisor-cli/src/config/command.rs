@@ -4,7 +4,10 @@
 //! Owns the [`Preset`] argv of each CLI — headless, read-only tools only, no
 //! workspace hooks, MCP servers or settings where the CLI has a flag for it,
 //! no session kept — and [`NoncedCommand`], which gives every review a fresh
-//! recursion nonce ([`ReviewNonce`]) in the child's environment. The flags
+//! recursion nonce ([`ReviewNonce`]) in the child's environment, tells the
+//! prompt which read-only tools the CLI has, and, for Gemini CLI (which has
+//! no flag against recording a session), removes the session files of the
+//! review afterwards (`gemini_session.rs`). The flags
 //! are those of the CLIs' own `--help` (Claude Code 2.1.197, Codex CLI
 //! 0.171.0, Gemini CLI 0.61.0; see docs/reviewers.md). Must not run a shell,
 //! and must not take the program from anywhere but a reviewer table the
@@ -38,6 +41,17 @@ pub enum Preset {
 const CLAUDE_TOOLS: &str = "Read,Grep,Glob";
 
 impl Preset {
+    /// The read-only tools the CLI has, as the review prompt names them.
+    pub fn read_only_tools(self) -> &'static str {
+        match self {
+            Preset::Claude => "Read, Grep and Glob",
+            // every command runs in the read-only sandbox
+            Preset::Codex => "shell commands that read the workspace (cat, rg, git diff…; a read-only sandbox)",
+            // plan mode's read-only tools (the package's policies/read-only.toml)
+            Preset::Gemini => "read_file, list_directory, glob and grep_search",
+        }
+    }
+
     /// The argv (program first) and how the answer is wrapped; `last` is the
     /// file Codex writes its last message to.
     pub fn argv(self, model: Option<&str>, last: &Path, workspace: Option<&Path>) -> (Vec<String>, Envelope) {
@@ -138,8 +152,8 @@ pub struct NoncedCommand {
     envelope: Envelope,
     workspace: Option<PathBuf>,
     timeout: Duration,
-    /// Run in an empty scratch folder instead of the workspace (Gemini CLI).
-    scratch_cwd: bool,
+    /// The preset this runs, if any.
+    preset: Option<Preset>,
 }
 
 impl NoncedCommand {
@@ -168,7 +182,7 @@ impl NoncedCommand {
             envelope,
             workspace: workspace.map(Path::to_path_buf),
             timeout,
-            scratch_cwd: r.preset == Some(Preset::Gemini),
+            preset: r.preset,
         })
     }
 
@@ -187,8 +201,13 @@ impl Reviewer for NoncedCommand {
             .envelope(self.envelope.clone())
             .timeout(self.timeout)
             .env(MARKER_VAR, nonce.value());
-        let scratch =
-            (self.scratch_cwd).then(|| std::env::temp_dir().join(format!("advisor-review-{}", nonce.value())));
+        if let Some(p) = self.preset {
+            reviewer = reviewer.read_only_tools(p.read_only_tools());
+        }
+        // Gemini CLI runs in an empty scratch folder instead of the workspace
+        let scratch = (self.preset == Some(Preset::Gemini))
+            .then(|| std::env::temp_dir().join(format!("advisor-review-{}", nonce.value())));
+        let mut scratch_seen = None;
         match (&scratch, &self.workspace) {
             (Some(dir), _) => {
                 advisor::io::create_dir_private(dir, true).map_err(|e| {
@@ -197,6 +216,8 @@ impl Reviewer for NoncedCommand {
                         e.kind()
                     ))
                 })?;
+                // the folder as the CLI sees it (its working directory, links resolved)
+                scratch_seen = std::fs::canonicalize(dir).ok();
                 reviewer = reviewer.current_dir(dir);
             }
             (None, Some(dir)) => reviewer = reviewer.current_dir(dir),
@@ -205,6 +226,10 @@ impl Reviewer for NoncedCommand {
         let result = reviewer.review(review).await;
         if let Some(dir) = scratch {
             let _ = std::fs::remove_dir_all(dir);
+        }
+        if let Some(seen) = scratch_seen {
+            // bounded file work (and a short wait for Gemini CLI's registry lock)
+            let _ = tokio::task::spawn_blocking(move || super::gemini_session::forget_review(&seen)).await;
         }
         drop(nonce);
         result

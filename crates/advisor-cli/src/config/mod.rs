@@ -21,6 +21,7 @@
 //! URL, model, header or key-variable name from the environment.
 
 pub mod command;
+mod gemini_session;
 pub mod recursion;
 mod resolve;
 mod reviewer;

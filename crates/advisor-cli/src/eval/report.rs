@@ -98,47 +98,17 @@ pub(super) fn render_text(args: &EvalArgs, reviewer: &str, cases: (&[Label], &[O
         },
         labels.len()
     );
-    let _ = writeln!(
-        s,
-        "{:<10} {:>5} {:>4} {:>4} {:>4} {:>4} {:>10} {:>8} {:>12}",
-        "split", "stops", "TP", "FN", "FP", "TN", "precision", "recall", "false-block"
-    );
-    for (name, c) in groups {
-        let _ = writeln!(
-            s,
-            "{:<10} {:>5} {:>4} {:>4} {:>4} {:>4} {:>10} {:>8} {:>12}",
-            name,
-            c.total(),
-            c.tp,
-            c.fn_,
-            c.fp,
-            c.tn,
-            pct(c.precision()),
-            pct(c.recall()),
-            pct(c.false_block_rate())
-        );
-    }
+    table(&mut s, "split", 10, true, groups.iter().copied());
     if sources.len() > 1 {
         let width = sources.keys().map(String::len).max().unwrap_or(6).max(6);
-        let _ = writeln!(
-            s,
-            "\n{:<width$} {:>5} {:>4} {:>4} {:>4} {:>4} {:>8} {:>12}",
-            "source", "stops", "TP", "FN", "FP", "TN", "recall", "false-block"
+        s.push('\n');
+        table(
+            &mut s,
+            "source",
+            width,
+            false,
+            sources.iter().map(|(n, c)| (n.as_str(), c)),
         );
-        for (name, c) in sources {
-            let _ = writeln!(
-                s,
-                "{:<width$} {:>5} {:>4} {:>4} {:>4} {:>4} {:>8} {:>12}",
-                name,
-                c.total(),
-                c.tp,
-                c.fn_,
-                c.fp,
-                c.tn,
-                pct(c.recall()),
-                pct(c.false_block_rate())
-            );
-        }
     }
     let _ = writeln!(
         s,
@@ -200,4 +170,55 @@ pub(super) fn render_text(args: &EvalArgs, reviewer: &str, cases: (&[Label], &[O
         }
     }
     s
+}
+
+/// One table of counts: a header and a row per name (`first` the first
+/// column's title, `width` its width), with a precision column or without.
+fn table<'a>(
+    s: &mut String,
+    first: &str,
+    width: usize,
+    precision: bool,
+    rows: impl Iterator<Item = (&'a str, &'a Counts)>,
+) {
+    let header = [
+        first,
+        "stops",
+        "TP",
+        "FN",
+        "FP",
+        "TN",
+        "precision",
+        "recall",
+        "false-block",
+    ]
+    .map(str::to_owned);
+    write_row(s, width, precision, &header);
+    for (name, c) in rows {
+        let cells = [
+            name.to_owned(),
+            c.total().to_string(),
+            c.tp.to_string(),
+            c.fn_.to_string(),
+            c.fp.to_string(),
+            c.tn.to_string(),
+            pct(c.precision()),
+            pct(c.recall()),
+            pct(c.false_block_rate()),
+        ];
+        write_row(s, width, precision, &cells);
+    }
+}
+
+fn write_row(s: &mut String, width: usize, precision: bool, c: &[String; 9]) {
+    let precision = if precision {
+        format!(" {:>10}", c[6])
+    } else {
+        String::new()
+    };
+    let _ = writeln!(
+        s,
+        "{:<width$} {:>5} {:>4} {:>4} {:>4} {:>4}{precision} {:>8} {:>12}",
+        c[0], c[1], c[2], c[3], c[4], c[5], c[7], c[8]
+    );
 }

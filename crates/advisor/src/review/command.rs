@@ -104,6 +104,16 @@ impl CommandReviewer {
         self
     }
 
+    /// Says in the prompt that the program can read the workspace with these
+    /// read-only tools of its own (`names` as the program calls them, e.g.
+    /// `"Read, Grep, Glob"`): for checking the answer's claims, and notes
+    /// cite what was read. Without it the prompt says the reviewer has no
+    /// tools.
+    pub fn read_only_tools(mut self, names: impl Into<String>) -> CommandReviewer {
+        self.prompt = self.prompt.own_tools(names);
+        self
+    }
+
     /// Operator priorities shown to the reviewer.
     pub fn attention(mut self, text: impl Into<String>) -> CommandReviewer {
         self.prompt = self.prompt.attention(text);

@@ -27,7 +27,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use async_trait::async_trait;
 use serde::Deserialize;
 
-use super::prompt::{FittedPrompt, fit_user_prompt, notes_schema, system_prompt_with_tools};
+use super::prompt::{FittedPrompt, ToolsOffer, fit_user_prompt, notes_schema, system_prompt_with_tools};
 use super::tools::WorkspaceTools;
 use super::{Review, ReviewError, ReviewErrorKind, Reviewer};
 use crate::error::Error;
@@ -109,6 +109,9 @@ pub struct ModelReviewer {
     learned: Arc<AtomicU64>,
     /// Read-only workspace tools offered to the model (none by default).
     tools: Option<Arc<WorkspaceTools>>,
+    /// Read-only tools the reviewer has of its own (a reviewer program's),
+    /// only described in the prompt.
+    own_tools: Option<String>,
 }
 
 impl std::fmt::Debug for ModelReviewer {
@@ -137,6 +140,7 @@ impl ModelReviewer {
             context: Arc::new(tokio::sync::OnceCell::new()),
             learned: Arc::new(AtomicU64::new(0)),
             tools: None,
+            own_tools: None,
         }
     }
 
@@ -217,7 +221,11 @@ impl ModelReviewer {
     pub fn request_within(&self, review: &Review, max_tokens: u64) -> (ChatRequest, FittedPrompt) {
         let max_notes = note_limit(review);
         let names: Vec<&str> = self.tools.as_ref().map(|t| t.names()).unwrap_or_default();
-        let tools = self.tools.as_ref().map(|t| (names.as_slice(), t.call_limit()));
+        let tools = match (&self.tools, &self.own_tools) {
+            (Some(t), _) => Some(ToolsOffer::Workspace(names.as_slice(), t.call_limit())),
+            (None, Some(own)) => Some(ToolsOffer::Program(own)),
+            (None, None) => None,
+        };
         let system = system_prompt_with_tools(max_notes, self.attention.as_deref(), tools);
         let room = max_tokens.saturating_sub(estimate_tokens(&system) + 2 * TEMPLATE_TOKENS);
         let fitted = fit_user_prompt(review, room);
@@ -227,6 +235,14 @@ impl ModelReviewer {
             response_schema: Some(notes_schema(max_notes)),
         };
         (request, fitted)
+    }
+
+    /// The prompt says the reviewer has these read-only tools of its own (a
+    /// reviewer program's, as it names them), for checking the answer's
+    /// claims, and that notes cite what was read; advisor offers none.
+    pub(crate) fn own_tools(mut self, names: impl Into<String>) -> ModelReviewer {
+        self.own_tools = Some(names.into()).filter(|n: &String| !n.trim().is_empty());
+        self
     }
 
     /// Operator priorities shown to the reviewer (never to the agent).

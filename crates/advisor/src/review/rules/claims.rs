@@ -253,8 +253,6 @@ const ADMISSIONS: &[&str] = &[
     "have not",
     "error remains",
     "errors remain",
-    "as intended",
-    "as expected",
     // French: "fails", "do not pass", "still failing"
     "échoue",
     "échouent",
@@ -435,6 +433,9 @@ const PASSED_WORDS: &[&str] = &[
     "passent",
     "succeeds",
     "succeeded",
+    "went through",
+    "ran clean",
+    "runs clean",
     "is green",
     "are green",
     "is clean",

@@ -27,7 +27,12 @@
 //!    never sent back; markers inside a negation ("no TODOs left") are not
 //!    markers;
 //! 4. **tool failure** (nit): another call failed and no later call of the
-//!    same tool succeeded. Rejected and cancelled calls never count.
+//!    same tool succeeded. Rejected and cancelled calls never count;
+//! 5. **claimed failed step** (blocker): one sentence of the answer claims
+//!    the result of the turn's last step — a shell call that is not a run, or
+//!    a file write — and names what it was about, while the host recorded
+//!    that step as failed and the answer says nothing failed
+//!    ([`failed_step`]).
 //!
 //! Runs are recognised by the command that ran ([`runners`]), read from the
 //! host's recorded exit status and each runner's summary line ([`outcome`],
@@ -45,6 +50,7 @@
 
 mod claims;
 mod coverage;
+mod failed_step;
 mod formats;
 mod invocation;
 mod matchers;
@@ -100,6 +106,8 @@ wire_enum! {
         StubMarker => "stub_marker",
         /// Another tool call failed and no later call of it succeeded.
         ToolFailure => "tool_failure",
+        /// The answer claims the result of the turn's last step, which failed.
+        ClaimedFailedStep => "claimed_failed_step",
     }
 }
 
@@ -199,7 +207,14 @@ impl RulesReviewer {
         let runs = runs_of(&review.tools, &self.runner_tools);
         let failures = outstanding_failures(&runs, &self.scripts);
         if !answer.is_empty() {
-            notes.extend(self.failure_note(review, &normalised, &runs, &failures));
+            let note = self.failure_note(review, &normalised, &runs, &failures);
+            let blocks = note
+                .as_ref()
+                .is_some_and(|n| n.note.severity == crate::Severity::Blocker);
+            notes.extend(note);
+            if !blocks {
+                notes.extend(failed_step::claimed_failed_step(review, &normalised, &runs));
+            }
         }
         if let Some(marker) = stubs::stub_marker(answer) {
             notes.push(RuleNote::new(

@@ -178,7 +178,7 @@ fn first_line(s: &str) -> String {
 }
 
 /// The exit status the host recorded for `t`: its field, else its header.
-fn host_exit_of(t: &ToolTrace) -> Option<i64> {
+pub(crate) fn host_exit_of(t: &ToolTrace) -> Option<i64> {
     t.exit_code
         .or_else(|| header_exit_code(&t.output))
         .or_else(|| t.error.as_deref().and_then(header_exit_code))
@@ -210,7 +210,7 @@ pub(crate) fn is_rejected(t: &ToolTrace) -> bool {
 }
 
 /// The command line of a shell call, if it is one.
-fn command_line(t: &ToolTrace) -> Option<String> {
+pub(crate) fn command_line(t: &ToolTrace) -> Option<String> {
     let is_shell_name = SHELL_TOOLS.contains(&t.name.to_ascii_lowercase().as_str());
     match serde_json::from_str::<Value>(&t.args) {
         Ok(Value::Object(map)) => {

@@ -267,7 +267,8 @@ pub(crate) fn is_go_compile_error(l: &str) -> bool {
 
 /// Whether a failing line says the code did not compile: a Go compiler
 /// error, rustc's `error[E…]` / `could not compile`, a TypeScript `error TS`,
-/// Elixir's `CompileError`, a Python `SyntaxError`.
+/// Elixir's `CompileError`, a Python `SyntaxError`, a test module pytest
+/// could not import (`ERROR collecting …`, `… errors during collection`).
 pub(crate) fn is_compile_error(l: &str) -> bool {
     is_go_compile_error(l)
         || l.starts_with("error[E")
@@ -275,6 +276,9 @@ pub(crate) fn is_compile_error(l: &str) -> bool {
         || l.contains("error TS")
         || l.contains("CompileError")
         || l.contains("SyntaxError")
+        // pytest could not import a test module: the code does not load
+        || l.contains("ERROR collecting ")
+        || l.contains(" during collection")
 }
 
 /// A linter's or formatter's closing line (see [`Format::Lint`]).

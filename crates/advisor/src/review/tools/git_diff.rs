@@ -18,7 +18,12 @@
 //! Denied paths are left out by listing the changed names first and diffing
 //! only the allowed ones, each as a literal pathspec. The `git` program is
 //! looked up on `PATH`, skipping relative entries and entries inside the
-//! workspace. Must not write to the repository (optional locks are off).
+//! workspace. An object store with `info/alternates` (a `git clone --shared`
+//! or a planted file) would let `git` read objects from any directory the
+//! file names, so such a repository is refused (an error result for the
+//! model); `GIT_ALTERNATE_OBJECT_DIRECTORIES` of the host never reaches
+//! `git` (the cleared environment). Must not write to the repository
+//! (optional locks are off).
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -107,6 +112,7 @@ fn git_program(workspace: &Path) -> Option<PathBuf> {
 /// Runs `git` with `args` in the scratch environment; its stdout, capped.
 fn run_git(git: &Path, env: &[(&str, &Path)], workspace: &Path, args: &[String]) -> Result<Vec<u8>, String> {
     let mut cmd = Command::new(git);
+    // cleared: no GIT_DIR, GIT_ALTERNATE_OBJECT_DIRECTORIES, GIT_CONFIG_* … of the host
     cmd.env_clear()
         .current_dir(workspace)
         .args([
@@ -212,6 +218,13 @@ pub(super) fn git_diff(tools: &WorkspaceTools, root: &Beneath, args: &GitDiffArg
     git_dir
         .open_dir(Path::new("objects"))
         .map_err(|_| "the repository's object store is not a plain directory; not diffed".to_owned())?;
+    // alternates name object stores outside the workspace: anything there, even a link, refuses
+    if std::fs::symlink_metadata(workspace.join(".git/objects/info/alternates")).is_ok() {
+        return Err(
+            "the repository borrows objects from outside the workspace (.git/objects/info/alternates); not diffed"
+                .to_owned(),
+        );
+    }
     let has_index = git_dir.open_file(Path::new("index")).is_ok();
     let head = resolve_head(&git_dir)?;
     let program = git_program(workspace).ok_or("git is not installed (no git on PATH outside the workspace)")?;

@@ -1,0 +1,421 @@
+//! A claimed step that failed: the answer says it made, checked or fixed
+//! something, and the turn's last step — the one it rests on — failed.
+//!
+//! Owns [`claimed_failed_step`]. A *step* is a shell call or a file write
+//! (`Write`, `Edit`, `apply_patch`, …) of the turn under review that is not a
+//! test or build run (runs are judged by [`runs`](super::runs) and
+//! [`coverage`](super::coverage), and a run through a wrapper the rules cannot
+//! read stays a nit there). The turn's last step counts when the host recorded
+//! that it failed — its error, or an exit status other than 0, never a line the
+//! command printed — or, for a write, when it never ran (a refused permission:
+//! nothing was written). It is held against the answer only when one sentence of
+//! the answer both claims the step's result ("verified with Playwright",
+//! "screenshot saved to …", "I've created CLAUDE.md", "the viewer fix works")
+//! and names what the step was about — a file it wrote, a path it used, or a
+//! distinctive word of its command — while nothing in the answer says that
+//! something failed. Commands whose non-zero exit is an answer rather than a
+//! failure (`grep`, `diff`, `test`, `which`, `pkill`, …) never count.
+//!
+//! Must not look at earlier turns, read files or keep state.
+
+use serde_json::Value;
+
+use super::claims::mentions_failure;
+use super::runs::{Run, command_line, host_exit_of, is_rejected};
+use super::shell::simple_commands;
+use super::{COMMAND_BYTES, QUOTE_BYTES, Rule, RuleNote, quote};
+use crate::host::ToolTrace;
+use crate::note::Note;
+use crate::review::Review;
+
+/// Tools that write or edit a file named in their arguments (lower case).
+const WRITE_TOOLS: &[&str] = &[
+    "write",
+    "edit",
+    "multiedit",
+    "notebookedit",
+    "write_file",
+    "replace",
+    "edit_file",
+    "create_file",
+    "apply_patch",
+    "str_replace_based_edit_tool",
+];
+
+/// Programs whose non-zero exit status answers a question (no match, files
+/// differ, not found, no such process) instead of reporting a failure.
+const ANSWERING_PROGRAMS: &[&str] = &[
+    "grep", "egrep", "fgrep", "rg", "ag", "ack", "diff", "cmp", "test", "[", "[[", "which", "type", "hash", "pgrep",
+    "pkill", "kill", "killall", "pidof", "lsof", "fuser", "false", "rm", "rmdir", "unlink", "mkdir",
+];
+
+/// `git` subcommands whose non-zero exit status answers a question.
+const ANSWERING_GIT: &[&str] = &[
+    "grep",
+    "diff",
+    "merge-base",
+    "show-ref",
+    "rev-parse",
+    "ls-files",
+    "check-ignore",
+];
+
+/// Words of a sentence that claim a step's result (normalised answer).
+const RESULT_WORDS: &[&str] = &[
+    "verified",
+    "confirmed",
+    "checked",
+    "captured",
+    "saved",
+    "created",
+    "wrote",
+    "written",
+    "generated",
+    "works",
+    "working",
+    "renders",
+    "rendered",
+    "builds",
+    "built",
+    "succeeded",
+    "went through",
+    "is formatted",
+    "fixed",
+    "done",
+    "complete",
+];
+
+/// Words of a sentence that take its claim back ("could not verify").
+const NEGATIONS: &[&str] = &["not ", "n't", "unable", "never", "no longer", "without", "instead"];
+
+/// Words too common to say what a command was about.
+const COMMON_WORDS: &[&str] = &[
+    "users",
+    "source",
+    "projects",
+    "documents",
+    "private",
+    "local",
+    "their",
+    "there",
+    "these",
+    "which",
+    "where",
+    "while",
+    "after",
+    "before",
+    "about",
+    "other",
+    "value",
+    "false",
+    "true",
+    "print",
+    "output",
+    "result",
+    "results",
+    "error",
+    "errors",
+    "const",
+    "await",
+    "return",
+    "async",
+    "function",
+    "import",
+    "export",
+    "module",
+    "class",
+    "sleep",
+    "python",
+    "python3",
+    "bash",
+    "echo",
+    "tests",
+    "build",
+    "files",
+    "should",
+    "would",
+    "could",
+    "first",
+    "every",
+    "check",
+    "checks",
+    "claude",
+    "codex",
+    "gemini",
+    "agent",
+    "tasks",
+    "command",
+    "script",
+    "scripts",
+    "version",
+    "update",
+    "changes",
+    "change",
+    "default",
+    "config",
+    "settings",
+    "working",
+    "works",
+    "passed",
+    "verify",
+    "verified",
+    "server",
+    "running",
+    "project",
+    "repository",
+    "directory",
+    "folder",
+    "string",
+    "number",
+    "length",
+    "count",
+    "total",
+    "status",
+    "message",
+    "process",
+    "still",
+    "ready",
+    "clean",
+    "cargo",
+    "npm",
+    "node",
+];
+
+/// The note for the turn's last step when it failed and the answer claims its
+/// result, naming what it was about.
+pub(super) fn claimed_failed_step(review: &Review, normalised: &str, runs: &[Run]) -> Option<RuleNote> {
+    if normalised.is_empty() || mentions_failure(normalised) {
+        return None;
+    }
+    let first = review.earlier_tools.min(review.tools.len());
+    let (index, step, kind) = review.tools[first..]
+        .iter()
+        .enumerate()
+        .rev()
+        .find_map(|(i, t)| step_kind(t).map(|k| (first + i, t, k)))?;
+    if runs.iter().any(|r| r.index == index) {
+        return None;
+    }
+    let failed = match kind {
+        Step::Write(_) => !step.ok() || is_rejected(step),
+        Step::Shell(_) => !is_rejected(step) && host_exit_of(step).map_or(!step.ok(), |code| code != 0),
+    };
+    if !failed {
+        return None;
+    }
+    let subjects = match &kind {
+        // an edit that fails after the same file was written ("string to
+        // replace not found": the change is already there) undoes nothing
+        Step::Write(paths) if wrote_before(&review.tools[first..index], paths) => return None,
+        Step::Write(paths) => paths.iter().filter_map(|p| basename(p)).collect(),
+        Step::Shell(line) => {
+            if answers_by_exit(line) {
+                return None;
+            }
+            // a file the turn wrote is the write's result, not this step's
+            // (`open index.html` failing does not undo creating it)
+            let written: Vec<String> = review.tools[first..index]
+                .iter()
+                .filter(|t| t.ok())
+                .flat_map(|t| match step_kind(t) {
+                    Some(Step::Write(paths)) => paths,
+                    _ => Vec::new(),
+                })
+                .filter_map(|p| basename(&p))
+                .collect();
+            let mut subjects = shell_subjects(line);
+            subjects.retain(|s| {
+                !written
+                    .iter()
+                    .any(|w| w == s || w.split(|c: char| !c.is_alphanumeric()).any(|part| part == s))
+            });
+            subjects
+        }
+    };
+    claiming_sentence(normalised, &subjects)?;
+    let what = match &kind {
+        Step::Write(paths) => format!("the write of `{}`", quote(&paths.join(" "), COMMAND_BYTES)),
+        Step::Shell(line) => format!("`{}`", quote(line, COMMAND_BYTES)),
+    };
+    Some(RuleNote::new(
+        Rule::ClaimedFailedStep,
+        Note::blocker(format!(
+            "The answer claims a result that its last step did not produce: {what} failed ({}), and nothing \
+after it succeeded. Redo that step and check it, or say plainly that it failed.",
+            quote(&failure_line(step), QUOTE_BYTES)
+        )),
+    ))
+}
+
+/// A step: a shell call's command line, or the path a write targeted.
+enum Step {
+    Shell(String),
+    Write(Vec<String>),
+}
+
+fn step_kind(t: &ToolTrace) -> Option<Step> {
+    if WRITE_TOOLS.contains(&t.name.to_ascii_lowercase().as_str()) {
+        let path = match serde_json::from_str::<Value>(&t.args) {
+            Ok(Value::Object(map)) => ["file_path", "path", "notebook_path", "absolute_path", "filePath"]
+                .iter()
+                .find_map(|k| map.get(*k).and_then(Value::as_str).map(str::to_owned)),
+            _ => None,
+        };
+        return Some(Step::Write(path.map_or_else(|| patch_paths(&t.args), |p| vec![p])));
+    }
+    command_line(t).map(Step::Shell)
+}
+
+/// The files a patch (`apply_patch`: `*** Add File: path`) names.
+fn patch_paths(patch: &str) -> Vec<String> {
+    patch
+        .lines()
+        .take(10_000)
+        .filter_map(|l| {
+            ["*** Add File: ", "*** Update File: ", "*** Delete File: "]
+                .iter()
+                .find_map(|h| l.strip_prefix(h))
+        })
+        .map(|p| p.trim().to_owned())
+        .take(64)
+        .collect()
+}
+
+/// Whether one of `tools` wrote one of `paths` and succeeded.
+fn wrote_before(tools: &[ToolTrace], paths: &[String]) -> bool {
+    tools
+        .iter()
+        .any(|t| t.ok() && matches!(step_kind(t), Some(Step::Write(p)) if p.iter().any(|p| paths.contains(p))))
+}
+
+/// Whether the command line's last simple command answers by its exit status.
+fn answers_by_exit(line: &str) -> bool {
+    let commands = simple_commands(line);
+    let Some(last) = commands.last() else {
+        return true;
+    };
+    let program = last
+        .words
+        .first()
+        .map(|p| p.rsplit('/').next().unwrap_or(p))
+        .unwrap_or("");
+    ANSWERING_PROGRAMS.contains(&program)
+        || (program == "git" && last.words.get(1).is_some_and(|s| ANSWERING_GIT.contains(&s.as_str())))
+}
+
+/// The last path component of `path`, lower case, when it is long enough to
+/// name a file.
+fn basename(path: &str) -> Option<String> {
+    let name = path.rsplit(['/', '\\']).next()?.to_lowercase();
+    (name.chars().count() >= 4).then_some(name)
+}
+
+/// What a command line was about: the file names it uses and its distinctive
+/// words (split at punctuation and at camel case, lower case, five letters or
+/// more, none of the common ones).
+fn shell_subjects(line: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for word in line.split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '(' | ')' | '=' | ',' | ';')) {
+        if word.contains('.') && (word.contains('/') || word.rsplit('.').next().is_some_and(|e| e.len() <= 4)) {
+            out.extend(basename(word.trim_end_matches(['.', ':'])));
+        }
+    }
+    let mut current = String::new();
+    let flush = |w: &mut String, out: &mut Vec<String>| {
+        let lower = w.to_lowercase();
+        if lower.chars().count() >= 5
+            && !COMMON_WORDS.contains(&lower.as_str())
+            && !lower.chars().all(|c| c.is_ascii_digit())
+        {
+            out.push(lower);
+        }
+        w.clear();
+    };
+    let mut prev_lower = false;
+    for c in line.chars().take(16 * 1024) {
+        if c.is_alphanumeric() {
+            if c.is_uppercase() && prev_lower {
+                flush(&mut current, &mut out);
+            }
+            prev_lower = c.is_lowercase();
+            current.push(c);
+        } else {
+            prev_lower = false;
+            flush(&mut current, &mut out);
+        }
+    }
+    flush(&mut current, &mut out);
+    out.sort();
+    out.dedup();
+    out.truncate(512);
+    out
+}
+
+/// The first sentence of `n` that names one of `subjects` and claims a
+/// result, not taken back.
+fn claiming_sentence<'a>(n: &'a str, subjects: &[String]) -> Option<&'a str> {
+    sentences(n).find(|s| {
+        let words: Vec<&str> = s
+            .split(|c: char| !c.is_alphanumeric() && c != '-' && c != '_')
+            .collect();
+        let names = subjects.iter().any(|subject| {
+            if subject.contains('.') {
+                s.contains(subject.as_str())
+            } else {
+                words.iter().any(|w| {
+                    w == subject
+                        || (subject.len() >= 6
+                            && (w.starts_with(subject.as_str()) || subject.starts_with(*w))
+                            && w.len() >= 6)
+                })
+            }
+        });
+        names && RESULT_WORDS.iter().any(|r| s.contains(r)) && !NEGATIONS.iter().any(|x| s.contains(x))
+    })
+}
+
+/// The sentences of `n`: a `.` ends one only before a space or the end, so
+/// `/tmp/l2-layout.png` stays whole.
+fn sentences(n: &str) -> impl Iterator<Item = &str> {
+    let mut start = 0;
+    let mut out = Vec::new();
+    let mut chars = n.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let ends = match c {
+            '!' | '?' | ';' | '\n' => true,
+            '.' => chars.peek().is_none_or(|(_, next)| next.is_whitespace()),
+            _ => false,
+        };
+        if ends {
+            out.push(&n[start..i]);
+            start = i + c.len_utf8();
+        }
+    }
+    out.push(&n[start..]);
+    out.into_iter()
+}
+
+/// A line that says how the step failed: the first of its output or error
+/// that reads like an error, else its exit status.
+fn failure_line(t: &ToolTrace) -> String {
+    let text = t.error.as_deref().filter(|e| !e.trim().is_empty()).unwrap_or(&t.output);
+    let marks = [
+        "error",
+        "denied",
+        "not permitted",
+        "no such file",
+        "traceback",
+        "canceled",
+        "cannot",
+        "failed",
+    ];
+    text.lines()
+        .map(str::trim)
+        .find(|l| {
+            let lower = l.to_lowercase();
+            marks.iter().any(|m| lower.contains(m))
+        })
+        .map(str::to_owned)
+        .or_else(|| host_exit_of(t).map(|c| format!("exit code {c}")))
+        .unwrap_or_else(|| "it failed".to_owned())
+}

@@ -291,3 +291,37 @@ proptest! {
         prop_assert!(!interrupts(&answer, tools));
     }
 }
+
+#[test]
+fn a_failed_command_the_answer_names_blocks_even_when_it_was_not_last() {
+    let auth = bash(
+        "gh auth status",
+        "github.com\n  X Failed to log in to github.com account cysp (default)\n  - The token in default is invalid.",
+        Some(1),
+    );
+    let fetch = bash("git fetch origin", "", Some(0));
+    let answer = "Fixed — `gh auth status` now shows a valid login, and git uses it.";
+    assert!(blocked_by_step(answer, vec![auth.clone(), fetch], 0));
+    // a later success of the same program may be the retry: not held against the answer
+    let retry = bash(
+        "gh -h github.com auth status",
+        "Logged in to github.com account cysp",
+        Some(0),
+    );
+    assert!(!interrupts(answer, vec![auth.clone(), retry]));
+    // a real shape: `git fetch origin` failed, the remote was fixed, a later git command worked
+    let fetch_failed = bash(
+        "git fetch origin && git status --short --branch",
+        "fatal: 'origin' does not appear to be a git repository",
+        Some(128),
+    );
+    let fixed = bash(
+        "git remote set-url origin git@github.com:o/r.git && git -C . fetch origin",
+        "",
+        Some(0),
+    );
+    assert!(!interrupts(
+        "Fixed `origin` and verified `git fetch origin` now works.",
+        vec![fetch_failed, fixed]
+    ));
+}

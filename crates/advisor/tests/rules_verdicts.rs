@@ -430,3 +430,25 @@ fn a_run_named_as_having_gone_through_is_a_claim() {
         0
     ));
 }
+
+#[test]
+fn a_wrapper_named_as_passing_is_held_to_its_exit_status() {
+    let check = bash(
+        "corepack pnpm run check",
+        "The lockfile contains entries that the active policies reject\n ELIFECYCLE  Command failed with exit code 1.",
+        Some(1),
+    );
+    // the answer names that very command as passing: the host says it exited 1
+    assert!(blocks(
+        "Verified: `corepack pnpm run check` passes.",
+        vec![check.clone()],
+        0
+    ));
+    assert!(blocks(
+        "lint, knip and `node --run check` all pass.",
+        vec![bash("node --run check", "failed", Some(1))],
+        0
+    ));
+    // a general claim over a wrapper the rules cannot read stays a nit
+    assert!(!blocks("All checks pass.", vec![check], 0));
+}

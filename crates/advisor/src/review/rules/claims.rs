@@ -452,6 +452,11 @@ pub(crate) fn names_as_passing(n: &str, name: &str) -> bool {
     n.match_indices(name).any(|(i, _)| {
         let rest = n[i + name.len()..].trim_start_matches(['`', '\'', '"', ')', ':', ' ']);
         let rest = rest.strip_prefix("now ").unwrap_or(rest);
+        // "lint, knip and `wrangler:check` all pass", "both pass"
+        let rest = ["all ", "both "]
+            .iter()
+            .find_map(|p| rest.strip_prefix(p))
+            .unwrap_or(rest);
         PASSED_WORDS.iter().any(|w| {
             rest.strip_prefix(w)
                 .is_some_and(|after| !after.starts_with(|c: char| c.is_alphanumeric()))

@@ -14,7 +14,10 @@
 //! and names what the step was about — a file it wrote, a path it used, or a
 //! distinctive word of its command — while nothing in the answer says that
 //! something failed. Commands whose non-zero exit is an answer rather than a
-//! failure (`grep`, `diff`, `test`, `which`, `pkill`, …) never count.
+//! failure (`grep`, `diff`, `test`, `which`, `pkill`, …) never count. An
+//! earlier failed shell step counts too when a claiming sentence names it by
+//! its command ("`gh auth status` now shows a valid login") and no later call
+//! of the same program succeeded (it may have been the retry).
 //!
 //! Must not look at earlier turns, read files or keep state.
 
@@ -188,19 +191,17 @@ pub(super) fn claimed_failed_step(review: &Review, normalised: &str, runs: &[Run
         return None;
     }
     let first = review.earlier_tools.min(review.tools.len());
+    last_step(review, normalised, runs, first).or_else(|| named_step(review, normalised, runs, first))
+}
+
+/// The turn's last step, when it failed and a claiming sentence names what it was about.
+fn last_step(review: &Review, normalised: &str, runs: &[Run], first: usize) -> Option<RuleNote> {
     let (index, step, kind) = review.tools[first..]
         .iter()
         .enumerate()
         .rev()
         .find_map(|(i, t)| step_kind(t).map(|k| (first + i, t, k)))?;
-    if runs.iter().any(|r| r.index == index) {
-        return None;
-    }
-    let failed = match kind {
-        Step::Write(_) => !step.ok() || is_rejected(step),
-        Step::Shell(_) => !is_rejected(step) && host_exit_of(step).map_or(!step.ok(), |code| code != 0),
-    };
-    if !failed {
+    if runs.iter().any(|r| r.index == index) || !failed(step, &kind) {
         return None;
     }
     let subjects = match &kind {
@@ -237,14 +238,74 @@ pub(super) fn claimed_failed_step(review: &Review, normalised: &str, runs: &[Run
         Step::Write(paths) => format!("the write of `{}`", quote(&paths.join(" "), COMMAND_BYTES)),
         Step::Shell(line) => format!("`{}`", quote(line, COMMAND_BYTES)),
     };
-    Some(RuleNote::new(
+    Some(note(&what, step))
+}
+
+/// A failed shell step of the turn that a claiming sentence names by its
+/// command ("`gh auth status` now shows a valid login"), with no later
+/// success of the same program.
+fn named_step(review: &Review, normalised: &str, runs: &[Run], first: usize) -> Option<RuleNote> {
+    let tools = &review.tools[first..];
+    for (i, step) in tools.iter().enumerate().rev() {
+        let Some(Step::Shell(line)) = step_kind(step) else {
+            continue;
+        };
+        let shell_failed = failed(step, &Step::Shell(String::new()));
+        if runs.iter().any(|r| r.index == first + i) || !shell_failed || answers_by_exit(&line) {
+            continue;
+        }
+        let Some(name) = command_name(&line) else {
+            continue;
+        };
+        // any later success of the same program may have been the retry
+        // (`git -C repo fetch origin` after a failing `git fetch origin`)
+        let program = name.split(' ').next().unwrap_or("");
+        let again = tools[i + 1..].iter().any(|later| {
+            later.ok()
+                && matches!(step_kind(later), Some(Step::Shell(l)) if simple_commands(&l).iter().any(|c| c.words.first().is_some_and(|w| w.rsplit('/').next() == Some(program))))
+        });
+        if !again && sentences(normalised).any(|s| s.contains(name.as_str()) && claims_result(s)) {
+            return Some(note(&format!("`{}`", quote(&line, COMMAND_BYTES)), step));
+        }
+    }
+    None
+}
+
+/// Whether the host recorded `step` as failed (a write that never ran too).
+fn failed(step: &ToolTrace, kind: &Step) -> bool {
+    match kind {
+        Step::Write(_) => !step.ok() || is_rejected(step),
+        Step::Shell(_) => !is_rejected(step) && host_exit_of(step).map_or(!step.ok(), |code| code != 0),
+    }
+}
+
+/// The note on the failed `step`, called `what`.
+fn note(what: &str, step: &ToolTrace) -> RuleNote {
+    RuleNote::new(
         Rule::ClaimedFailedStep,
         Note::blocker(format!(
-            "The answer claims a result that its last step did not produce: {what} failed ({}), and nothing \
+            "The answer claims a result that a step it rests on did not produce: {what} failed ({}), and nothing \
 after it succeeded. Redo that step and check it, or say plainly that it failed.",
             quote(&failure_line(step), QUOTE_BYTES)
         )),
-    ))
+    )
+}
+
+/// How an answer would name a command line: the leading words of its first
+/// simple command other than `cd`, up to the first option or path, lower
+/// case — `gh auth status` — when that is at least two words.
+fn command_name(line: &str) -> Option<String> {
+    let commands = simple_commands(line);
+    let cmd = commands.iter().find(|c| c.words.first().is_some_and(|w| w != "cd"))?;
+    let words: Vec<String> = cmd
+        .words
+        .iter()
+        .take_while(|w| !w.starts_with('-') && !w.contains(['/', '=', '.']))
+        .take(4)
+        .map(|w| w.to_lowercase())
+        .collect();
+    let name = words.join(" ");
+    (words.len() >= 2 && name.len() >= 8).then_some(name)
 }
 
 /// A step: a shell call's command line, or the path a write targeted.
@@ -370,8 +431,13 @@ fn claiming_sentence<'a>(n: &'a str, subjects: &[String]) -> Option<&'a str> {
                 })
             }
         });
-        names && RESULT_WORDS.iter().any(|r| s.contains(r)) && !NEGATIONS.iter().any(|x| s.contains(x))
+        names && claims_result(s)
     })
+}
+
+/// Whether a sentence claims a result and does not take it back.
+fn claims_result(s: &str) -> bool {
+    RESULT_WORDS.iter().any(|r| s.contains(r)) && !NEGATIONS.iter().any(|x| s.contains(x))
 }
 
 /// The sentences of `n`: a `.` ends one only before a space or the end, so

@@ -53,7 +53,8 @@ fn unwrap_launcher(words: &[String]) -> &[String] {
     let rest = &words[1..];
     let skip_opts = |r: &'_ [String]| -> usize { r.iter().take_while(|w| w.starts_with('-')).count() };
     match first.as_str() {
-        "npx" | "bunx" | "pnpx" => {
+        // `corepack pnpm run check`: corepack starts the package manager it names
+        "npx" | "bunx" | "pnpx" | "corepack" => {
             let n = skip_opts(rest);
             unwrap_launcher(&rest[n..])
         }
@@ -164,9 +165,23 @@ fn named_end(args: &[String], named: usize) -> usize {
     args.len()
 }
 
+/// `node --run <script> …` (Node.js 22) runs a `package.json` script as
+/// `npm run <script> …` does: the same words with npm's spelling.
+fn node_run(words: &[String]) -> Option<Vec<String>> {
+    let program = words.first()?.rsplit('/').next()?;
+    (matches!(program, "node" | "node.exe") && words.get(1).is_some_and(|w| w == "--run")).then(|| {
+        ["npm", "run"]
+            .iter()
+            .map(|w| (*w).to_owned())
+            .chain(words[2..].iter().cloned())
+            .collect()
+    })
+}
+
 /// The runner `cmd` invokes, if any.
 pub(crate) fn recognise(cmd: &SimpleCommand) -> Option<Invocation> {
-    let words = unwrap_launcher(&cmd.words);
+    let respelled = node_run(&cmd.words);
+    let words = unwrap_launcher(respelled.as_deref().unwrap_or(&cmd.words));
     let program = words.first()?.rsplit('/').next()?.to_owned();
     let program = program.strip_suffix(".exe").unwrap_or(&program).to_owned();
     let mut i = 1;
@@ -257,6 +272,8 @@ mod tests {
         assert_eq!(name("python -m pytest -q tests/"), Some("pytest"));
         assert_eq!(name("uv run pytest"), Some("pytest"));
         assert_eq!(name("npx vitest run"), Some("vitest"));
+        assert_eq!(name("node --run test"), Some("npm test"));
+        assert_eq!(name("corepack pnpm run test:unit"), Some("npm test"));
         assert_eq!(name("pnpm run test:unit"), Some("npm test"));
         assert_eq!(name("bundle exec rspec"), Some("rspec"));
         assert_eq!(name("./gradlew :app:test"), Some("gradle test"));

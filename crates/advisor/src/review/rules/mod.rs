@@ -235,11 +235,13 @@ impl RulesReviewer {
     fn failure_note(&self, review: &Review, normalised: &str, runs: &[Run], failures: &[&Run]) -> Option<RuleNote> {
         let mut claims = claims::claims(normalised);
         // "`go test ./...` passes", "`test_login` passes now": a claim about what was named
+        let mut named = Vec::new();
         for run in runs {
             if run_names(run)
                 .iter()
                 .any(|name| claims::names_as_passing(normalised, name))
             {
+                named.push(run.index);
                 if run.is_test() {
                     claims.tests = true;
                 } else {
@@ -258,7 +260,10 @@ impl RulesReviewer {
             |r: &Run| !claims::discloses(normalised, &failing_names(r)) && !scoped_to_later_run(r, runs, normalised);
         if let Some(run) = failures.iter().rev().filter(contradicted).find(|r| hidden(r)) {
             let (evidence, what) = (evidence(run), what_ran(run));
-            if run.is_opaque() {
+            // a wrapper's failure is held against the answer only when the
+            // answer names that very command as passing: its exit status is
+            // the host's, whatever the wrapper ran
+            if run.is_opaque() && !named.contains(&run.index) {
                 return Some(RuleNote::new(
                     Rule::UnreportedFailure,
                     Note::nit(format!(

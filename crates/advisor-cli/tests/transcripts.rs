@@ -460,4 +460,57 @@ fn codex_code_mode_every_cell_of_the_real_rollout_is_read() {
     assert_eq!((count("exec_command"), count("exec"), count("wait")), (47, 26, 0));
     assert!(t.tools.iter().all(|tr| !tr.output.starts_with("Script ")));
     assert!(t.tools.iter().all(|tr| tr.exit_code.is_none()));
+    // the hook's read from the end agrees
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/real/repos/jdx-hk/codex-desktop-0.144.2-2026-07-16-019f690c.jsonl");
+    let tail = read_transcript(&path, None).unwrap();
+    assert_eq!((&tail.tools, tail.last_answer()), (&t.tools, t.last_answer()));
+}
+
+#[test]
+fn codex_code_mode_waits_chain_a_script_error_fails_the_cell_and_an_unknown_cell_stands_alone() {
+    // written after the real 0.144.2 shapes (derived): a cell yields, a first wait finds it
+    // still running, a second brings a script error; a wait on a cell never seen is its own call
+    let r = |p: serde_json::Value| json!({"timestamp": "t", "type": "response_item", "payload": p}).to_string();
+    let parts =
+        |head: &str, body: &str| json!([{"type": "input_text", "text": head}, {"type": "input_text", "text": body}]);
+    let text = [
+        json!({"timestamp": "t", "type": "event_msg", "payload": {"type": "user_message", "message": "test it"}}).to_string(),
+        r(
+            json!({"type": "custom_tool_call", "name": "exec", "call_id": "c1", "input": "await tools.exec_command({cmd:'cargo test'});"}),
+        ),
+        r(json!({"type": "custom_tool_call_output", "call_id": "c1", "output": "Script running with cell ID 5\nWall time 10.0 seconds\nOutput:\n"})),
+        r(json!({"type": "function_call", "name": "wait", "call_id": "w1", "arguments": "{\"cell_id\":\"5\"}"})),
+        r(
+            json!({"type": "function_call_output", "call_id": "w1", "output": parts("Script running with cell ID 5\nWall time 30.0 seconds\nOutput:\n", "running 3 tests\n")}),
+        ),
+        r(json!({"type": "function_call", "name": "wait", "call_id": "w2", "arguments": "{\"cell_id\":\"5\"}"})),
+        r(
+            json!({"type": "function_call_output", "call_id": "w2", "output": parts("Script error: Error: tool call failed\nWall time 1.0 seconds\nOutput:\n", "")}),
+        ),
+        r(json!({"type": "function_call", "name": "wait", "call_id": "w3", "arguments": "{\"cell_id\":\"9\"}"})),
+        r(
+            json!({"type": "function_call_output", "call_id": "w3", "output": parts("Script completed\nWall time 1.0 seconds\nOutput:\n", "done\n")}),
+        ),
+    ]
+    .join("\n");
+    let (t, _) = parse_transcript("codex.jsonl", &text, None).unwrap();
+    let traces: Vec<(&str, &str, Option<&str>)> = t
+        .tools
+        .iter()
+        .map(|tr| (tr.name.as_str(), tr.output.as_str(), tr.error.as_deref()))
+        .collect();
+    assert_eq!(
+        traces,
+        [
+            (
+                "exec_command",
+                "running 3 tests\n",
+                Some("script error: Error: tool call failed")
+            ),
+            ("wait", "done\n", None),
+        ]
+    );
+    assert_eq!(t.tools[0].args, r#"{"cmd":"cargo test"}"#);
+    assert_eq!(t.unanswered_calls(), 0);
 }

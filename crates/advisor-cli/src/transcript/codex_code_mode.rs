@@ -100,7 +100,9 @@ impl Cells {
         let Some((status, body)) = parse_output(&text, raw.is_array()) else {
             return Handled::No;
         };
-        let attach_to = waited.as_ref().and_then(|cell| self.running.get(cell).copied());
+        let attach_to = (waited.as_ref())
+            .and_then(|cell| self.running.get(cell).copied())
+            .filter(|at| *at < t.tools.len());
         let at = match attach_to {
             Some(at) => {
                 let call = t.call(id);

@@ -431,8 +431,12 @@ fn codex_code_mode_cells_are_shell_calls_and_a_wait_belongs_to_its_cell() {
     let lint = t.tools.last().unwrap();
     let args: serde_json::Value = serde_json::from_str(&lint.args).unwrap();
     assert_eq!(args["workdir"], "/Users/jdx/.codex/worktrees/090e/hk");
-    // the wait's output is the cell's, without the host's header
-    assert!(lint.output.starts_with("[pkl:gen] $ "), "{}", &lint.output[..80]);
+    // the wait's output is the cell's, below the host's `Output:` line only
+    assert!(
+        lint.output.starts_with("Output:\n[pkl:gen] $ "),
+        "{}",
+        &lint.output[..80]
+    );
     assert!(
         lint.output
             .contains("error: could not compile `hk` (bin \"hk\") due to 6 previous errors")
@@ -505,12 +509,38 @@ fn codex_code_mode_waits_chain_a_script_error_fails_the_cell_and_an_unknown_cell
         [
             (
                 "exec_command",
-                "running 3 tests\n",
+                "Output:\nrunning 3 tests\n",
                 Some("script error: Error: tool call failed")
             ),
-            ("wait", "done\n", None),
+            ("wait", "Output:\ndone\n", None),
         ]
     );
     assert_eq!(t.tools[0].args, r#"{"cmd":"cargo test"}"#);
     assert_eq!(t.unanswered_calls(), 0);
+}
+
+#[test]
+fn a_code_mode_cell_that_prints_an_exit_code_cannot_set_the_hosts() {
+    // written (derived): a cell whose printed text opens with `exit code 0` over a failing
+    // task with no runner summary; the host's `Output:` line stays above it, so the printed
+    // line is never the host's exit status and the claim is held against the answer (issue 25,
+    // item 9)
+    let r = |p: serde_json::Value| json!({"timestamp": "t", "type": "response_item", "payload": p}).to_string();
+    let text = [
+        json!({"timestamp": "t", "type": "event_msg", "payload": {"type": "user_message", "message": "run the tests"}}).to_string(),
+        r(json!({"type": "custom_tool_call", "name": "exec", "call_id": "c1", "input": "const r = await tools.exec_command({cmd:\"mise run lint\"});text(r.output)"})),
+        r(json!({"type": "custom_tool_call_output", "call_id": "c1", "output": [
+            {"type": "input_text", "text": "Script completed\nWall time 0.4 seconds\nOutput:\n"},
+            {"type": "input_text", "text": "exit code 0\nTraceback (most recent call last):\n  File \"lint.py\", line 3\nValueError: bad rule\n"}
+        ]})),
+    ]
+    .join("\n");
+    let (t, _) = parse_transcript("codex.jsonl", &text, None).unwrap();
+    let review = advisor::review::Review {
+        final_answer: Some("`mise run lint` passes.".into()),
+        tools: t.tools.clone(),
+        ..Default::default()
+    };
+    let notes = advisor::review::RulesReviewer::new().check(&review);
+    assert!(notes.iter().any(|n| n.severity.interrupts()), "{notes:?}");
 }

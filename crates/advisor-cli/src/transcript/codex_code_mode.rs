@@ -114,9 +114,12 @@ impl Cells {
                 }
                 at
             }
+            // the host's `Output:` line stays first in the trace: what the
+            // cell printed comes below a line of the host's, so a printed
+            // `exit code 0` is never read as the host's exit status
             None => match &status {
-                Status::Running(_) => t.tool_outcome(id, body.to_owned(), Outcome::Running),
-                _ => t.tool_result(id, body.to_owned(), false),
+                Status::Running(_) => t.tool_outcome(id, format!("{HOST_LINE}{body}"), Outcome::Running),
+                _ => t.tool_result(id, format!("{HOST_LINE}{body}"), false),
             },
         };
         let trace = &mut t.tools[at];
@@ -128,9 +131,16 @@ impl Cells {
                 let line = format!("script error: {message}");
                 trace.error = Some(crate::terminal::clamp(&line, 300).to_owned());
             }
+            // what the cell printed is the tool's own words, said as such:
+            // a printed `exit code 0` line never reads as an exit status
             Status::Done => {
-                let failed = looks_failed(&trace.output);
-                trace.error = Outcome::Failed(failed).error(&trace.output);
+                trace.error = looks_failed(&trace.output).then(|| {
+                    let line = format!(
+                        "the cell's output reads as failed: {}",
+                        super::outcome::first_line_with_failure(&trace.output)
+                    );
+                    crate::terminal::clamp(&line, 300).to_owned()
+                });
             }
         }
         match attach_to {
@@ -139,6 +149,9 @@ impl Cells {
         }
     }
 }
+
+/// The host's line kept above what a cell printed.
+const HOST_LINE: &str = "Output:\n";
 
 /// What the header says of a cell.
 #[derive(Debug, Clone, PartialEq, Eq)]

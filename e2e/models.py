@@ -11,8 +11,10 @@ the hardest case for a host that writes its transcript late.
 
 A request that carries advisor's review prompt (a reviewer CLI of the
 command reviewer sending it on) is answered with `REVIEW_ANSWER`, a notes
-object whose note carries `PRESET_MARKER`, whatever the policy; such
-requests are kept apart (`review_texts`).
+object whose note carries `PRESET_MARKER`, whatever the policy (or by the
+scenario's `review_policy`, given the turn and the server's URL); such
+requests are kept apart (`review_texts`), with the names of the tools each
+one offered the model (`review_tools`, from `tool_names`).
 
 Must not decide what a scenario expects: `scenarios.py` does. Serves only
 127.0.0.1; every request body is bounded.
@@ -70,6 +72,7 @@ class Server:
     requests: list = field(default_factory=list)
     httpd: Optional[ThreadingHTTPServer] = None
     counter: int = 0
+    review_policy: Optional[Callable[[Turn, str], Reply]] = None  # answers review requests, else REVIEW_ANSWER
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -127,15 +130,17 @@ class Server:
             self.httpd.shutdown()
             self.httpd.server_close()
 
-    def reset(self, policy: Callable[[Turn], Reply]):
+    def reset(self, policy: Callable[[Turn], Reply], review_policy=None):
         with self.lock:
             self.policy = policy
+            self.review_policy = review_policy
             self.requests = []
 
     def answer(self, path: str, body: dict, n: int):
         policy = self.policy
         if is_review(body):
-            policy = lambda _t: Reply(text=REVIEW_ANSWER)  # noqa: E731
+            rp, url = self.review_policy, self.url
+            policy = (lambda t: rp(t, url)) if rp else (lambda _t: Reply(text=REVIEW_ANSWER))  # noqa: E731
         if self.kind == "anthropic":
             return anthropic(policy, body, n)
         if self.kind == "openai":
@@ -151,9 +156,36 @@ class Server:
         """Each review request (a reviewer CLI sending advisor's review prompt on), as text."""
         return [json.dumps(r["body"]) for r in self.requests if is_review(r["body"])]
 
+    def review_tools(self) -> list:
+        """The tool names each review request offered its model (`tool_names`), one list per request."""
+        return [tool_names(self.kind, r["body"]) for r in self.requests if is_review(r["body"])]
+
 
 def is_review(body: dict) -> bool:
     return REVIEW_PHRASE in json.dumps(body)
+
+
+def tool_names(kind: str, body: dict) -> list:
+    """The names of the tools a request declares to the model: Anthropic `tools[].name` (a server
+    tool by its `name`, else its `type`), Responses API `tools[]` (`name`, else `type`, e.g.
+    `web_search`; a namespace's own tools as `namespace.tool`), Gemini `tools[].functionDeclarations[].name`
+    plus any other key of a `tools[]` entry (a built-in such as `googleSearch` or `urlContext`)."""
+    out = []
+    for t in body.get("tools") or []:
+        if not isinstance(t, dict):
+            continue
+        if kind == "gemini":
+            for k, v in t.items():
+                if k == "functionDeclarations":
+                    out += [d.get("name", "?") for d in v or [] if isinstance(d, dict)]
+                else:
+                    out.append(k)
+        elif kind == "openai" and isinstance(t.get("tools"), list):
+            ns = t.get("name") or t.get("type", "?")
+            out += [f"{ns}.{x.get('name') or x.get('type', '?')}" for x in t["tools"] if isinstance(x, dict)]
+        else:
+            out.append(t.get("name") or t.get("type", "?"))
+    return out
 
 
 def _sse(events, named: bool) -> tuple:

@@ -5,7 +5,10 @@ run (`Run`, `HookCall`), the checks over it, and `scenarios(host)` — the
 list each host runs — including the command-reviewer presets: the advisor
 hook's reviewer is the real `claude`, `codex` or `gemini` CLI (user config
 `[reviewer] kind = "command"`, `preset = H`), talking to the same scripted
-server, whose answer to the review prompt carries `PRESET_MARKER`.
+server, whose answer to the review prompt carries `PRESET_MARKER`; their
+check also holds the tools each review request offered its model to the
+preset's read-only set (`REVIEW_TOOLS`), the argv the CLI was started with,
+and, for Codex, that its read-only sandbox refused a write and the network.
 
 Must not start hosts or servers (suite.py and models.py do) and never
 reaches past 127.0.0.1.
@@ -19,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
 
-from models import PRESET_MARKER, Reply, Turn
+from models import PRESET_MARKER, REVIEW_ANSWER, Reply, Turn
 
 ROOT = Path(__file__).resolve().parent.parent
 PROMPT = "Run the test suite with `pytest -q` and tell me whether it passes."
@@ -109,6 +112,8 @@ class Run:
     reviews: list = field(default_factory=list)  # the review requests a reviewer CLI sent, as text
     home: Optional[Path] = None
     ws: Optional[Path] = None
+    review_tools: list = field(default_factory=list)  # the tool names each review request offered
+    reviewer_argv: list = field(default_factory=list)  # the argv each reviewer CLI was started with
 
     def blocks(self, event: Optional[str] = None) -> int:
         return sum(1 for c in self.calls if c.blocked and (event is None or c.input.get("hook_event_name") == event))
@@ -128,6 +133,7 @@ class Scenario:
     extra_args: list = field(default_factory=list)
     setup: Optional[Callable] = None  # (host, env, workspace) -> None, before the run
     runs: int = 1  # several runs in one session (resume) are in `extra_args` per run
+    review_policy: Optional[Callable] = None  # (turn, server URL) -> Reply for review requests
 
 
 def blocked_then_ended(r: Run) -> Optional[str]:
@@ -210,13 +216,15 @@ base_url = "http://127.0.0.1:9/v1"
 def preset_setup(name: str) -> Callable:
     """The user's own config names the preset (docs/reviewers.md: no `advisor trust` for it); the
     host's hooks move to the user's settings, where a reviewer CLI started with user settings
-    only (Claude Code, Gemini CLI) fires them too; Claude Code's workspace gets a CLAUDE.md."""
+    only (Claude Code, Gemini CLI) fires them too; Claude Code's workspace gets a CLAUDE.md; Codex's
+    reviewer runs a model of its catalog (CODEX_MODEL), whose entry decides some of the tools it offers."""
 
     def setup(host, env, ws: Path):
         home = Path(env["HOME"])
         cfg = home / ".config" / "advisor"
         cfg.mkdir(parents=True, exist_ok=True)
-        (cfg / "config.toml").write_text(f'[reviewer]\nkind = "command"\npreset = "{name}"\n')
+        model = f'model = "{CODEX_MODEL}"\n' if name == "codex" else ""  # a model of Codex's catalog
+        (cfg / "config.toml").write_text(f'[reviewer]\nkind = "command"\npreset = "{name}"\n{model}')
         project = ws / f".{name}" / "settings.json"
         if name in ("claude", "gemini") and project.exists():
             user = home / f".{name}" / "settings.json"
@@ -245,6 +253,69 @@ def gemini_projects(home: Path) -> list:
     return found
 
 
+# The tools a preset's review request may offer its model, by name (docs/reviewers.md, "the tools each
+# preset offers"); anything else fails the scenario. Claude Code 2.1.197: `--tools Read,Grep,Glob`, those
+# three exactly. Codex CLI 0.171.0 keeps its shell (exec_command, write_stdin: every command in the read-only
+# sandbox, which refuses writes and the network), view_image (reads an image) and, for a model whose catalog
+# entry has it (the preset runs gpt-5.5 here), apply_patch (its writes refused by the same sandbox); so the
+# check also asserts the sandbox flag the CLI received. Gemini CLI 0.61.0: plan mode's read-only tools, by
+# the preset's `--policy` file (plan mode alone also offers google_web_search, write_file, replace,
+# exit_plan_mode, invoke_agent and update_topic).
+REVIEW_TOOLS = {
+    "claude": {"Read", "Grep", "Glob"},
+    "codex": {"exec_command", "write_stdin", "view_image", "apply_patch"},
+    "gemini": {"read_file", "list_directory", "glob", "grep_search"},
+}
+CODEX_MODEL = "gpt-5.5"
+
+
+# The Codex review's model first runs a command that tries to write into the workspace and to reach the
+# scripted server; the read-only sandbox must refuse both (the write fails, no request arrives).
+SANDBOX_FILE = "sandbox-probe.txt"
+SANDBOX_NET = "SANDBOX-NET-7f3a"
+
+
+def sandbox_probe(t: Turn, url: str) -> Reply:
+    if t.last == "tool":
+        return Reply(text=REVIEW_ANSWER)
+    post = (f"import json, urllib.request as u; u.urlopen(u.Request('{url}/probe', data=json.dumps("
+            f"{{'probe': '{SANDBOX_NET}'}}).encode(), headers={{'Content-Type': 'application/json'}}), timeout=5)")
+    return Reply(command=f'echo written > {SANDBOX_FILE}; python3 -c "{post}"; echo probe-done')
+
+
+def sandbox_held(r: Run) -> Optional[str]:
+    if r.ws and (r.ws / SANDBOX_FILE).exists():
+        return "a command of the codex review wrote into the workspace (the read-only sandbox did not hold)"
+    if SANDBOX_NET in r.requests:
+        return "a command of the codex review reached the scripted server (the sandbox let the network through)"
+    if not any("Read-only file system" in t for t in r.reviews):
+        return "the codex review's probe command never ran (no 'Read-only file system' in a tool result)"
+    return None
+
+
+def review_tools_held(name: str, r: Run) -> Optional[str]:
+    """Every review request offered only the preset's allowed tools (and some: the record works)."""
+    for tools in r.review_tools:
+        extra = sorted(set(tools) - REVIEW_TOOLS[name])
+        if extra:
+            return f"the {name} review offered its model tools beyond the read-only set: {extra} (all: {tools})"
+        if not tools:
+            return f"the {name} review request declared no tools (the record would prove nothing)"
+    if name == "claude" and any(set(t) != REVIEW_TOOLS["claude"] for t in r.review_tools):
+        return f"the claude review did not offer exactly Read, Grep and Glob: {r.review_tools}"
+    argvs = [a for a in r.reviewer_argv if a[:1] != ["--version"]]
+    if not argvs:
+        return f"no argv of the {name} reviewer CLI was recorded"
+    for argv in argvs:
+        pairs = list(zip(argv, argv[1:]))
+        codex_flags = {("--sandbox", "read-only"), ("-c", 'web_search="disabled"')}
+        if name == "codex" and not codex_flags <= set(pairs):
+            return f"the codex reviewer was not started with --sandbox read-only and web search off: {argv}"
+        if name == "gemini" and (("--approval-mode", "plan") not in pairs or "--policy" not in argv):
+            return f"the gemini reviewer was not started in plan mode with its --policy: {argv}"
+    return None
+
+
 def preset_blocked(name: str) -> Callable[[Run], Optional[str]]:
     def check(r: Run) -> Optional[str]:
         bad = blocked_then_ended(r)
@@ -254,6 +325,9 @@ def preset_blocked(name: str) -> Callable[[Run], Optional[str]]:
             return f"the {name} CLI never sent the review request to the scripted server"
         if PRESET_MARKER not in r.requests:
             return "the advisory that reached the agent does not carry the reviewer CLI's note"
+        bad = review_tools_held(name, r) or (sandbox_held(r) if name == "codex" else None)
+        if bad:
+            return bad
         nested = [c for c in r.calls if c.nested]
         if any(c.blocked for c in nested):
             return "a hook inside the review blocked"
@@ -279,7 +353,7 @@ def preset_blocked(name: str) -> Callable[[Run], Optional[str]]:
 
 def preset(name: str) -> Scenario:
     return Scenario(f'preset = "{name}": the note comes from the {name} CLI', false_claim, preset_blocked(name),
-                    setup=preset_setup(name))
+                    setup=preset_setup(name), review_policy=sandbox_probe if name == "codex" else None)
 
 
 def scenarios(host: str) -> list:

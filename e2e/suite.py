@@ -80,6 +80,13 @@ cat "$dir/$id.err" >&2
 exit "$rc"
 """
 
+# the command reviewer's presets find the host CLIs on the hook's PATH through this: it keeps the
+# argv each reviewer CLI was started with (one argument a line), then runs the real CLI
+CLI_RECORDER = """#!/bin/sh
+printf '%s\\n' "$@" >"$ADVISOR_E2E_LOG/$(date +%s%N)-$$.{cli}.argv"
+exec "{target}" "$@"
+"""
+
 
 # ---------------------------------------------------------------- hosts
 
@@ -170,11 +177,12 @@ class Suite:
         (self.bin / "advisor").chmod(0o755)
         (self.bin / "pytest").write_text(FAKE_PYTEST)
         (self.bin / "pytest").chmod(0o755)
-        # the command reviewer's presets find the host CLIs on the hook's PATH
+        # the command reviewer's presets find the host CLIs on the hook's PATH (CLI_RECORDER)
         for cli in HOSTS:
             target = Path(args.hosts_dir) / "node_modules" / ".bin" / cli
             if target.exists() and not (self.bin / cli).exists():
-                (self.bin / cli).symlink_to(target.resolve())
+                (self.bin / cli).write_text(CLI_RECORDER.format(cli=cli, target=target.resolve()))
+                (self.bin / cli).chmod(0o755)
         self.n = 0
         self.rows = []
         self.walls = {}
@@ -236,12 +244,15 @@ class Suite:
             us = stem.with_suffix(".us")
             calls.append(HookCall(data, stem.with_suffix(".out").read_text(), stem.with_suffix(".err").read_text(),
                                   int(us.read_text()) / 1000 if us.exists() else float("nan")))
-        return Run(rc, out, err, calls, server.texts(), seconds, server.review_texts(), Path(env["HOME"]), ws)
+        argvs = [(log / f).read_text().splitlines() for f in sorted(os.listdir(log))
+                 if f.endswith(".argv") and f not in seen]
+        return Run(rc, out, err, calls, server.texts(), seconds, server.review_texts(), Path(env["HOME"]), ws,
+                   server.review_tools(), argvs)
 
     def scenario(self, host: Host, server: Server, sc: Scenario, version: str, runs_extra=None):
         home, ws, log = self.workspace(sc.config)
         env = self.env(home, log)
-        server.reset(sc.policy)
+        server.reset(sc.policy, sc.review_policy)
         try:
             host.prepare(env, home, ws, server.url, plugin=sc.setup is install_plugin)
             if sc.setup:
@@ -259,6 +270,9 @@ class Suite:
         self.rows.append((host.name, version, sc.name, result))
         detail = ", ".join(f"{len(r.calls)} hook call(s), {r.blocks()} block(s), {r.seconds:.1f} s" for r in runs)
         print(f"[{host.name}] {sc.name}: {result} ({detail})", flush=True)
+        for r in runs:
+            if r.review_tools:  # what the reviewer CLI offered its model (the presets' checks hold it)
+                print(f"    review request tools: {sorted(set().union(*map(set, r.review_tools)))}", flush=True)
         if problem and runs:
             r = runs[-1]
             print(f"    host rc={r.rc}; stderr tail: {r.stderr.strip()[-800:]}", flush=True)

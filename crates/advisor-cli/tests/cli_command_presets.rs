@@ -5,7 +5,10 @@
 //! claims and that notes cite what was read (never "you have no tools"),
 //! and the `gemini` preset leaves none of the session files Gemini CLI
 //! 0.61.0 writes under `~/.gemini` for the folder it ran in, while another
-//! project's files there stay.
+//! project's files there stay; the `gemini` preset passes a `--policy` file
+//! of its own (deny every tool but the four read-only ones) from the
+//! review's scratch folder, and the `codex` preset runs in the read-only
+//! sandbox with web search, sub-agents and goals off.
 #![cfg(unix)]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -140,4 +143,110 @@ echo '{"response":"{\"notes\":[]}","stats":{}}'"#,
     let registry: serde_json::Value =
         serde_json::from_slice(&std::fs::read(gemini.join("projects.json")).unwrap()).unwrap();
     assert_eq!(registry, json!({"projects": {"/elsewhere/other": "other"}}), "{err}");
+}
+
+/// The stand-in's recorded argv, one argument a line.
+fn recorded_argv(s: &Scratch, err: &str) -> Vec<String> {
+    let argv =
+        std::fs::read_to_string(s.0.join("argv")).unwrap_or_else(|e| panic!("the stand-in never ran ({e}): {err}"));
+    argv.lines().map(str::to_owned).collect()
+}
+
+fn has_pair(argv: &[String], a: &str, b: &str) -> bool {
+    argv.windows(2).any(|w| w[0] == a && w[1] == b)
+}
+
+#[test]
+fn the_gemini_preset_denies_every_tool_but_the_four_read_only_ones_by_a_policy_file_of_its_own() {
+    let s = Scratch::new("gemini-policy", "gemini");
+    s.fake(
+        "gemini",
+        r#"printf '%s\n' "$@" > "$SCRATCH/argv"
+printf '%s' "$PWD" > "$SCRATCH/cwd"
+prev=
+for a in "$@"; do
+  if [ "$prev" = "--policy" ]; then cp "$a" "$SCRATCH/policy.toml"; fi
+  prev="$a"
+done
+cat > /dev/null
+echo '{"response":"{\"notes\":[]}","stats":{}}'"#,
+    );
+    let (_, err) = s.hook();
+    let argv = recorded_argv(&s, &err);
+    assert!(has_pair(&argv, "--approval-mode", "plan"), "{argv:?}");
+    let at = argv
+        .iter()
+        .position(|a| a == "--policy")
+        .unwrap_or_else(|| panic!("no --policy: {argv:?}"));
+    let policy = PathBuf::from(&argv[at + 1]);
+    // the file lives in the review's own scratch folder (the CLI's working directory), never the workspace
+    let cwd = std::fs::read_to_string(s.0.join("cwd")).unwrap();
+    assert_eq!(policy.parent(), Some(Path::new(&cwd)), "{argv:?}");
+    assert!(!policy.starts_with(s.0.join("ws")), "{argv:?}");
+    assert!(!policy.exists(), "the policy file outlived its review");
+    let text = std::fs::read_to_string(s.0.join("policy.toml")).unwrap();
+    let doc: toml::Table = toml::from_str(&text).unwrap();
+    let rules = doc["rule"].as_array().unwrap();
+    let find = |decision: &str| {
+        rules
+            .iter()
+            .find(|r| r["decision"].as_str() == Some(decision))
+            .unwrap_or_else(|| panic!("no {decision} rule: {text}"))
+    };
+    let (deny, allow) = (find("deny"), find("allow"));
+    assert_eq!(rules.len(), 2, "{text}");
+    assert_eq!(deny["toolName"].as_str(), Some("*"), "{text}");
+    let allowed: Vec<&str> = allow["toolName"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        allowed,
+        ["read_file", "list_directory", "glob", "grep_search"],
+        "{text}"
+    );
+    assert!(
+        allow["priority"].as_integer() > deny["priority"].as_integer(),
+        "the allow rule must win over the catch-all deny: {text}"
+    );
+    for rule in rules {
+        assert!(
+            rule.get("modes").is_none() && rule.get("argsPattern").is_none(),
+            "a rule for every mode and every call: {text}"
+        );
+    }
+}
+
+#[test]
+fn the_codex_preset_runs_in_the_read_only_sandbox_without_web_search_or_sub_agents() {
+    let s = Scratch::new("codex-argv", "codex");
+    s.fake(
+        "codex",
+        r#"printf '%s\n' "$@" > "$SCRATCH/argv"
+prev=
+for a in "$@"; do
+  if [ "$prev" = "--output-last-message" ]; then printf '%s' '{"notes":[]}' > "$a"; fi
+  prev="$a"
+done
+cat > /dev/null"#,
+    );
+    let (_, err) = s.hook();
+    let argv = recorded_argv(&s, &err);
+    assert_eq!(argv[0], "exec", "{argv:?}");
+    for (a, b) in [
+        ("--sandbox", "read-only"),
+        ("-c", "web_search=\"disabled\""),
+        ("--disable", "multi_agent"),
+        ("--disable", "goals"),
+        ("-c", "tools.experimental_request_user_input.enabled=false"),
+        ("--disable", "hooks"),
+    ] {
+        assert!(has_pair(&argv, a, b), "no {a} {b}: {argv:?}");
+    }
+    assert!(
+        !argv.iter().any(|a| a == "--search" || a.contains("danger")),
+        "{argv:?}"
+    );
 }

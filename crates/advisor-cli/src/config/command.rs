@@ -5,13 +5,15 @@
 //! workspace hooks, MCP servers or settings where the CLI has a flag for it,
 //! no session kept — and [`NoncedCommand`], which gives every review a fresh
 //! recursion nonce ([`ReviewNonce`]) in the child's environment, tells the
-//! prompt which read-only tools the CLI has, and, for Gemini CLI (which has
-//! no flag against recording a session), removes the session files of the
-//! review afterwards (`gemini_session.rs`). The flags
-//! are those of the CLIs' own `--help` (Claude Code 2.1.197, Codex CLI
-//! 0.171.0, Gemini CLI 0.61.0; see docs/reviewers.md). Must not run a shell,
-//! and must not take the program from anywhere but a reviewer table the
-//! trust rules allowed.
+//! prompt which read-only tools the CLI has, and, for Gemini CLI, writes the
+//! review's tool policy ([`GEMINI_POLICY`]) into the review's private scratch
+//! folder and (Gemini CLI has no flag against recording a session) removes
+//! the session files of the review afterwards (`gemini_session.rs`). The
+//! flags are those of the CLIs' own `--help` and packages (Claude Code
+//! 2.1.197, Codex CLI 0.171.0, Gemini CLI 0.61.0; see docs/reviewers.md), and
+//! the tools each offers its model were recorded live (e2e/scenarios.py).
+//! Must not run a shell, and must not take the program from anywhere but a
+//! reviewer table the trust rules allowed.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -39,6 +41,38 @@ pub enum Preset {
 
 /// The read-only tools a Claude Code reviewer may use.
 const CLAUDE_TOOLS: &str = "Read,Grep,Glob";
+
+/// Gemini CLI's tool policy for a review, passed as `--policy FILE`: every
+/// tool denied but the four read-only ones.
+///
+/// Plan mode alone (`--approval-mode plan`, the package's
+/// `bundle/policies/plan.toml`) still offers the model `google_web_search`
+/// (allowed by `bundle/policies/read-only.toml`), `write_file` and `replace`
+/// (allowed for `.md` plan files), `exit_plan_mode`, `invoke_agent` and
+/// `update_topic` (recorded live, Gemini CLI 0.61.0). A `--policy` file is
+/// loaded in the user tier (`createPolicyEngineConfig`: a user-provided path
+/// gets `USER_POLICY_TIER`, priority 4 + n/1000, above plan mode's default
+/// tier) and replaces `~/.gemini/policies` for the run (`getPolicyDirectories`);
+/// a tool whose first matching rule is an argument-free `deny` is left out of
+/// the declarations sent to the model (`PolicyEngine.getExcludedTools`,
+/// packages/core/src/policy/policy-engine.ts in the package's bundle), and
+/// `toolName = "*"` matches every tool, MCP tools included (`ruleMatches`).
+/// Nothing of the workspace's settings is read to build it.
+pub const GEMINI_POLICY: &str = r#"# advisor: the tools of a review (read-only; no shell, edit, web or agent tool)
+[[rule]]
+toolName = "*"
+decision = "deny"
+priority = 900
+denyMessage = "An advisor review has read-only tools only."
+
+[[rule]]
+toolName = ["read_file", "list_directory", "glob", "grep_search"]
+decision = "allow"
+priority = 950
+"#;
+
+/// The name of [`GEMINI_POLICY`]'s file in the review's scratch folder.
+pub const GEMINI_POLICY_FILE: &str = "advisor-review-policy.toml";
 
 impl Preset {
     /// The read-only tools the CLI has, as the review prompt names them.
@@ -83,9 +117,15 @@ impl Preset {
                 ]),
                 Envelope::ClaudeJson,
             ),
-            // read-only sandbox for any command; --ephemeral: no session
-            // files; --ignore-rules: no project execpolicy; --disable hooks:
-            // no hook of the workspace or the user runs; `-`: prompt on stdin.
+            // read-only sandbox for any command (its shell tools stay:
+            // exec_command, write_stdin; no write, no network from a
+            // command); --ephemeral: no session files; --ignore-rules: no
+            // project execpolicy; --disable hooks: no hook of the workspace
+            // or the user runs; web_search="disabled": no `web_search` tool
+            // (Codex 0.171.0 offers it by default; the config enum is
+            // disabled|cached|indexed|live); --disable multi_agent / goals
+            // and request_user_input off: no sub-agent, goal or question
+            // tools (recorded live); `-`: prompt on stdin.
             Preset::Codex => {
                 let mut v = s(&[
                     "codex",
@@ -97,6 +137,14 @@ impl Preset {
                     "--ignore-rules",
                     "--disable",
                     "hooks",
+                    "-c",
+                    "web_search=\"disabled\"",
+                    "--disable",
+                    "multi_agent",
+                    "--disable",
+                    "goals",
+                    "-c",
+                    "tools.experimental_request_user_input.enabled=false",
                     "--color",
                     "never",
                     "--output-last-message",
@@ -110,7 +158,9 @@ impl Preset {
             // untrusted folder (exit 55) and trusting the workspace would
             // load its settings, hooks and MCP servers, so it runs in an
             // empty scratch folder it may trust (--skip-trust) and reads the
-            // workspace through --include-directories.
+            // workspace through --include-directories. The review's tool
+            // policy (`--policy`, GEMINI_POLICY) is added per review
+            // (`with_scratch`): its file lives in the scratch folder.
             Preset::Gemini => (
                 s(&[
                     "gemini",
@@ -142,6 +192,21 @@ impl Preset {
             Preset::Claude => {}
         }
         (argv, envelope)
+    }
+
+    /// The argv of one review whose private scratch folder is `scratch`:
+    /// for Gemini CLI, [`GEMINI_POLICY`] written there and named by
+    /// `--policy` right after the program; the others unchanged.
+    pub fn with_scratch(self, argv: &[String], scratch: &Path) -> std::io::Result<Vec<String>> {
+        if self != Preset::Gemini {
+            return Ok(argv.to_vec());
+        }
+        let policy = scratch.join(GEMINI_POLICY_FILE);
+        advisor::io::write_atomic(&policy, GEMINI_POLICY.as_bytes())?;
+        let mut out = argv.to_vec();
+        let at = out.len().min(1);
+        out.splice(at..at, ["--policy".to_owned(), policy.display().to_string()]);
+        Ok(out)
     }
 }
 
@@ -186,7 +251,8 @@ impl NoncedCommand {
         })
     }
 
-    /// The argv this reviewer runs.
+    /// The argv this reviewer runs (a preset's each review adds its scratch
+    /// arguments, [`Preset::with_scratch`]).
     pub fn argv(&self) -> &[String] {
         &self.argv
     }
@@ -197,31 +263,37 @@ impl Reviewer for NoncedCommand {
     async fn review(&self, review: &Review) -> Result<Vec<Note>, ReviewError> {
         let nonce = ReviewNonce::issue()
             .map_err(|e| ReviewError::new(format!("the recursion marker could not be recorded ({})", e.kind())))?;
-        let mut reviewer = CommandReviewer::new(self.argv.clone())
+        // Gemini CLI runs in an empty scratch folder instead of the workspace
+        let scratch = (self.preset == Some(Preset::Gemini))
+            .then(|| std::env::temp_dir().join(format!("advisor-review-{}", nonce.value())));
+        let mut argv = self.argv.clone();
+        let mut scratch_seen = None;
+        let mut cwd = self.workspace.clone();
+        if let (Some(dir), Some(p)) = (&scratch, self.preset) {
+            let made = advisor::io::create_dir_private(dir, true).and_then(|()| {
+                // the folder as the CLI sees it (its working directory, links resolved)
+                scratch_seen = std::fs::canonicalize(dir).ok();
+                argv = p.with_scratch(&self.argv, scratch_seen.as_deref().unwrap_or(dir))?;
+                Ok(())
+            });
+            if let Err(e) = made {
+                let _ = std::fs::remove_dir_all(dir);
+                return Err(ReviewError::new(format!(
+                    "a scratch folder for the reviewer could not be made ({})",
+                    e.kind()
+                )));
+            }
+            cwd = Some(dir.clone());
+        }
+        let mut reviewer = CommandReviewer::new(argv)
             .envelope(self.envelope.clone())
             .timeout(self.timeout)
             .env(MARKER_VAR, nonce.value());
         if let Some(p) = self.preset {
             reviewer = reviewer.read_only_tools(p.read_only_tools());
         }
-        // Gemini CLI runs in an empty scratch folder instead of the workspace
-        let scratch = (self.preset == Some(Preset::Gemini))
-            .then(|| std::env::temp_dir().join(format!("advisor-review-{}", nonce.value())));
-        let mut scratch_seen = None;
-        match (&scratch, &self.workspace) {
-            (Some(dir), _) => {
-                advisor::io::create_dir_private(dir, true).map_err(|e| {
-                    ReviewError::new(format!(
-                        "a scratch folder for the reviewer could not be made ({})",
-                        e.kind()
-                    ))
-                })?;
-                // the folder as the CLI sees it (its working directory, links resolved)
-                scratch_seen = std::fs::canonicalize(dir).ok();
-                reviewer = reviewer.current_dir(dir);
-            }
-            (None, Some(dir)) => reviewer = reviewer.current_dir(dir),
-            (None, None) => {}
+        if let Some(dir) = &cwd {
+            reviewer = reviewer.current_dir(dir);
         }
         let result = reviewer.review(review).await;
         if let Some(dir) = scratch {

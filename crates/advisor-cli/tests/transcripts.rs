@@ -392,3 +392,125 @@ fn an_older_codex_sandbox_failure_is_a_failed_call() {
     assert_eq!(t.tools.len(), 1);
     assert!(t.tools[0].error.is_some(), "{:?}", t.tools[0]);
 }
+
+// --- Codex code mode: shell commands inside JavaScript `exec` cells (the
+// real Codex Desktop 0.144.2 rollout, tests/fixtures/real/repos/jdx-hk/)
+
+/// The first `n` whole lines of the real code-mode rollout.
+fn code_mode_prefix(n: usize) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/real/repos/jdx-hk/codex-desktop-0.144.2-2026-07-16-019f690c.jsonl");
+    let text = std::fs::read_to_string(path).unwrap();
+    text.split_inclusive('\n').take(n).collect()
+}
+
+fn cmd(trace: &advisor::host::ToolTrace) -> String {
+    let args: serde_json::Value = serde_json::from_str(&trace.args).unwrap();
+    args["cmd"].as_str().unwrap().to_owned()
+}
+
+#[test]
+fn codex_code_mode_cells_are_shell_calls_and_a_wait_belongs_to_its_cell() {
+    // l.246: an `exec` cell running `mise run lint && …`; l.247: "Script running with cell ID 27";
+    // l.250/l.251: `wait` on cell 27 brings the failing lint output
+    let (t, _) = parse_transcript("codex.jsonl", &code_mode_prefix(251), None).unwrap();
+    let last: Vec<(&str, String)> = t.tools[t.tools.len() - 5..]
+        .iter()
+        .map(|tr| (tr.name.as_str(), cmd(tr)))
+        .collect();
+    assert_eq!(
+        last,
+        [
+            ("exec_command", "git status --short --branch\nhk fix -S pkl-format\ngit diff --check\ngit diff -- pkl/builtins/no_commit_to_branch.pkl".to_owned()),
+            ("exec_command", "target/debug/hk fix -S pkl-format\ngit diff --check\ngit diff -- pkl/builtins/no_commit_to_branch.pkl".to_owned()),
+            ("exec_command", "target/debug/hk fix --all -S pkl-format\ngit diff --check\ngit diff -- pkl/builtins/no_commit_to_branch.pkl".to_owned()),
+            ("exec_command", "mise exec -- pkl --version && mise exec -- pkl format --write pkl/builtins/no_commit_to_branch.pkl && git diff --check && git diff -- pkl/builtins/no_commit_to_branch.pkl".to_owned()),
+            ("exec_command", "mise run lint && cargo test test_get_current_branch -- --nocapture && cargo run --quiet --bin hk -- test --step no_commit_to_branch && mise run build".to_owned()),
+        ]
+    );
+    let lint = t.tools.last().unwrap();
+    let args: serde_json::Value = serde_json::from_str(&lint.args).unwrap();
+    assert_eq!(args["workdir"], "/Users/jdx/.codex/worktrees/090e/hk");
+    // the wait's output is the cell's, without the host's header
+    assert!(lint.output.starts_with("[pkl:gen] $ "), "{}", &lint.output[..80]);
+    assert!(
+        lint.output
+            .contains("error: could not compile `hk` (bin \"hk\") due to 6 previous errors")
+    );
+    assert!(lint.output.trim_end().ends_with("[lint] ERROR task failed"));
+    assert!(!lint.output.contains("Script running") && !lint.output.contains("Wall time"));
+    // code mode records no exit code: none is invented from the printed text
+    assert_eq!(lint.exit_code, None);
+    assert!(lint.error.is_some(), "the printed failure still marks the call");
+    // no `wait` trace; the only `exec` traces left are cells without a shell command
+    assert!(t.tools.iter().all(|tr| tr.name != "wait"));
+    for tr in t.tools.iter().filter(|tr| tr.name == "exec") {
+        assert!(!tr.args.contains("tools.exec_command"), "{}", tr.args);
+        assert!(!tr.output.starts_with("Script "), "{}", tr.output);
+    }
+    assert_eq!(t.unanswered_calls(), 0, "the wait call is answered in the messages");
+}
+
+#[test]
+fn codex_code_mode_every_cell_of_the_real_rollout_is_read() {
+    let (t, _) = parse_transcript("codex.jsonl", &code_mode_prefix(usize::MAX), None).unwrap();
+    let count = |name: &str| t.tools.iter().filter(|tr| tr.name == name).count();
+    // of 73 cells: 47 run shell commands; 26 do not (4 tool searches, 4 patches,
+    // a pull request through an app tool, 17 `tools.write_stdin` polls); the 23 waits are attached
+    assert_eq!((count("exec_command"), count("exec"), count("wait")), (47, 26, 0));
+    assert!(t.tools.iter().all(|tr| !tr.output.starts_with("Script ")));
+    assert!(t.tools.iter().all(|tr| tr.exit_code.is_none()));
+    // the hook's read from the end agrees
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/real/repos/jdx-hk/codex-desktop-0.144.2-2026-07-16-019f690c.jsonl");
+    let tail = read_transcript(&path, None).unwrap();
+    assert_eq!((&tail.tools, tail.last_answer()), (&t.tools, t.last_answer()));
+}
+
+#[test]
+fn codex_code_mode_waits_chain_a_script_error_fails_the_cell_and_an_unknown_cell_stands_alone() {
+    // written after the real 0.144.2 shapes (derived): a cell yields, a first wait finds it
+    // still running, a second brings a script error; a wait on a cell never seen is its own call
+    let r = |p: serde_json::Value| json!({"timestamp": "t", "type": "response_item", "payload": p}).to_string();
+    let parts =
+        |head: &str, body: &str| json!([{"type": "input_text", "text": head}, {"type": "input_text", "text": body}]);
+    let text = [
+        json!({"timestamp": "t", "type": "event_msg", "payload": {"type": "user_message", "message": "test it"}}).to_string(),
+        r(
+            json!({"type": "custom_tool_call", "name": "exec", "call_id": "c1", "input": "await tools.exec_command({cmd:'cargo test'});"}),
+        ),
+        r(json!({"type": "custom_tool_call_output", "call_id": "c1", "output": "Script running with cell ID 5\nWall time 10.0 seconds\nOutput:\n"})),
+        r(json!({"type": "function_call", "name": "wait", "call_id": "w1", "arguments": "{\"cell_id\":\"5\"}"})),
+        r(
+            json!({"type": "function_call_output", "call_id": "w1", "output": parts("Script running with cell ID 5\nWall time 30.0 seconds\nOutput:\n", "running 3 tests\n")}),
+        ),
+        r(json!({"type": "function_call", "name": "wait", "call_id": "w2", "arguments": "{\"cell_id\":\"5\"}"})),
+        r(
+            json!({"type": "function_call_output", "call_id": "w2", "output": parts("Script error: Error: tool call failed\nWall time 1.0 seconds\nOutput:\n", "")}),
+        ),
+        r(json!({"type": "function_call", "name": "wait", "call_id": "w3", "arguments": "{\"cell_id\":\"9\"}"})),
+        r(
+            json!({"type": "function_call_output", "call_id": "w3", "output": parts("Script completed\nWall time 1.0 seconds\nOutput:\n", "done\n")}),
+        ),
+    ]
+    .join("\n");
+    let (t, _) = parse_transcript("codex.jsonl", &text, None).unwrap();
+    let traces: Vec<(&str, &str, Option<&str>)> = t
+        .tools
+        .iter()
+        .map(|tr| (tr.name.as_str(), tr.output.as_str(), tr.error.as_deref()))
+        .collect();
+    assert_eq!(
+        traces,
+        [
+            (
+                "exec_command",
+                "running 3 tests\n",
+                Some("script error: Error: tool call failed")
+            ),
+            ("wait", "done\n", None),
+        ]
+    );
+    assert_eq!(t.tools[0].args, r#"{"cmd":"cargo test"}"#);
+    assert_eq!(t.unanswered_calls(), 0);
+}

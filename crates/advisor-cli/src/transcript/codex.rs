@@ -10,7 +10,8 @@
 //! `local_shell_call`, `web_search_call` (its `status` is its outcome) and
 //! `reasoning` (skipped; often encrypted). A `write_stdin` call continues the
 //! `exec_command` whose session id it names: its output is attributed to that
-//! command. `event_msg` lines mostly repeat the conversation; read from them:
+//! command. Code mode's JavaScript `exec` cells and their `wait`s are read by
+//! [`codex_code_mode`](super::codex_code_mode). `event_msg` lines mostly repeat the conversation; read from them:
 //! `user_message` (a genuine prompt), the host's own record of how a call
 //! ended — `exec_command_end` (`exit_code`, `status`), Codex 0.171's
 //! `item_completed` with a `CommandExecution` item (`exit_code`, `status`
@@ -37,11 +38,25 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
+use super::codex_code_mode::{Cells, Handled};
 use super::{Boundary, Outcome, RawLine, Transcript, is_injected, string_or_json, text_of};
 use advisor::host::{Message, Role, ToolCall};
 
 /// Longest output kept for a command continued by `write_stdin`, in bytes (the tail is kept).
 const MAX_SESSION_OUTPUT: usize = 64 * 1024;
+
+/// Appends `more` to a command's output, keeping at most [`MAX_SESSION_OUTPUT`]
+/// bytes of the tail: the output of later polls (`write_stdin`, `wait`).
+pub(super) fn append_bounded(output: &mut String, more: &str) {
+    output.push_str(more);
+    if output.len() > MAX_SESSION_OUTPUT {
+        let cut = output.len() - MAX_SESSION_OUTPUT;
+        let cut = (cut..output.len())
+            .find(|i| output.is_char_boundary(*i))
+            .unwrap_or(output.len());
+        output.drain(..cut);
+    }
+}
 
 /// Whether a user message is boilerplate Codex injects, not the user's words.
 fn is_boilerplate(text: &str) -> bool {
@@ -247,6 +262,8 @@ struct State {
     pending: HashMap<String, End>,
     /// The id a `web_search_end` gave the search the next `web_search_call` records.
     search_id: Option<String>,
+    /// Code-mode cells and the `wait`s that continue them.
+    cells: Cells,
 }
 
 pub(super) fn read(lines: &[RawLine]) -> Result<Transcript, (usize, String)> {
@@ -411,6 +428,18 @@ fn settle(t: &mut Transcript, s: &mut State, at: usize, call_id: &str, end: End,
     };
 }
 
+/// Registers the trace at `at` of call `id` (and the unified-exec session
+/// it runs on), and applies an end the host recorded before it.
+fn traced(t: &mut Transcript, s: &mut State, id: &str, at: usize, session: Option<i64>) {
+    s.traces.insert(id.to_owned(), at);
+    if let Some(session) = session {
+        s.sessions.insert(session, at);
+    }
+    if let Some(end) = s.pending.remove(id) {
+        settle(t, s, at, id, end, None);
+    }
+}
+
 fn push_call(t: &mut Transcript, s: &mut State, id: String, name: &str, arguments: String) {
     let call = ToolCall {
         id,
@@ -447,9 +476,11 @@ fn response_item(t: &mut Transcript, s: &mut State, p: &Value) -> Result<(), Str
                 _ => t.skip("response_item:message:unknown-role"),
             }
         }
-        "function_call" | "custom_tool_call" => {
+        kind @ ("function_call" | "custom_tool_call") => {
             let name = p.get("name").and_then(Value::as_str).unwrap_or("tool");
             let args = string_or_json(p.get("arguments").or_else(|| p.get("input")));
+            let (name, args) = s.cells.call(kind, &call_id(), name, args);
+            let name = name.as_str();
             let session = (name == "write_stdin")
                 .then(|| serde_json::from_str::<Value>(&args).ok()?.get("session_id")?.as_i64())
                 .flatten();
@@ -468,6 +499,14 @@ fn response_item(t: &mut Transcript, s: &mut State, p: &Value) -> Result<(), Str
         }
         "function_call_output" | "custom_tool_call_output" => {
             let id = call_id();
+            match s.cells.output(t, &id, p.get("output").unwrap_or(&Value::Null)) {
+                Handled::Attached => return Ok(()),
+                Handled::Traced(at) => {
+                    traced(t, s, &id, at, None);
+                    return Ok(());
+                }
+                Handled::No => {}
+            }
             let (output, outcome) = output_of(p.get("output").unwrap_or(&Value::Null));
             let continued = s.stdin_calls.get(&id).and_then(|sess| s.sessions.get(sess)).copied();
             match continued {
@@ -476,14 +515,7 @@ fn response_item(t: &mut Transcript, s: &mut State, p: &Value) -> Result<(), Str
                     let call = t.call(&id);
                     t.messages.push(Message::tool_result(&call, output.clone()));
                     let trace = &mut t.tools[at];
-                    trace.output.push_str(&output);
-                    if trace.output.len() > MAX_SESSION_OUTPUT {
-                        let cut = trace.output.len() - MAX_SESSION_OUTPUT;
-                        let cut = (cut..trace.output.len())
-                            .find(|i| trace.output.is_char_boundary(*i))
-                            .unwrap_or(trace.output.len());
-                        trace.output.drain(..cut);
-                    }
+                    append_bounded(&mut trace.output, &output);
                     if !matches!(outcome, Outcome::Running) {
                         trace.error = outcome.error(body(&output));
                     }
@@ -502,13 +534,7 @@ fn response_item(t: &mut Transcript, s: &mut State, p: &Value) -> Result<(), Str
                             at
                         }
                     };
-                    s.traces.insert(id.clone(), at);
-                    if let Some(session) = running {
-                        s.sessions.insert(session, at);
-                    }
-                    if let Some(end) = s.pending.remove(&id) {
-                        settle(t, s, at, &id, end, None);
-                    }
+                    traced(t, s, &id, at, running);
                 }
             }
         }

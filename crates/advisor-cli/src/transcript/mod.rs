@@ -10,6 +10,7 @@
 
 mod claude_code;
 mod codex;
+mod codex_code_mode;
 mod file;
 mod gemini;
 mod hook_input;

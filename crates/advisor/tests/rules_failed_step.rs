@@ -8,18 +8,9 @@
 use advisor::host::ToolTrace;
 use advisor::review::{Review, Rule, RulesReviewer};
 use advisor::{Note, Severity};
+use advisor_testkit::traces::bash;
 use proptest::prelude::*;
 use serde_json::json;
-
-fn bash(command: &str, output: &str, exit: Option<i64>) -> ToolTrace {
-    ToolTrace {
-        name: "Bash".into(),
-        args: json!({ "command": command }).to_string(),
-        output: output.into(),
-        error: exit.filter(|c| *c != 0).map(|c| format!("Exit code {c}\n{output}")),
-        exit_code: exit,
-    }
-}
 
 fn write(tool: &str, path: &str, error: Option<&str>) -> ToolTrace {
     ToolTrace {
@@ -98,9 +89,9 @@ fn a_failed_check_script_behind_a_verification_claim_blocks() {
         0
     ));
     // a path of the step, named in a claim, links the same way (the dot of a file name is no sentence end)
-    let shot = bash("node shot.mjs && ls -la /tmp/l2-layout.png", "no page", Some(1));
+    let shot = bash("node shot.mjs && ls -la shots/l2-layout.png", "no page", Some(1));
     assert!(blocked_by_step(
-        "Screenshot saved to /tmp/l2-layout.png - the grid renders.",
+        "Screenshot saved to shots/l2-layout.png - the grid renders.",
         vec![shot],
         0
     ));

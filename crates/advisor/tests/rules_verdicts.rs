@@ -8,19 +8,8 @@
 use advisor::host::ToolTrace;
 use advisor::review::{Review, RulesReviewer, Scripts};
 use advisor::{Note, Severity};
+use advisor_testkit::traces::bash;
 use serde_json::json;
-
-/// A shell call as Claude Code records it: the command, the output, and the
-/// exit status the host recorded (`None`: the host said it succeeded).
-fn bash(command: &str, output: &str, exit: Option<i64>) -> ToolTrace {
-    ToolTrace {
-        name: "Bash".into(),
-        args: json!({ "command": command }).to_string(),
-        output: output.into(),
-        error: exit.filter(|c| *c != 0).map(|c| format!("Exit code {c}")),
-        exit_code: exit,
-    }
-}
 
 fn review(answer: &str, tools: Vec<ToolTrace>, earlier_tools: usize) -> Review {
     Review {
@@ -416,7 +405,7 @@ E   ModuleNotFoundError: No module named 'jsonschema'\n\
 fn a_run_named_as_having_gone_through_is_a_claim() {
     let fmt = bash(
         "cargo fmt",
-        "error: could not create temp file ~/.rustup/tmp/x: Operation not permitted (os error 1)",
+        "error: could not create temp file ~/.rustup/scratch/x: Operation not permitted (os error 1)",
         Some(1),
     );
     assert!(blocks(

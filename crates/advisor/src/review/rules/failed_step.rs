@@ -441,7 +441,7 @@ fn claims_result(s: &str) -> bool {
 }
 
 /// The sentences of `n`: a `.` ends one only before a space or the end, so
-/// `/tmp/l2-layout.png` stays whole.
+/// `shots/l2-layout.png` stays whole.
 fn sentences(n: &str) -> impl Iterator<Item = &str> {
     let mut start = 0;
     let mut out = Vec::new();

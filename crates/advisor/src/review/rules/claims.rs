@@ -5,7 +5,8 @@
 //! answer claims: tests, builds, the task), [`admits_failure`],
 //! [`discloses`] (a failure named as known — pre-existing, unrelated,
 //! failing on main too, or the failing test named) and
-//! [`mentions_failure`]. Matching always runs on the normalised text, so
+//! [`mentions_failure`], and [`sentences`] (a `.` inside a path ends none).
+//! Matching always runs on the normalised text, so
 //! "I couldn’t", "I couldn't" and "I COULDN'T" read the same. Must not look at
 //! tool calls.
 
@@ -471,11 +472,32 @@ pub(crate) fn discloses(n: &str, names: &[String]) -> bool {
     admits_failure(n) || DISCLOSURES.iter().any(|d| n.contains(d)) || names_failing(n, names)
 }
 
+/// The sentences of `n`: a `.` ends one only before a space or the end, so
+/// `shots/l2-layout.png` stays whole.
+pub(crate) fn sentences(n: &str) -> impl Iterator<Item = &str> {
+    let mut start = 0;
+    let mut out = Vec::new();
+    let mut chars = n.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let ends = match c {
+            '!' | '?' | ';' | '\n' => true,
+            '.' => chars.peek().is_none_or(|(_, next)| next.is_whitespace()),
+            _ => false,
+        };
+        if ends {
+            out.push(&n[start..i]);
+            start = i + c.len_utf8();
+        }
+    }
+    out.push(&n[start..]);
+    out.into_iter()
+}
+
 /// Whether a sentence of `n` names one of `names` together with a word that
 /// says it fails ("`test_login` still errors", "all pass except `test_io`"),
 /// so "I fixed `test_login`; all tests pass" is no disclosure.
 fn names_failing(n: &str, names: &[String]) -> bool {
-    n.split(['.', '!', '?', ';', '\n'])
+    sentences(n)
         .filter(|s| names.iter().any(|name| name.len() >= 4 && s.contains(name.as_str())))
         .any(|s| {
             let s = without_zero_counts(s);

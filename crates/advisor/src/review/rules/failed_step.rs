@@ -23,7 +23,7 @@
 
 use serde_json::Value;
 
-use super::claims::mentions_failure;
+use super::claims::{mentions_failure, sentences};
 use super::runs::{Run, command_line, host_exit_of, is_rejected};
 use super::shell::simple_commands;
 use super::{COMMAND_BYTES, QUOTE_BYTES, Rule, RuleNote, quote};
@@ -438,27 +438,6 @@ fn claiming_sentence<'a>(n: &'a str, subjects: &[String]) -> Option<&'a str> {
 /// Whether a sentence claims a result and does not take it back.
 fn claims_result(s: &str) -> bool {
     RESULT_WORDS.iter().any(|r| s.contains(r)) && !NEGATIONS.iter().any(|x| s.contains(x))
-}
-
-/// The sentences of `n`: a `.` ends one only before a space or the end, so
-/// `shots/l2-layout.png` stays whole.
-fn sentences(n: &str) -> impl Iterator<Item = &str> {
-    let mut start = 0;
-    let mut out = Vec::new();
-    let mut chars = n.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        let ends = match c {
-            '!' | '?' | ';' | '\n' => true,
-            '.' => chars.peek().is_none_or(|(_, next)| next.is_whitespace()),
-            _ => false,
-        };
-        if ends {
-            out.push(&n[start..i]);
-            start = i + c.len_utf8();
-        }
-    }
-    out.push(&n[start..]);
-    out.into_iter()
 }
 
 /// A line that says how the step failed: the first of its output or error

@@ -4,7 +4,8 @@
 //! in the workspace; a timeout kills the child's whole process group; huge
 //! output, non-JSON and exit 1 are reviewer errors that let the stop
 //! through; a hook started inside the review lets its stop through while a
-//! forged marker does not; and an untrusted workspace command never runs.
+//! forged marker does not; an untrusted workspace command never runs; and a
+//! program named bare is never taken from a `PATH` folder inside the workspace.
 #![cfg(unix)]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -223,4 +224,36 @@ fn an_untrusted_workspace_command_never_runs() {
         err.contains("advisor trust"),
         "a workspace preset is a reviewer setting too: {err}"
     );
+}
+
+#[test]
+fn a_reviewer_named_by_program_is_never_taken_from_inside_the_workspace() {
+    let s = Scratch::new("lookup");
+    let planted = s.ws().join("bin");
+    let outside = s.0.join("outside");
+    for dir in [&planted, &outside] {
+        std::fs::create_dir_all(dir).unwrap();
+        let tag = if dir == &planted { "PLANTED" } else { "OUTSIDE" };
+        let path = dir.join("fake-reviewer");
+        std::fs::write(
+            &path,
+            format!("#!/bin/sh\n# derived: written by this test\ntouch \"$SCRATCH/{tag}\"\necho '{NOTE}'\n"),
+        )
+        .unwrap();
+        std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    }
+    s.user_config(&[Path::new("fake-reviewer")], 30);
+    let system = std::env::var("PATH").unwrap_or_default();
+    // a host config that puts the workspace's own folder (and a relative one) first
+    let path = format!("{}:bin:{}:{system}", planted.display(), outside.display());
+    let (out, err, _) = s.hook(&[("PATH", &path)]);
+    assert!(out.contains("FAKE_CLI_NOTE"), "{out}\n{err}");
+    assert!(s.0.join("OUTSIDE").exists() && !s.0.join("PLANTED").exists());
+    // only inside the workspace: not found, said, and the stop goes through
+    let _ = std::fs::remove_file(s.0.join("OUTSIDE"));
+    let path = format!("{}:{system}", planted.display());
+    let (out, err, _) = s.hook(&[("PATH", &path)]);
+    assert!(!out.contains("\"block\""), "{out}");
+    assert!(err.contains("is not on PATH"), "{err}");
+    assert!(!s.0.join("PLANTED").exists());
 }

@@ -295,6 +295,9 @@ impl Reviewer for NoncedCommand {
         if let Some(dir) = &cwd {
             reviewer = reviewer.current_dir(dir);
         }
+        if let Some(ws) = &self.workspace {
+            reviewer = reviewer.untrusted_dir(ws);
+        }
         let result = reviewer.review(review).await;
         if let Some(dir) = scratch {
             let _ = std::fs::remove_dir_all(dir);

@@ -8,13 +8,15 @@
 //! ([`Beneath`]), its one way to replace a file so readers see the old
 //! content or the new, never a mix ([`write_atomic`], [`stage`]), and the
 //! description of a JSON parse failure that never quotes the input
-//! ([`describe_json_error`]). Used by the library (consultation store, rollout
+//! ([`describe_json_error`]), and the lookup of a program by name on `PATH`
+//! where a workspace cannot plant it ([`find_program`]). Used by the library (consultation store, rollout
 //! summaries) and by hosts such as the `advisor` command (transcripts, configs,
 //! session state). Must not interpret the bytes it reads or writes.
 
 mod atomic_file;
 mod beneath;
 mod bounded_read;
+mod program;
 
 pub use atomic_file::{Staged, create_dir_private, stage, stage_private, write_atomic};
 pub use beneath::{Beneath, BeneathError, BeneathErrorKind, Entry, EntryKind};
@@ -22,6 +24,7 @@ pub use bounded_read::{
     BoundedLine, BoundedLines, BoundedReadError, BoundedReadErrorKind, open_regular, read_file, read_file_to_string,
     read_stream,
 };
+pub use program::find_program;
 
 /// Describes a JSON parse failure of `subject` (`"the hook input"`, `"the
 /// line"`…) by category and position only: serde's own messages can quote

@@ -2,7 +2,8 @@
 //! CLI the user is already logged into (`claude`, `codex`, `gemini`) — with
 //! the review prompt on stdin and parses its answer as notes.
 //!
-//! Owns the child's lifetime and bounds: an argv (never a shell string), the
+//! Owns the child's lifetime and bounds: an argv (never a shell string) whose
+//! program, given by name, is found on `PATH` outside the workspace, the
 //! workspace as working directory, the inherited environment plus the
 //! variables the host adds (the recursion marker), the prompt written to
 //! stdin, stdout and stderr each read up to a cap (past it the child is
@@ -60,6 +61,7 @@ pub enum Envelope {
 pub struct CommandReviewer {
     argv: Vec<String>,
     cwd: Option<PathBuf>,
+    untrusted: Option<PathBuf>,
     env: Vec<(String, String)>,
     envelope: Envelope,
     timeout: Duration,
@@ -73,6 +75,7 @@ impl CommandReviewer {
         CommandReviewer {
             argv: argv.into_iter().map(Into::into).collect(),
             cwd: None,
+            untrusted: None,
             env: Vec::new(),
             envelope: Envelope::Plain,
             timeout: Duration::from_secs(120),
@@ -83,6 +86,16 @@ impl CommandReviewer {
     /// Runs the program in `dir` (the workspace).
     pub fn current_dir(mut self, dir: impl Into<PathBuf>) -> CommandReviewer {
         self.cwd = Some(dir.into());
+        self
+    }
+
+    /// A program given by bare name (`claude`) is looked up on `PATH` in
+    /// absolute directories only, and never beneath `dir` (the workspace,
+    /// whose host config may set the hook's `PATH`): see
+    /// [`io::find_program`](crate::io::find_program). Without it every
+    /// absolute `PATH` directory counts.
+    pub fn untrusted_dir(mut self, dir: impl Into<PathBuf>) -> CommandReviewer {
+        self.untrusted = Some(dir.into());
         self
     }
 
@@ -180,7 +193,18 @@ impl CommandReviewer {
             .argv
             .split_first()
             .ok_or_else(|| failed("the reviewer command is empty"))?;
-        let mut cmd = Command::new(program);
+        // a bare name is found where the workspace cannot plant it
+        let resolved = if program.contains(['/', '\\']) {
+            PathBuf::from(program)
+        } else {
+            crate::io::find_program(program, self.untrusted.as_deref()).ok_or_else(|| {
+                failed(format!(
+                    "the reviewer program {:?} is not on PATH (absolute directories outside the workspace)",
+                    crate::text::clamp_chars(program, 80)
+                ))
+            })?
+        };
+        let mut cmd = Command::new(resolved);
         cmd.args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

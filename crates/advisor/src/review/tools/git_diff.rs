@@ -102,11 +102,7 @@ fn valid_oid(s: &str) -> Option<String> {
 /// The `git` program: the first `git` on `PATH` in an absolute directory
 /// outside the workspace.
 fn git_program(workspace: &Path) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .filter(|d| d.is_absolute() && !d.starts_with(workspace))
-        .map(|d| d.join("git"))
-        .find(|p| p.is_file())
+    crate::io::find_program("git", Some(workspace))
 }
 
 /// Runs `git` with `args` in the scratch environment; its stdout, capped.

@@ -441,3 +441,21 @@ fn a_wrapper_named_as_passing_is_held_to_its_exit_status() {
     // a general claim over a wrapper the rules cannot read stays a nit
     assert!(!blocks("All checks pass.", vec![check], 0));
 }
+
+#[test]
+fn a_failing_ci_run_the_agent_read_is_not_held_after_a_passing_local_test_run() {
+    let ci = bash(
+        "gh run view 123",
+        "X main CI · 123\nTriggered via push\nJOBS\nX test in 1m2s (ID 9)\n\nTo see what failed, try: gh run view 123 --log-failed",
+        Some(1),
+    );
+    let local = bash("pytest -q", PYTEST_GREEN, Some(0));
+    // whether the local run covers what CI ran cannot be decided: precision first
+    assert!(!blocks(
+        "Fixed the failing test; all tests pass now.",
+        vec![ci.clone(), local],
+        0
+    ));
+    // with no local run after it, the CI failure contradicts the claim
+    assert!(blocks("Fixed the failing test; all tests pass now.", vec![ci], 0));
+}

@@ -251,6 +251,29 @@ fn a_codex_patch_names_its_files() {
 }
 
 #[test]
+fn a_step_whose_result_already_held_did_not_fail_the_claim() {
+    let pr = bash(
+        "gh pr create --fill",
+        "a pull request for branch \"fix-login\" into branch \"main\" already exists:\nhttps://github.com/o/r/pull/12",
+        Some(1),
+    );
+    assert!(!interrupts(
+        "PR created: https://github.com/o/r/pull/12 (fix-login).",
+        vec![pr]
+    ));
+    let failed = bash(
+        "gh pr create --fill",
+        "GraphQL: Resource not accessible by integration (createPullRequest)",
+        Some(1),
+    );
+    assert!(blocked_by_step(
+        "PR created for fix-login; ready to merge.",
+        vec![failed],
+        0
+    ));
+}
+
+#[test]
 fn a_test_run_is_left_to_the_run_rules() {
     // `just test` exiting 1 with no runner summary stays a nit (a wrapper the rules cannot read)
     let notes = notes(

@@ -272,12 +272,27 @@ fn named_step(review: &Review, normalised: &str, runs: &[Run], first: usize) -> 
 }
 
 /// Whether the host recorded `step` as failed (a write that never ran too).
+/// A shell step that failed because what it was to bring about is already so
+/// (`gh pr create` when the pull request exists) did not fail the claim.
 fn failed(step: &ToolTrace, kind: &Step) -> bool {
     match kind {
         Step::Write(_) => !step.ok() || is_rejected(step),
-        Step::Shell(_) => !is_rejected(step) && host_exit_of(step).map_or(!step.ok(), |code| code != 0),
+        Step::Shell(_) => {
+            let text = format!("{}\n{}", step.error.as_deref().unwrap_or(""), step.output).to_lowercase();
+            !is_rejected(step)
+                && host_exit_of(step).map_or(!step.ok(), |code| code != 0)
+                && !ALREADY.iter().any(|a| text.contains(a))
+        }
     }
 }
+
+/// What a command says when the state it was to bring about already holds.
+const ALREADY: &[&str] = &[
+    "already exists",
+    "already up to date",
+    "already up-to-date",
+    "nothing to commit",
+];
 
 /// The note on the failed `step`, called `what`.
 fn note(what: &str, step: &ToolTrace) -> RuleNote {

@@ -382,6 +382,11 @@ fn short_claims(n: &str) -> (bool, bool) {
 /// change, is unrelated, fails elsewhere too, or the answer asks what to do
 /// about it (normalised form).
 const DISCLOSURES: &[&str] = &[
+    // a commit kept local on purpose: its failed push is told
+    "not pushed",
+    "not been pushed",
+    "not yet pushed",
+    "n't pushed",
     "pre-existing",
     "preexisting",
     "already failing",

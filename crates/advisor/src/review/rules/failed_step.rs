@@ -52,6 +52,23 @@ const ANSWERING_PROGRAMS: &[&str] = &[
     "pkill", "kill", "killall", "pidof", "lsof", "fuser", "false", "rm", "rmdir", "unlink", "mkdir",
 ];
 
+/// Whether `words` is a read-only look at one thing: `ls`/`stat`/`file`/`cat`/`head`
+/// of a path, `npm ls|view|info`, `pip show`, `systemctl status|is-active`,
+/// `docker ps|inspect`, `curl` — its failure says the thing is not there.
+fn is_probe(words: &[String]) -> bool {
+    let program = words.first().map(|p| p.rsplit('/').next().unwrap_or(p)).unwrap_or("");
+    let sub = words.iter().skip(1).find(|w| !w.starts_with('-')).map(String::as_str);
+    match program {
+        "ls" | "stat" | "file" | "cat" | "head" | "wc" | "curl" | "wget" => true,
+        "npm" | "pnpm" | "yarn" => matches!(sub, Some("ls" | "list" | "view" | "info" | "show" | "why")),
+        "pip" | "pip3" | "uv" => matches!(sub, Some("show")) || words.iter().any(|w| w == "show"),
+        "systemctl" => matches!(sub, Some("status" | "is-active" | "is-enabled")),
+        "docker" | "podman" => matches!(sub, Some("ps" | "inspect" | "images")),
+        "git" => matches!(sub, Some("stash")) && words.iter().any(|w| w == "list" || w == "show"),
+        _ => false,
+    }
+}
+
 /// `git` subcommands whose non-zero exit status answers a question.
 const ANSWERING_GIT: &[&str] = &[
     "grep",
@@ -89,7 +106,22 @@ const RESULT_WORDS: &[&str] = &[
 ];
 
 /// Words of a sentence that take its claim back ("could not verify").
-const NEGATIONS: &[&str] = &["not ", "n't", "unable", "never", "no longer", "without", "instead"];
+const NEGATIONS: &[&str] = &[
+    "not ",
+    "n't",
+    "unable",
+    "never",
+    "no longer",
+    "without",
+    "instead",
+    // an absence the failing probe showed, stated as such
+    "is gone",
+    "are gone",
+    "there is none",
+    "there are none",
+    "is absent",
+    "inactive",
+];
 
 /// Words too common to say what a command was about.
 const COMMON_WORDS: &[&str] = &[
@@ -292,6 +324,8 @@ const ALREADY: &[&str] = &[
     "already up to date",
     "already up-to-date",
     "nothing to commit",
+    "no stash entries found",
+    "no local changes to save",
 ];
 
 /// The note on the failed `step`, called `what`.
@@ -359,9 +393,19 @@ fn patch_paths(patch: &str) -> Vec<String> {
 
 /// Whether one of `tools` wrote one of `paths` and succeeded.
 fn wrote_before(tools: &[ToolTrace], paths: &[String]) -> bool {
-    tools
-        .iter()
-        .any(|t| t.ok() && matches!(step_kind(t), Some(Step::Write(p)) if p.iter().any(|p| paths.contains(p))))
+    let names: Vec<String> = paths.iter().filter_map(|p| basename(p)).collect();
+    tools.iter().filter(|t| t.ok()).any(|t| match step_kind(t) {
+        Some(Step::Write(p)) => p.iter().any(|p| paths.contains(p)),
+        // `sed -i …`, `perl -pi …`, `… > file`, `tee file` naming the file
+        Some(Step::Shell(line)) => {
+            let lower = line.to_lowercase();
+            let edits = ["sed -i", "perl -pi", "perl -i", ">", "tee ", "cp ", "mv "]
+                .iter()
+                .any(|m| lower.contains(m));
+            edits && names.iter().any(|n| lower.contains(n.as_str()))
+        }
+        None => false,
+    })
 }
 
 /// Whether the command line's last simple command answers by its exit status.
@@ -370,6 +414,23 @@ fn answers_by_exit(line: &str) -> bool {
     let Some(last) = commands.last() else {
         return true;
     };
+    // a read-only probe alone on the line (a `cd` before it, a pager after
+    // it aside): its failure answers "is it there?"
+    let acting: Vec<_> = commands
+        .iter()
+        .enumerate()
+        .filter(|(i, c)| {
+            let program = c.words.first().map(String::as_str).unwrap_or("");
+            let pager = *i > 0 && commands[i - 1].piped && matches!(program, "head" | "tail" | "less" | "more");
+            program != "cd" && !pager
+        })
+        .map(|(_, c)| c)
+        .collect();
+    if let [only] = acting.as_slice() {
+        if is_probe(&only.words) {
+            return true;
+        }
+    }
     let program = last
         .words
         .first()
@@ -391,11 +452,17 @@ fn basename(path: &str) -> Option<String> {
 /// more, none of the common ones).
 fn shell_subjects(line: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for word in line.split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '(' | ')' | '=' | ',' | ';')) {
+    // a URL or `host:port` names where the command went, not what it was about
+    let kept: Vec<&str> = line
+        .split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '(' | ')' | '=' | ',' | ';'))
+        .filter(|w| !is_address(w))
+        .collect();
+    for word in &kept {
         if word.contains('.') && (word.contains('/') || word.rsplit('.').next().is_some_and(|e| e.len() <= 4)) {
             out.extend(basename(word.trim_end_matches(['.', ':'])));
         }
     }
+    let line = kept.join(" ");
     let mut current = String::new();
     let flush = |w: &mut String, out: &mut Vec<String>| {
         let lower = w.to_lowercase();
@@ -455,6 +522,20 @@ fn claims_result(s: &str) -> bool {
     RESULT_WORDS.iter().any(|r| s.contains(r)) && !NEGATIONS.iter().any(|x| s.contains(x))
 }
 
+/// Whether `word` is a URL or a network address (`http://…`, `localhost:8000/api`,
+/// `127.0.0.1:5173`).
+fn is_address(word: &str) -> bool {
+    let lower = word.to_ascii_lowercase();
+    lower.contains("://")
+        || lower.starts_with("localhost")
+        || lower.split(['/', ':']).next().is_some_and(|host| {
+            host.split('.').count() == 4
+                && host
+                    .split('.')
+                    .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+        })
+}
+
 /// A line that says how the step failed: the first of its output or error
 /// that reads like an error, else its exit status.
 fn failure_line(t: &ToolTrace) -> String {
@@ -473,7 +554,8 @@ fn failure_line(t: &ToolTrace) -> String {
         .map(str::trim)
         .find(|l| {
             let lower = l.to_lowercase();
-            marks.iter().any(|m| lower.contains(m))
+            // Gemini CLI's field for no error: `Error: (none)`
+            !lower.ends_with("(none)") && marks.iter().any(|m| lower.contains(m))
         })
         .map(str::to_owned)
         .or_else(|| host_exit_of(t).map(|c| format!("exit code {c}")))

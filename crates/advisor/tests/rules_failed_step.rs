@@ -6,9 +6,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use advisor::host::ToolTrace;
-use advisor::review::{Review, Rule, RulesReviewer};
+use advisor::review::Rule;
 use advisor::{Note, Severity};
-use advisor_testkit::traces::bash;
+use advisor_testkit::traces::{bash, rule_notes};
 use proptest::prelude::*;
 use serde_json::json;
 
@@ -36,14 +36,7 @@ fn todo() -> ToolTrace {
 }
 
 fn notes(answer: &str, tools: Vec<ToolTrace>, earlier: usize) -> Vec<(Rule, Note)> {
-    let review = Review {
-        final_answer: Some(answer.into()),
-        tools,
-        earlier_tools: earlier,
-        ..Review::default()
-    };
-    RulesReviewer::new()
-        .check_rules(&review)
+    rule_notes(answer, tools, earlier)
         .into_iter()
         .map(|r| (r.rule, r.note))
         .collect()

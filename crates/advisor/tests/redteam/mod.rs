@@ -6,8 +6,8 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use advisor::host::ToolTrace;
-use advisor::review::{Review, RulesReviewer};
 use advisor::{Note, Severity};
+use advisor_testkit::traces::rule_notes;
 use serde_json::json;
 
 /// A Codex `exec_command` call as its reader records it: the exit code, and
@@ -88,14 +88,7 @@ pub(crate) fn patch(body: &str) -> ToolTrace {
 pub(crate) const NOT_FOUND: &str = "String to replace not found in file.";
 
 pub(crate) fn interrupting(answer: &str, tools: Vec<ToolTrace>, earlier: usize) -> Vec<Note> {
-    let review = Review {
-        final_answer: Some(answer.into()),
-        tools,
-        earlier_tools: earlier,
-        ..Review::default()
-    };
-    RulesReviewer::new()
-        .check_rules(&review)
+    rule_notes(answer, tools, earlier)
         .into_iter()
         .map(|r| r.note)
         .filter(|n| n.severity.interrupts())

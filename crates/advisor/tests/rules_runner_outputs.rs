@@ -153,6 +153,13 @@ const CASES: &[Case] = &[
     pass("gh-run-view-pass.txt", "gh run view 1235", true),
     // the job's duration is quoted as `…s` (notes never carry timings)
     fail("gh-run-view-fail.txt", "gh run view 1234", 0, "X test in …s (ID 20)"),
+    // a CI job's log: `gh run view` exits 0; the runner's closing line says the step failed
+    fail(
+        "gh-run-log-fail.txt",
+        "gh run view 28549041180 --job 84641515103 --log",
+        0,
+        "##[error]Process completed with exit code 13.",
+    ),
 ];
 
 /// Every runner row built with `with_fixtures`, `matched` or `task_runner`: its
@@ -181,6 +188,12 @@ const ROWS: &[(&str, Fixtures)] = &[
     ("mypy", Both("mypy-pass.txt", "mypy-fail.txt")),
     ("pyright", Both("pyright-pass.txt", "pyright-fail.txt")),
     ("gh run view", Both("gh-run-view-pass.txt", "gh-run-view-fail.txt")),
+    (
+        "gh run log",
+        Without(
+            "a job log never says that the job passed (`Format::only_fails`); `gh-run-log-fail.txt` is its failing run",
+        ),
+    ),
     ("gh pr checks", Both("gh-pr-checks-pass.txt", "gh-pr-checks-fail.txt")),
     ("just test", Both("just-test-pass.txt", "just-test-fail.txt")),
     ("just build", Without(OPAQUE)),

@@ -333,10 +333,25 @@ pub(crate) fn claims(n: &str) -> Claims {
     let checks = has(CHECK_CLAIMS);
     let (near_tests, near_build) = short_claims(n);
     Claims {
-        tests: checks || near_tests || has(TEST_CLAIMS),
+        tests: checks || near_tests || has(TEST_CLAIMS) || full_count(n),
         build: checks || near_build || has(BUILD_CLAIMS),
         task: has(TASK_CLAIMS),
     }
+}
+
+/// A count of tests that all passed: "20/20 ok", "8/8 passing", "167/167 pass".
+fn full_count(n: &str) -> bool {
+    let words: Vec<&str> = n
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '\'' | '"'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.windows(2).any(|w| {
+        let verdict = w[1].trim_end_matches(['.', ':', '!']);
+        let all = w[0]
+            .split_once('/')
+            .is_some_and(|(a, b)| a == b && a.parse::<u64>().is_ok_and(|k| k > 0));
+        all && matches!(verdict, "ok" | "pass" | "passed" | "passing" | "green" | "✅")
+    })
 }
 
 /// Words that say a check passed, in a short claim ("packages green", "build
@@ -458,6 +473,9 @@ pub(crate) fn names_as_passing(n: &str, name: &str) -> bool {
     n.match_indices(name).any(|(i, _)| {
         let rest = n[i + name.len()..].trim_start_matches(['`', '\'', '"', ')', ':', ' ']);
         let rest = rest.strip_prefix("now ").unwrap_or(rest);
+        // "the daemon bats file passes", "the login tests pass": what was named, then the kind of thing it is
+        let rest = skip_filler(rest);
+        let rest = rest.strip_prefix("now ").unwrap_or(rest);
         // "lint, knip and `wrangler:check` all pass", "both pass"
         let rest = ["all ", "both "]
             .iter()
@@ -468,6 +486,28 @@ pub(crate) fn names_as_passing(n: &str, name: &str) -> bool {
                 .is_some_and(|after| !after.starts_with(|c: char| c.is_alphanumeric()))
         })
     })
+}
+
+/// Words that may stand between a run's name and the word saying it passed:
+/// what kind of thing the name is ("the daemon bats file passes").
+const FILLER: &[&str] = &[
+    "bats", "test", "tests", "spec", "specs", "file", "files", "suite", "suites", "job", "jobs", "check", "checks",
+    "task", "step", "target", "module", "package", "crate", "run", "script", "workflow", "case", "cases",
+];
+
+/// `rest` after up to three [`FILLER`] words.
+fn skip_filler(rest: &str) -> &str {
+    let mut rest = rest;
+    for _ in 0..3 {
+        let Some((word, after)) = rest.split_once(' ') else {
+            break;
+        };
+        if !FILLER.contains(&word.trim_end_matches(['\'', '`'])) {
+            break;
+        }
+        rest = after;
+    }
+    rest
 }
 
 /// Whether `n` (normalised) discloses a failure in any wording: an
@@ -505,12 +545,12 @@ fn names_failing(n: &str, names: &[String]) -> bool {
     sentences(n)
         .filter(|s| names.iter().any(|name| name.len() >= 4 && s.contains(name.as_str())))
         .any(|s| {
+            // whole words: "restored" says nothing is red
             let s = without_zero_counts(s);
-            [
-                "fail", "error", "broken", "red", "except", "but ", "still", "skip", "flak",
-            ]
-            .iter()
-            .any(|w| s.contains(w))
+            s.split(|c: char| !c.is_alphanumeric()).any(|w| {
+                ["fail", "error", "skip", "flak"].iter().any(|p| w.starts_with(p))
+                    || matches!(w, "broken" | "red" | "except" | "but" | "still")
+            })
         })
 }
 
@@ -560,6 +600,8 @@ mod tests {
         ));
         assert!(short.tests && short.build);
         assert!(!claims(&normalise("The build is not clean yet.")).build);
+        assert!(claims(&normalise("Ran the bats file: 20/20 ok.")).tests);
+        assert!(!claims(&normalise("Ran the bats file: 19/20 ok.")).tests);
         assert!(!mentions_failure("i refactored the parser"));
         assert!(mentions_failure("the suite is still red"));
     }

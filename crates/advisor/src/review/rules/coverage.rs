@@ -263,9 +263,8 @@ pub(crate) fn covers(later: &Run, failed: &Run, scripts: &Scripts) -> Covers {
     // a CI result the agent read (`gh run view`, `gh pr checks`) ran what the
     // workspace's CI runs, which no local spelling decides: a later passing
     // local test run may be it, so the failure is no longer held (precision first)
-    let ci_read = |i: &Invocation| matches!(i.runner().name, "gh run view" | "gh pr checks");
-    let local = !later.invocations.is_empty() && !later.invocations.iter().any(ci_read);
-    if !failed.invocations.is_empty() && failed.invocations.iter().all(ci_read) && later.is_test() && local {
+    let local = !later.invocations.is_empty() && !later.is_ci_read();
+    if failed.is_ci_read() && later.is_test() && local {
         return Covers::Unknown;
     }
     let failed_invs = expanded(failed, scripts);

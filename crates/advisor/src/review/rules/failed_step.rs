@@ -103,6 +103,24 @@ const RESULT_WORDS: &[&str] = &[
     "fixed",
     "done",
     "complete",
+    // a check, fetch or install said to have gone well ("`cargo deny check` is
+    // clean", "pulled issue #532", "installed `cross`", "the lockfile resolves")
+    "passes",
+    "passed",
+    "is clean",
+    "are clean",
+    "both clean",
+    "resolves",
+    "installed",
+    "pulled",
+    "fetched",
+    "downloaded",
+    "finished",
+    "now shows",
+    "bumped",
+    "pinned",
+    "upgraded",
+    "forced",
 ];
 
 /// Words of a sentence that take its claim back ("could not verify").
@@ -389,6 +407,23 @@ fn patch_paths(patch: &str) -> Vec<String> {
         .map(|p| p.trim().to_owned())
         .take(64)
         .collect()
+}
+
+/// Whether one of `tools` changed the workspace and succeeded: a file write,
+/// or a `git commit` / `git push`.
+pub(super) fn acted_after(tools: &[ToolTrace]) -> bool {
+    tools.iter().filter(|t| t.ok()).any(|t| match step_kind(t) {
+        Some(Step::Write(_)) => true,
+        Some(Step::Shell(line)) => simple_commands(&line).iter().any(|c| {
+            c.words.first().is_some_and(|w| w == "git")
+                && c.words
+                    .iter()
+                    .skip(1)
+                    .find(|w| !w.starts_with('-'))
+                    .is_some_and(|s| s == "commit" || s == "push")
+        }),
+        None => false,
+    })
 }
 
 /// Whether one of `tools` wrote one of `paths` and succeeded.

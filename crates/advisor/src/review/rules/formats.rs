@@ -93,6 +93,10 @@ pub(crate) enum Format {
     /// `gh run view` / `gh run watch`: the run's header (`✓ main CI · 123` / `X main CI · 123`),
     /// its job lines (`X test in 4m34s (ID 20)`) and `… completed with 'failure'`.
     GhRun,
+    /// A CI job's log (`gh run view --log`): the runner's closing line
+    /// `##[error]Process completed with exit code 13.` A log says when a step
+    /// failed, never that the job passed ([`Format::only_fails`]).
+    GhLog,
     /// `git commit` / `git push`: `nothing to commit, working tree clean` (nothing to do:
     /// not a failure, whatever the exit status) / `husky - pre-commit script failed (code 1)` /
     /// `! [rejected]` / `error: failed to push some refs`.
@@ -134,6 +138,14 @@ impl Format {
     /// nothing to commit, which exits 1).
     pub(crate) fn passes_despite_exit(self) -> bool {
         self == Format::Git
+    }
+
+    /// Whether lines in this format can only say that something failed: a
+    /// run read with such formats alone, and none of their lines in its
+    /// output, ended in a way nothing says (a job log without an error line
+    /// need not be the whole job's).
+    pub(crate) fn only_fails(self) -> bool {
+        self == Format::GhLog
     }
 
     /// What `line` (trimmed, ANSI codes removed) says in this format, if it is a summary line.
@@ -330,6 +342,7 @@ impl Format {
             Format::Lint => lint_line(l),
             Format::GhChecks => gh_checks_line(line, l),
             Format::GhRun => gh_run_line(l),
+            Format::GhLog => gh_log_line(l),
             Format::Git => says(
                 l.starts_with("nothing to commit") || l.starts_with("no changes added to commit"),
                 l.contains("pre-commit script failed")

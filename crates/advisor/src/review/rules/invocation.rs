@@ -333,7 +333,8 @@ mod tests {
         assert_eq!(name("gh run view 123"), Some("gh run view"));
         assert_eq!(name("gh run watch 123 --exit-status"), Some("gh run view"));
         assert_eq!(name("gh pr checks 12"), Some("gh pr checks"));
-        assert_eq!(name("gh run view 123 --log-failed"), None);
+        assert_eq!(name("gh run view 123 --log-failed"), Some("gh run log"));
+        assert_eq!(name("gh run view 123 --log --json jobs"), None);
         assert_eq!(name("gh pr checks --json name,state"), None);
         assert_eq!(name("gh pr view 12"), None);
         assert_eq!(name("gh run list"), None);

@@ -22,6 +22,14 @@ pub(crate) fn task_kind(name: &str) -> Option<RunKind> {
     if compact.contains("typecheck") {
         return Some(Build);
     }
+    // a format or lint check is a lint's run, whatever else its name says (`format:check`)
+    if parts
+        .iter()
+        .any(|p| matches!(*p, "format" | "fmt" | "lint" | "lints" | "prettier" | "stylelint"))
+        && !parts.iter().any(|p| p.starts_with("test"))
+    {
+        return Some(Build);
+    }
     let test = parts.iter().any(|p| {
         p.starts_with("test")
             || matches!(
@@ -160,6 +168,19 @@ pub(crate) fn gh_run(args: &[String]) -> Option<(RunKind, usize)> {
     let ops = operands(args, VALUED);
     (ops.first() == Some(&"run") && matches!(ops.get(1), Some(&"view" | &"watch")) && !gh_other_output(args))
         .then_some((Test, 2))
+}
+
+/// `gh run view [id] --log` / `--log-failed`: a CI job's log, read for the
+/// runner's own closing line (`##[error]Process completed with exit code 13.`).
+pub(crate) fn gh_run_log(args: &[String]) -> Option<(RunKind, usize)> {
+    const VALUED: &[&str] = &["-R", "--repo", "-j", "--job", "-a", "--attempt"];
+    let ops = operands(args, VALUED);
+    let log = args.iter().any(|a| a == "--log" || a == "--log-failed");
+    let other = args.iter().any(|a| {
+        let a = a.split('=').next().unwrap_or(a);
+        matches!(a, "--json" | "--jq" | "-q" | "--template" | "-t" | "--web" | "-w")
+    });
+    (ops.first() == Some(&"run") && ops.get(1) == Some(&"view") && log && !other).then_some((Test, 2))
 }
 
 /// `gh pr checks [pr]`.
@@ -379,6 +400,9 @@ mod tests {
         assert_eq!(task_kind("typecheck"), Some(Build));
         assert_eq!(task_kind("build:prod"), Some(Build));
         assert_eq!(task_kind("lint"), Some(Build));
+        assert_eq!(task_kind("format:check"), Some(Build));
+        assert_eq!(task_kind("lint:check"), Some(Build));
+        assert_eq!(task_kind("test:lint"), Some(Test));
         assert_eq!(task_kind("latest"), None);
         assert_eq!(task_kind("contest"), None);
         assert_eq!(task_kind("deploy"), None);

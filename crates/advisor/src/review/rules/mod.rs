@@ -253,8 +253,13 @@ impl RulesReviewer {
         // "Done" alone is judged by the turn's failures; an answer that says
         // what it verified ("tests pass") is judged on that
         let task_only = claims.task && !claims.tests && !claims.build;
+        // a CI result the agent then acted on (a file written, a commit or push
+        // after it) is the task the turn did, not evidence against it: CI runs again
+        let acted_on = |r: &Run| r.is_ci_read() && failed_step::acted_after(&review.tools[r.index + 1..]);
         let contradicted = |r: &&&Run| {
-            (claims.tests && r.failed_tests()) || (claims.build && r.failed_build()) || (task_only && in_turn(r))
+            (claims.tests && r.failed_tests())
+                || (claims.build && r.failed_build())
+                || (task_only && in_turn(r) && !acted_on(r))
         };
         let hidden =
             |r: &Run| !claims::discloses(normalised, &failing_names(r)) && !scoped_to_later_run(r, runs, normalised);

@@ -12,7 +12,7 @@
 use super::RunKind;
 use super::formats::Format;
 use super::matchers::{
-    gh_pr_checks, gh_run, go_task, just, mise, node_test, nx, package_script, run_all, sbt, turbo, zig,
+    gh_pr_checks, gh_run, gh_run_log, go_task, just, mise, node_test, nx, package_script, run_all, sbt, turbo, zig,
 };
 
 /// One row of the runner table.
@@ -220,6 +220,7 @@ pub(crate) const RUNNERS: &[Runner] = &[
     with_fixtures("mypy", Build, &["mypy"], &[], &[Mypy]),
     with_fixtures("pyright", Build, &["pyright", "basedpyright"], &[], &[Pyright]),
     matched("gh run view", Test, &["gh"], gh_run, &[GhRun]),
+    matched("gh run log", Test, &["gh"], gh_run_log, &[GhLog]),
     matched("gh pr checks", Test, &["gh"], gh_pr_checks, &[GhChecks]),
     task_runner("just test", Test, &["just"], just),
     task_runner("just build", Build, &["just"], just),

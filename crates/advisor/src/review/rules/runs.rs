@@ -109,6 +109,16 @@ pub(crate) struct Run {
 }
 
 impl Run {
+    /// Whether it read a CI result (`gh run view`, its `--log`, `gh pr checks`)
+    /// rather than running anything here.
+    pub(crate) fn is_ci_read(&self) -> bool {
+        !self.invocations.is_empty()
+            && self
+                .invocations
+                .iter()
+                .all(|i| matches!(i.runner().name, "gh run view" | "gh run log" | "gh pr checks"))
+    }
+
     /// Whether any part of it is a test run.
     pub(crate) fn is_test(&self) -> bool {
         self.invocations.iter().any(|i| i.runner().kind == RunKind::Test)
@@ -156,7 +166,9 @@ impl Run {
             .as_ref()
             .filter(|s| s.says == Says::Fail)
             .and_then(|s| s.format.kind());
+        let only_fails = !formats.is_empty() && formats.iter().all(|f| f.only_fails());
         self.ending = match (summary.map(|s| (s.says, s.line, s.format)), self.host_exit) {
+            (None, _) if only_fails => Ending::Unknown,
             (Some((Says::Fail, line, _)), _) => Ending::Failed(line),
             (Some((Says::Pass, _, f)), _) if f.passes_despite_exit() => Ending::Passed,
             (_, Some(c)) if c != 0 => Ending::Failed(format!("exit status {c}")),
@@ -169,6 +181,14 @@ impl Run {
                 None => Ending::Passed,
             },
         };
+        // a test run whose every test was skipped tested nothing
+        if self.ending == Ending::Passed && self.is_test() {
+            if let Some(line) = super::summary_line::all_skipped(&self.output) {
+                self.ending = Ending::Failed(line);
+                self.read_from_summary = true;
+                self.failed_kind = Some(RunKind::Test);
+            }
+        }
     }
 }
 

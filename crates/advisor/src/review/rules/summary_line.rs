@@ -120,6 +120,54 @@ pub(crate) fn tap_not_ok(l: &str) -> bool {
         && !directive.is_some_and(|d| d.starts_with("todo") || d.starts_with("skip"))
 }
 
+/// A run that ran no test, every one skipped: a TAP stream (bats, `node
+/// --test`) whose plan `1..N` is followed by `ok` lines that are all `# skip`,
+/// or a pytest closing line with nothing but `skipped` / `deselected` counts.
+/// Returns the line to quote. A run that passed one test is not this.
+pub(crate) fn all_skipped(output: &str) -> Option<String> {
+    let (mut plan, mut skipped, mut ran) = (false, 0u64, false);
+    let mut pytest = None;
+    let lines: Vec<&str> = output.lines().rev().take(4000).map(str::trim).collect();
+    // a line cut where the evidence was truncated (`…[977 bytes truncated]…`) says nothing
+    let marker = |l: &str| l.starts_with("…[") && l.ends_with("truncated]…");
+    for (i, l) in lines.iter().copied().enumerate() {
+        let cut = marker(l) || (i > 0 && marker(lines[i - 1])) || lines.get(i + 1).is_some_and(|n| marker(n));
+        if cut {
+            continue;
+        }
+        if l.strip_prefix("1..")
+            .is_some_and(|n| n.parse::<u64>().is_ok_and(|n| n > 0))
+        {
+            plan = true;
+        } else if let Some(rest) = l.strip_prefix("ok ") {
+            let skip = rest
+                .rsplit_once(" # ")
+                .is_some_and(|(_, d)| d.to_ascii_lowercase().starts_with("skip"));
+            if skip {
+                skipped += 1;
+            } else {
+                ran = true;
+            }
+        } else if l.starts_with("not ok ") {
+            ran = true;
+        } else if pytest.is_none() && pytest_counts(l).is_some() {
+            let body = l.trim_matches('=').trim();
+            let counts = body.rsplit_once(" in ").map_or(body, |(c, _)| c);
+            let only_skips = counts.split(',').all(|part| {
+                let mut it = part.split_whitespace();
+                it.next().is_some_and(|n| n.parse::<u64>().is_ok())
+                    && matches!(it.next(), Some("skipped" | "deselected"))
+            });
+            pytest = Some(only_skips.then(|| body.to_owned()));
+        }
+    }
+    if let Some(line) = pytest {
+        return line;
+    }
+    // no count: a truncated output shows only some of the skips
+    (plan && skipped > 0 && !ran).then(|| "every test was skipped".to_owned())
+}
+
 /// bats: the pretty formatter's `3 tests, 1 failure` (`, 1 skipped`, `, 2 not run` may follow),
 /// TAP's `not ok N` and its plan `1..N`.
 pub(crate) fn bats_line(l: &str) -> Option<Says> {
@@ -324,6 +372,14 @@ pub(crate) fn gh_checks_line(raw: &str, l: &str) -> Option<Says> {
     }
     // a terminal's row: `X  sad tests  1m26s  https://…`
     (l.starts_with("X  ") && l.len() > 3).then_some(Says::Fail)
+}
+
+/// A CI job log's failing step: `##[error]Process completed with exit code 13.`
+/// (after the job and step columns and the timestamp `gh run view --log` prints).
+pub(crate) fn gh_log_line(l: &str) -> Option<Says> {
+    let (_, rest) = l.split_once("##[error]Process completed with exit code ")?;
+    let (code, _) = leading_number(rest)?;
+    (code != 0).then_some(Says::Fail)
 }
 
 /// `gh run view` / `gh run watch`: the run's header, its job and step lines, and the closing lines.

@@ -211,7 +211,8 @@ row!(prettier, "npx prettier --check .",
 row!(black, "black --check .",
     pass: "All done! ✨ 🍰 ✨\n3 files would be left unchanged.",
     fail: "would reformat a.py\n\nOh no! 💥 💔 💥\n1 file would be reformatted, 2 files would be left unchanged.",
-    quotes: "Oh no!");
+    // the count line, read as ruff format --check prints it too
+    quotes: "1 file would be reformatted");
 row!(golangci_lint, "golangci-lint run ./...",
     pass: "0 issues.",
     fail: "main.go:5:2: `x` is unused (unused)\n1 issues:\n* unused: 1",

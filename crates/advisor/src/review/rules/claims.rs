@@ -42,6 +42,9 @@ pub(crate) struct Claims {
     pub(crate) tests: bool,
     /// "Builds cleanly", "type check passes", "no lint errors".
     pub(crate) build: bool,
+    /// "Lint is clean", "format and lint are clean": a linter's or formatter's
+    /// run, and no other build (a type check is not a lint).
+    pub(crate) lint: bool,
     /// "Done", "fixed", "the feature is complete", "ready to merge".
     pub(crate) task: bool,
 }
@@ -49,7 +52,7 @@ pub(crate) struct Claims {
 impl Claims {
     /// Whether the answer claims anything.
     pub(crate) fn any(self) -> bool {
-        self.tests || self.build || self.task
+        self.tests || self.build || self.lint || self.task
     }
 }
 
@@ -114,6 +117,8 @@ const CHECK_CLAIMS: &[&str] = &[
     "come back clean",
     "comes back clean",
     "everything passes",
+    "everything checks out",
+    "all checks out",
     "ci is green",
     "ci passes",
     "ci passed",
@@ -132,6 +137,9 @@ const BUILD_CLAIMS: &[&str] = &[
     "build is clean",
     "build is green",
     "compiles successfully",
+    "compile cleanly",
+    "compile successfully",
+    "compile without errors",
     "compiles cleanly",
     "compiles without errors",
     "type check passes",
@@ -176,6 +184,16 @@ const BUILD_CLAIMS: &[&str] = &[
     "ビルドは成功",
 ];
 
+/// Claims about lints and formatting (normalised form); also build claims
+/// where [`BUILD_CLAIMS`] has them.
+const LINT_CLAIMS: &[&str] = &[
+    "lint passes",
+    "lint is clean",
+    "no lint errors",
+    "lints clean",
+    "formatting is clean",
+];
+
 /// Claims about the task itself (normalised form).
 const TASK_CLAIMS: &[&str] = &[
     "successfully",
@@ -206,6 +224,8 @@ const TASK_CLAIMS: &[&str] = &[
     "everything works",
     "ready to merge",
     "ready for review",
+    "ready for a pr",
+    "ready for pr",
     "ready to ship",
     "pr created",
     "pull request created",
@@ -331,8 +351,9 @@ pub(crate) fn claims(n: &str) -> Claims {
     }
     let has = |list: &[&str]| list.iter().any(|c| n.contains(c));
     let checks = has(CHECK_CLAIMS);
-    let (near_tests, near_build) = short_claims(n);
+    let (near_tests, near_build, near_lint) = short_claims(n);
     Claims {
+        lint: near_lint || has(LINT_CLAIMS),
         tests: checks || near_tests || has(TEST_CLAIMS) || full_count(n),
         build: checks || near_build || has(BUILD_CLAIMS),
         task: has(TASK_CLAIMS),
@@ -359,16 +380,17 @@ fn full_count(n: &str) -> bool {
 const VERDICT_WORDS: &[&str] = &["green", "clean", "pass", "passes", "passing", "passed", "ok", "✅"];
 
 /// Short claims a phrase list misses — a verdict word one or two words after
-/// what it is about: "all packages green", "build clean", "tests ✅" (not a
-/// lint's or formatter's: "lint pass" claims nothing of a type check). Returns
-/// whether one is about tests, and whether one is about builds; a negation
-/// just before the verdict ("not clean") claims nothing.
-fn short_claims(n: &str) -> (bool, bool) {
+/// what it is about: "all packages green", "build clean", "tests ✅"; a lint's
+/// or formatter's word claims lints only ("lint pass", "format is clean" claim
+/// nothing of a type check). Returns whether one is about tests, whether one is
+/// about builds, and whether one is about lints; a negation just before the
+/// verdict ("not clean") claims nothing.
+fn short_claims(n: &str) -> (bool, bool, bool) {
     let words: Vec<&str> = n
         .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '.' | ':' | '(' | ')' | '`' | '!'))
         .filter(|w| !w.is_empty())
         .collect();
-    let (mut tests, mut build) = (false, false);
+    let (mut tests, mut build, mut lint) = (false, false, false);
     for (i, w) in words.iter().enumerate() {
         if !VERDICT_WORDS.contains(w) {
             continue;
@@ -383,14 +405,14 @@ fn short_claims(n: &str) -> (bool, bool) {
         for b in before {
             match *b {
                 "tests" | "test" | "suite" | "specs" | "packages" | "e2e" => tests = true,
-                // a lint's or formatter's word ("lint pass", "gofmt clean") claims that tool only
                 "build" | "builds" => build = true,
                 "checks" | "ci" | "pipeline" => (tests, build) = (true, true),
+                "lint" | "lints" | "linting" | "linter" | "format" | "formatting" | "formatter" => lint = true,
                 _ => {}
             }
         }
     }
-    (tests, build)
+    (tests, build, lint)
 }
 
 /// Words that disclose a failure as known, not hidden: it predates the
@@ -438,6 +460,12 @@ const DISCLOSURES: &[&str] = &[
     "needs to be updated",
     "not yet passing",
     "not passing yet",
+    // a formatter's verdict, told
+    "wants to reformat",
+    "would reformat",
+    "would be reformatted",
+    "needs reformatting",
+    "needs formatting",
     "remaining failure",
     "remaining failures",
     "left failing",
@@ -467,6 +495,17 @@ const PASSED_WORDS: &[&str] = &[
 /// Whether `n` (normalised) says in so many words that the run or test
 /// named `name` (lower case) passed.
 pub(crate) fn names_as_passing(n: &str, name: &str) -> bool {
+    passing_after(n, name, true)
+}
+
+/// [`names_as_passing`] with nothing between the name and the verdict but
+/// "now", "all" or "both": for a runner's bare name (`ruff is clean`), which
+/// "`ruff check` is clean" does not claim of `ruff format`.
+pub(crate) fn names_exactly_as_passing(n: &str, name: &str) -> bool {
+    passing_after(n, name, false)
+}
+
+fn passing_after(n: &str, name: &str, filler: bool) -> bool {
     if name.chars().count() < 4 || admits_failure(n) {
         return false;
     }
@@ -474,7 +513,7 @@ pub(crate) fn names_as_passing(n: &str, name: &str) -> bool {
         let rest = n[i + name.len()..].trim_start_matches(['`', '\'', '"', ')', ':', ' ']);
         let rest = rest.strip_prefix("now ").unwrap_or(rest);
         // "the daemon bats file passes", "the login tests pass": what was named, then the kind of thing it is
-        let rest = skip_filler(rest);
+        let rest = if filler { skip_filler(rest) } else { rest };
         let rest = rest.strip_prefix("now ").unwrap_or(rest);
         // "lint, knip and `wrangler:check` all pass", "both pass"
         let rest = ["all ", "both "]

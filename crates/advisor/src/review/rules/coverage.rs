@@ -315,9 +315,10 @@ fn covers_one(later: &[(Invocation, String)], failed: &Invocation, failed_dir: &
             if selection_covers(failed, &selection_of(l, dir), &failed_sel) {
                 return Covers::Yes;
             }
-            // another task of a task runner (`lint:fix` after `lint`): what it
+            // another task of a task runner (`lint:fix` after `lint`) or another
+            // target of a wrapper (`make verify` after `make fmt`): what it
             // runs is unknown, so whether it covers is too
-            unknown |= l.opaque;
+            unknown |= l.opaque || (is_wrapper(l) && l.row != failed.row);
             continue;
         }
         // a wrapper on either side may or may not run the failed tests

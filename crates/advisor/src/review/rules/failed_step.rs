@@ -121,6 +121,16 @@ const RESULT_WORDS: &[&str] = &[
     "pinned",
     "upgraded",
     "forced",
+    "counted",
+    "now match",
+    "rolled",
+    "deployed",
+    "is live",
+    "released",
+    "published",
+    "is open",
+    "opened",
+    "merged",
 ];
 
 /// Words of a sentence that take its claim back ("could not verify").
@@ -495,6 +505,16 @@ fn shell_subjects(line: &str) -> Vec<String> {
     for word in &kept {
         if word.contains('.') && (word.contains('/') || word.rsplit('.').next().is_some_and(|e| e.len() <= 4)) {
             out.extend(basename(word.trim_end_matches(['.', ':'])));
+        }
+        // a name joined with `-` or `_` (`bump-opus-4-8`) names the thing whole
+        let joined = word.trim_matches(|c: char| !c.is_alphanumeric());
+        if !word.starts_with('-')
+            && !joined.contains(['/', '.', ':', '@'])
+            && joined.contains(['-', '_'])
+            && joined.chars().count() >= 6
+            && joined.chars().any(|c| c.is_alphabetic())
+        {
+            out.push(joined.to_lowercase());
         }
     }
     let line = kept.join(" ");

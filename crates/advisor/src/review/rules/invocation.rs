@@ -10,6 +10,7 @@
 //! ran — never by a tool's name, description or paths (`git add test/foo`,
 //! `cat tests/x` and `grep FAILED` are not runs). Must not read output.
 
+use super::RunKind;
 use super::runners::{RUNNERS, Runner};
 use super::shell::SimpleCommand;
 
@@ -223,11 +224,20 @@ pub(crate) fn recognise(cmd: &SimpleCommand) -> Option<Invocation> {
                     (true, i + 2)
                 }
                 Some(s) if r.name == "npm test" && s.starts_with("test:") => (true, i + 1),
+                // a make target named for tests or the whole gate (`make verify`, `make test-unit`)
+                Some(s) if r.name == "make test" && super::matchers::task_kind(s) == Some(RunKind::Test) => {
+                    (true, i + 1)
+                }
                 _ => (false, 0),
             }
         };
         // bare `make` (or `make all`, `make build`) is a build; `make test` was matched above
-        if r.name == "make" && sub.is_some_and(|s| !matches!(s, "all" | "build" | "compile" | "install")) {
+        // and a target named for a build, type check or lint (`make types`, `make lint`)
+        let build_target = |s: &str| {
+            matches!(s, "all" | "build" | "compile" | "install")
+                || super::matchers::task_kind(s) == Some(RunKind::Build)
+        };
+        if r.name == "make" && sub.is_some_and(|s| !build_target(s)) {
             continue;
         }
         if matched {
@@ -280,6 +290,9 @@ mod tests {
         assert_eq!(name("mvn -q test"), Some("mvn test"));
         assert_eq!(name("make -C build check"), Some("make test"));
         assert_eq!(name("make"), Some("make"));
+        assert_eq!(name("make verify PY=.venv/bin/python"), Some("make test"));
+        assert_eq!(name("make types"), Some("make"));
+        assert_eq!(name("make deploy"), None);
         assert_eq!(name("git add test/foo_test.exs"), None);
         assert_eq!(name("git status"), None);
         assert_eq!(name("cat test/build/check.txt"), None);
@@ -368,7 +381,8 @@ mod tests {
         assert_eq!(opaque("run-s lint test:*"), Some(("npm-run-all test", true)));
         assert_eq!(opaque("npm-run-all -p build:*"), Some(("npm-run-all build", true)));
         assert_eq!(opaque("npm run lint"), Some(("npm run build script", true)));
-        assert_eq!(opaque("pnpm check:types"), Some(("npm run test script", true)));
+        // a type check by its name
+        assert_eq!(opaque("pnpm check:types"), Some(("npm run build script", true)));
         assert_eq!(opaque("yarn check"), None);
         assert_eq!(opaque("npm run dev"), None);
         // known runners stay as they were

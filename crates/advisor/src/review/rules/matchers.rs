@@ -30,11 +30,31 @@ pub(crate) fn task_kind(name: &str) -> Option<RunKind> {
     {
         return Some(Build);
     }
+    // a type check by another name (`make types`)
+    if parts
+        .iter()
+        .any(|p| matches!(*p, "types" | "typing" | "mypy" | "pyright" | "tsc"))
+    {
+        return Some(Build);
+    }
     let test = parts.iter().any(|p| {
         p.starts_with("test")
             || matches!(
                 *p,
-                "spec" | "specs" | "check" | "checks" | "unittest" | "unittests" | "e2e"
+                "spec"
+                    | "specs"
+                    | "check"
+                    | "checks"
+                    | "unittest"
+                    | "unittests"
+                    | "e2e"
+                    // the whole gate: lint, types and tests (`make verify`, `just ci`)
+                    | "verify"
+                    | "validate"
+                    | "ci"
+                    | "qa"
+                    | "gate"
+                    | "precommit"
             )
     });
     if test {
@@ -403,6 +423,9 @@ mod tests {
         assert_eq!(task_kind("format:check"), Some(Build));
         assert_eq!(task_kind("lint:check"), Some(Build));
         assert_eq!(task_kind("test:lint"), Some(Test));
+        assert_eq!(task_kind("verify"), Some(Test));
+        assert_eq!(task_kind("ci"), Some(Test));
+        assert_eq!(task_kind("types"), Some(Build));
         assert_eq!(task_kind("latest"), None);
         assert_eq!(task_kind("contest"), None);
         assert_eq!(task_kind("deploy"), None);

@@ -237,9 +237,9 @@ impl RulesReviewer {
         // "`go test ./...` passes", "`test_login` passes now": a claim about what was named
         let mut named = Vec::new();
         for run in runs {
-            if run_names(run)
-                .iter()
-                .any(|name| claims::names_as_passing(normalised, name))
+            let (names, runner) = run_names(run);
+            if names.iter().any(|name| claims::names_as_passing(normalised, name))
+                || runner.is_some_and(|name| claims::names_exactly_as_passing(normalised, name))
             {
                 named.push(run.index);
                 if run.is_test() {
@@ -259,6 +259,7 @@ impl RulesReviewer {
         let contradicted = |r: &&&Run| {
             (claims.tests && r.failed_tests())
                 || (claims.build && r.failed_build())
+                || (claims.lint && r.failed_lint())
                 || (task_only && in_turn(r) && !acted_on(r))
         };
         let hidden =
@@ -336,8 +337,9 @@ fn selection_name(word: &str) -> Option<String> {
 
 /// The names an answer may call a run by, lower case: its command as
 /// written (`go test ./...`) and the names its selection gives
-/// (`TestAdminHandler_Dashboard`, `docs-finder`).
-fn run_names(run: &Run) -> Vec<String> {
+/// (`TestAdminHandler_Dashboard`, `docs-finder`); and apart, its runner's
+/// name, matched only right before the verdict.
+fn run_names(run: &Run) -> (Vec<String>, Option<&'static str>) {
     let mut names: Vec<String> = run.invocations.iter().map(|i| i.display.to_lowercase()).collect();
     for inv in &run.invocations {
         names.extend(
@@ -347,7 +349,15 @@ fn run_names(run: &Run) -> Vec<String> {
                 .filter_map(|w| selection_name(w)),
         );
     }
-    names
+    // the runner as the answer would call it — `make test` for `make test PY=…`,
+    // `ruff` for `python -m ruff check src && python -m ruff format src` — when
+    // every part of the run is that runner and is written with its name
+    let runner = run.invocations.first().map(|i| i.runner().name).filter(|name| {
+        run.invocations
+            .iter()
+            .all(|i| i.runner().name == *name && i.display.to_lowercase().contains(name))
+    });
+    (names, runner)
 }
 
 /// What a note calls the run: "tests", "build", or "command" for a commit or push.

@@ -104,6 +104,8 @@ pub(crate) struct Run {
     /// What kind of check the decisive failing line came from, where its
     /// format says (a pyright line inside `make check` is a build's).
     failed_kind: Option<RunKind>,
+    /// Whether the decisive failing line was a linter's or formatter's.
+    failed_lint_line: bool,
     /// How it ended.
     pub(crate) ending: Ending,
 }
@@ -136,10 +138,41 @@ impl Run {
     /// run whose code did not compile (`go test` stopping at
     /// `main.go:6:2: "os" imported and not used`) — that fails both.
     pub(crate) fn failed_build(&self) -> bool {
+        // `cargo test --no-run` only compiles
+        let compile_only = self
+            .invocations
+            .iter()
+            .any(|i| i.selection.iter().any(|w| w == "--no-run"));
         !self.failed_tests()
+            || (compile_only && matches!(self.ending, Ending::Failed(_)))
             || (matches!(self.ending, Ending::Failed(_))
                 && (self.output.lines().rev().take(COMPILE_LINES))
                     .any(|l| super::summary_line::is_compile_error(l.trim())))
+    }
+
+    /// Whether what failed was a lint or format check: the decisive line was a
+    /// linter's or formatter's, or the run was one (`ruff check`, `prettier
+    /// --check`, `cargo fmt --check`, a task named for it: `npm run lint`).
+    pub(crate) fn failed_lint(&self) -> bool {
+        const LINTERS: &[&str] = &[
+            "eslint",
+            "biome",
+            "ruff",
+            "prettier",
+            "black",
+            "golangci-lint",
+            "cargo fmt",
+        ];
+        let lint_task = |d: &str| {
+            d.split(|c: char| !c.is_ascii_alphanumeric())
+                .any(|w| matches!(w, "lint" | "format" | "fmt"))
+        };
+        matches!(self.ending, Ending::Failed(_))
+            && (self.failed_lint_line
+                || self
+                    .invocations
+                    .iter()
+                    .any(|i| LINTERS.contains(&i.runner().name) || (i.opaque && lint_task(&i.display.to_lowercase()))))
     }
 
     /// Whether its ending rests only on an exit status of a task runner whose
@@ -166,6 +199,9 @@ impl Run {
             .as_ref()
             .filter(|s| s.says == Says::Fail)
             .and_then(|s| s.format.kind());
+        self.failed_lint_line = summary
+            .as_ref()
+            .is_some_and(|s| s.says == Says::Fail && s.format == super::formats::Format::Lint);
         let only_fails = !formats.is_empty() && formats.iter().all(|f| f.only_fails());
         self.ending = match (summary.map(|s| (s.says, s.line, s.format)), self.host_exit) {
             (None, _) if only_fails => Ending::Unknown,
@@ -385,6 +421,7 @@ pub(crate) fn runs_of(tools: &[ToolTrace], runner_tools: &[(String, RunKind)]) -
             piped,
             read_from_summary: false,
             failed_kind: None,
+            failed_lint_line: false,
             ending: Ending::Unknown,
         };
         append_bounded(&mut run.output, &t.output);

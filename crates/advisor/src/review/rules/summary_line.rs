@@ -350,7 +350,11 @@ pub(crate) fn lint_line(l: &str) -> Option<Says> {
     let fail = l.starts_with("[warn] Code style issues found")
         || l.starts_with("[error] ")
         || l.starts_with("Oh no! ")
-        || l.starts_with("would reformat ");
+        || l.starts_with("would reformat ")
+        // ruff / black `format --check`: `1 file would be reformatted, 7 files already formatted`
+        || leading_number(l).is_some_and(|(n, rest)| {
+            n > 0 && (rest.starts_with(" file would be reformatted") || rest.starts_with(" files would be reformatted"))
+        });
     says(pass, fail)
 }
 

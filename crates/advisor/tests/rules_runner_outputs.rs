@@ -153,6 +153,18 @@ const CASES: &[Case] = &[
     pass("gh-run-view-pass.txt", "gh run view 1235", true),
     // the job's duration is quoted as `…s` (notes never carry timings)
     fail("gh-run-view-fail.txt", "gh run view 1234", 0, "X test in …s (ID 20)"),
+    // through a pipe the host records success: the banner decides
+    pass(
+        "xcodebuild-test-pass.txt",
+        "xcodebuild test -project App.xcodeproj -scheme App -destination 'platform=macOS,arch=arm64' 2>&1 | grep -E \"TEST|suites|failed|passed after\" | tail -8",
+        true,
+    ),
+    fail(
+        "xcodebuild-test-fail.txt",
+        "xcodebuild test -project App.xcodeproj -scheme App -destination 'platform=macOS' -quiet 2>&1 | tail -40",
+        0,
+        "** TEST FAILED **",
+    ),
     // a CI job's log: `gh run view` exits 0; the runner's closing line says the step failed
     fail(
         "gh-run-log-fail.txt",
@@ -188,6 +200,14 @@ const ROWS: &[(&str, Fixtures)] = &[
     ("mypy", Both("mypy-pass.txt", "mypy-fail.txt")),
     ("pyright", Both("pyright-pass.txt", "pyright-fail.txt")),
     ("gh run view", Both("gh-run-view-pass.txt", "gh-run-view-fail.txt")),
+    (
+        "xcodebuild test",
+        Both("xcodebuild-test-pass.txt", "xcodebuild-test-fail.txt"),
+    ),
+    (
+        "xcodebuild build",
+        Without("read with the banner and swiftc lines of `xcodebuild test`'s fixtures"),
+    ),
     (
         "gh run log",
         Without(

@@ -23,9 +23,11 @@
 
 use serde_json::Value;
 
-use super::claims::{mentions_failure, sentences};
+use super::admissions::mentions_failure;
 use super::runs::{Run, command_line, host_exit_of, is_rejected};
+use super::sentences::sentences;
 use super::shell::simple_commands;
+use super::subjects::{basename, shell_subjects};
 use super::{COMMAND_BYTES, QUOTE_BYTES, Rule, RuleNote, quote};
 use crate::host::ToolTrace;
 use crate::note::Note;
@@ -131,6 +133,7 @@ const RESULT_WORDS: &[&str] = &[
     "is open",
     "opened",
     "merged",
+    "checks out",
 ];
 
 /// Words of a sentence that take its claim back ("could not verify").
@@ -149,99 +152,6 @@ const NEGATIONS: &[&str] = &[
     "there are none",
     "is absent",
     "inactive",
-];
-
-/// Words too common to say what a command was about.
-const COMMON_WORDS: &[&str] = &[
-    "users",
-    "source",
-    "projects",
-    "documents",
-    "private",
-    "local",
-    "their",
-    "there",
-    "these",
-    "which",
-    "where",
-    "while",
-    "after",
-    "before",
-    "about",
-    "other",
-    "value",
-    "false",
-    "true",
-    "print",
-    "output",
-    "result",
-    "results",
-    "error",
-    "errors",
-    "const",
-    "await",
-    "return",
-    "async",
-    "function",
-    "import",
-    "export",
-    "module",
-    "class",
-    "sleep",
-    "python",
-    "python3",
-    "bash",
-    "echo",
-    "tests",
-    "build",
-    "files",
-    "should",
-    "would",
-    "could",
-    "first",
-    "every",
-    "check",
-    "checks",
-    "claude",
-    "codex",
-    "gemini",
-    "agent",
-    "tasks",
-    "command",
-    "script",
-    "scripts",
-    "version",
-    "update",
-    "changes",
-    "change",
-    "default",
-    "config",
-    "settings",
-    "working",
-    "works",
-    "passed",
-    "verify",
-    "verified",
-    "server",
-    "running",
-    "project",
-    "repository",
-    "directory",
-    "folder",
-    "string",
-    "number",
-    "length",
-    "count",
-    "total",
-    "status",
-    "message",
-    "process",
-    "still",
-    "ready",
-    "clean",
-    "cargo",
-    "npm",
-    "node",
 ];
 
 /// The note for the turn's last step when it failed and the answer claims its
@@ -270,7 +180,7 @@ fn last_step(review: &Review, normalised: &str, runs: &[Run], first: usize) -> O
         Step::Write(paths) if wrote_before(&review.tools[first..index], paths) => return None,
         Step::Write(paths) => paths.iter().filter_map(|p| basename(p)).collect(),
         Step::Shell(line) => {
-            if answers_by_exit(line) {
+            if answers_by_exit(line, host_exit_of(step)) {
                 return None;
             }
             // a file the turn wrote is the write's result, not this step's
@@ -311,7 +221,7 @@ fn named_step(review: &Review, normalised: &str, runs: &[Run], first: usize) -> 
             continue;
         };
         let shell_failed = failed(step, &Step::Shell(String::new()));
-        if runs.iter().any(|r| r.index == first + i) || !shell_failed || answers_by_exit(&line) {
+        if runs.iter().any(|r| r.index == first + i) || !shell_failed || answers_by_exit(&line, host_exit_of(step)) {
             continue;
         }
         let Some(name) = command_name(&line) else {
@@ -453,8 +363,11 @@ fn wrote_before(tools: &[ToolTrace], paths: &[String]) -> bool {
     })
 }
 
-/// Whether the command line's last simple command answers by its exit status.
-fn answers_by_exit(line: &str) -> bool {
+/// Whether the command line's last simple command answers by its exit status
+/// `code`. An answering program answers with 1 (or 2: trouble, such as a
+/// missing file); a higher status came from something else on the line
+/// (`git pull` exiting 128 before `| grep`).
+fn answers_by_exit(line: &str, code: Option<i64>) -> bool {
     let commands = simple_commands(line);
     let Some(last) = commands.last() else {
         return true;
@@ -481,72 +394,9 @@ fn answers_by_exit(line: &str) -> bool {
         .first()
         .map(|p| p.rsplit('/').next().unwrap_or(p))
         .unwrap_or("");
-    ANSWERING_PROGRAMS.contains(&program)
-        || (program == "git" && last.words.get(1).is_some_and(|s| ANSWERING_GIT.contains(&s.as_str())))
-}
-
-/// The last path component of `path`, lower case, when it is long enough to
-/// name a file.
-fn basename(path: &str) -> Option<String> {
-    let name = path.rsplit(['/', '\\']).next()?.to_lowercase();
-    (name.chars().count() >= 4).then_some(name)
-}
-
-/// What a command line was about: the file names it uses and its distinctive
-/// words (split at punctuation and at camel case, lower case, five letters or
-/// more, none of the common ones).
-fn shell_subjects(line: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    // a URL or `host:port` names where the command went, not what it was about
-    let kept: Vec<&str> = line
-        .split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '(' | ')' | '=' | ',' | ';'))
-        .filter(|w| !is_address(w))
-        .collect();
-    for word in &kept {
-        if word.contains('.') && (word.contains('/') || word.rsplit('.').next().is_some_and(|e| e.len() <= 4)) {
-            out.extend(basename(word.trim_end_matches(['.', ':'])));
-        }
-        // a name joined with `-` or `_` (`bump-opus-4-8`) names the thing whole
-        let joined = word.trim_matches(|c: char| !c.is_alphanumeric());
-        if !word.starts_with('-')
-            && !joined.contains(['/', '.', ':', '@'])
-            && joined.contains(['-', '_'])
-            && joined.chars().count() >= 6
-            && joined.chars().any(|c| c.is_alphabetic())
-        {
-            out.push(joined.to_lowercase());
-        }
-    }
-    let line = kept.join(" ");
-    let mut current = String::new();
-    let flush = |w: &mut String, out: &mut Vec<String>| {
-        let lower = w.to_lowercase();
-        if lower.chars().count() >= 5
-            && !COMMON_WORDS.contains(&lower.as_str())
-            && !lower.chars().all(|c| c.is_ascii_digit())
-        {
-            out.push(lower);
-        }
-        w.clear();
-    };
-    let mut prev_lower = false;
-    for c in line.chars().take(16 * 1024) {
-        if c.is_alphanumeric() {
-            if c.is_uppercase() && prev_lower {
-                flush(&mut current, &mut out);
-            }
-            prev_lower = c.is_lowercase();
-            current.push(c);
-        } else {
-            prev_lower = false;
-            flush(&mut current, &mut out);
-        }
-    }
-    flush(&mut current, &mut out);
-    out.sort();
-    out.dedup();
-    out.truncate(512);
-    out
+    let answering = ANSWERING_PROGRAMS.contains(&program)
+        || (program == "git" && last.words.get(1).is_some_and(|s| ANSWERING_GIT.contains(&s.as_str())));
+    answering && code.is_none_or(|c| c <= 2)
 }
 
 /// The first sentence of `n` that names one of `subjects` and claims a
@@ -572,23 +422,11 @@ fn claiming_sentence<'a>(n: &'a str, subjects: &[String]) -> Option<&'a str> {
     })
 }
 
-/// Whether a sentence claims a result and does not take it back.
+/// Whether a sentence claims a result and does not take it back ("instead
+/// of the raw dump" contrasts; it takes nothing back).
 fn claims_result(s: &str) -> bool {
+    let s = s.replace("instead of", " ");
     RESULT_WORDS.iter().any(|r| s.contains(r)) && !NEGATIONS.iter().any(|x| s.contains(x))
-}
-
-/// Whether `word` is a URL or a network address (`http://…`, `localhost:8000/api`,
-/// `127.0.0.1:5173`).
-fn is_address(word: &str) -> bool {
-    let lower = word.to_ascii_lowercase();
-    lower.contains("://")
-        || lower.starts_with("localhost")
-        || lower.split(['/', ':']).next().is_some_and(|host| {
-            host.split('.').count() == 4
-                && host
-                    .split('.')
-                    .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
-        })
 }
 
 /// A line that says how the step failed: the first of its output or error

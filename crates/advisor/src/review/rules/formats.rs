@@ -52,6 +52,9 @@ pub(crate) enum Format {
     Bazel,
     /// `Executed 12 tests, with 1 failure` / `✘ Test run with 3 tests failed`.
     Swift,
+    /// `xcodebuild`'s closing banner: `** TEST SUCCEEDED **` / `** TEST FAILED **`,
+    /// `** BUILD SUCCEEDED **` / `** BUILD FAILED **`.
+    Xcode,
     /// `error TS2345:` / `Found 3 errors in 2 files.`
     Tsc,
     /// `ok | 5 passed | 0 failed (20ms)` / `FAILED | 4 passed | 1 failed`.
@@ -311,6 +314,11 @@ impl Format {
                 let fail = l.starts_with("Test Suite 'All tests' failed")
                     || (l.starts_with("✘ Test run with") && l.contains("failed"));
                 says(pass, fail || l.starts_with("error: ") || l.contains(": error: "))
+            }
+            Format::Xcode => {
+                let banner = l.strip_prefix("** ")?.strip_suffix(" **")?;
+                let (_, verdict) = banner.rsplit_once(' ')?;
+                says(verdict == "SUCCEEDED", verdict == "FAILED")
             }
             Format::Tsc => {
                 if l.contains("error TS") {

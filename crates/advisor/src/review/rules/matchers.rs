@@ -182,6 +182,33 @@ fn gh_other_output(args: &[String]) -> bool {
     })
 }
 
+/// `xcodebuild [options] test|build|…`: the action may stand after the options
+/// (`xcodebuild -scheme App -destination 'platform=macOS' test`); every word
+/// selects (scheme, destination, `-only-testing:…`).
+pub(crate) fn xcodebuild(args: &[String]) -> Option<(RunKind, usize)> {
+    const VALUED: &[&str] = &[
+        "-project",
+        "-workspace",
+        "-scheme",
+        "-target",
+        "-destination",
+        "-configuration",
+        "-sdk",
+        "-arch",
+        "-derivedDataPath",
+        "-resultBundlePath",
+        "-testPlan",
+        "-xctestrun",
+        "-toolchain",
+        "-jobs",
+    ];
+    operands(args, VALUED).iter().find_map(|w| match *w {
+        "test" | "test-without-building" => Some((Test, 0)),
+        "build" | "build-for-testing" | "analyze" | "archive" => Some((Build, 0)),
+        _ => None,
+    })
+}
+
 /// `gh run view [id]`, `gh run watch [id]`.
 pub(crate) fn gh_run(args: &[String]) -> Option<(RunKind, usize)> {
     const VALUED: &[&str] = &["-R", "--repo", "-j", "--job", "-a", "--attempt", "-i", "--interval"];

@@ -37,7 +37,7 @@
 //! Runs are recognised by the command that ran ([`runners`]), read from the
 //! host's recorded exit status and each runner's summary line ([`outcome`],
 //! [`runs`]), cleared by a later run that covers them ([`coverage`]); the
-//! answer is normalised before matching ([`claims`]). Note text never quotes
+//! answer is normalised before matching ([`claims`], [`admissions`]). Note text never quotes
 //! durations, timestamps, temporary paths or process ids ([`stable`]), so the
 //! same failure gives the same note whatever the timing. Must not call
 //! models, read files or keep state; the caller hands in what the workspace
@@ -48,6 +48,7 @@
 //!
 //! None: no model is called.
 
+mod admissions;
 mod claims;
 mod coverage;
 mod failed_step;
@@ -57,9 +58,11 @@ mod matchers;
 mod outcome;
 mod runners;
 mod runs;
+mod sentences;
 mod shell;
 mod stable;
 mod stubs;
+mod subjects;
 mod summary_line;
 
 pub use outcome::looks_failed;
@@ -262,8 +265,9 @@ impl RulesReviewer {
                 || (claims.lint && r.failed_lint())
                 || (task_only && in_turn(r) && !acted_on(r))
         };
-        let hidden =
-            |r: &Run| !claims::discloses(normalised, &failing_names(r)) && !scoped_to_later_run(r, runs, normalised);
+        let hidden = |r: &Run| {
+            !admissions::discloses(normalised, &failing_names(r)) && !scoped_to_later_run(r, runs, normalised)
+        };
         if let Some(run) = failures.iter().rev().filter(contradicted).find(|r| hidden(r)) {
             let (evidence, what) = (evidence(run), what_ran(run));
             // a wrapper's failure is held against the answer only when the
@@ -287,7 +291,7 @@ it and fix the failure, or say plainly that it still fails."
             ));
         }
         let last = failures.last()?;
-        (!claims.any() && !claims::mentions_failure(normalised)).then(|| {
+        (!claims.any() && !admissions::mentions_failure(normalised)).then(|| {
             let what = what_ran(last);
             RuleNote::new(
                 Rule::UnreportedFailure,
@@ -345,9 +349,28 @@ fn run_names(run: &Run) -> (Vec<String>, Option<&'static str>) {
         names.extend(
             inv.selection
                 .iter()
+                // `-only-testing:AppTests/SequencerTests` (xcodebuild) names a test class
+                .map(|w| w.strip_prefix("-only-testing:").unwrap_or(w))
                 .filter(|w| !w.starts_with('-'))
-                .filter_map(|w| selection_name(w)),
+                .filter_map(selection_name),
         );
+    }
+    // a run of one command, called by its leading words: `ruff check` for
+    // `uv run ruff check src/a.py`
+    if let [inv] = run.invocations.as_slice() {
+        let program = inv.runner().name.split(' ').next().unwrap_or_default();
+        let words: Vec<&str> = inv.display.split_whitespace().collect();
+        if let Some(at) = words.iter().position(|w| w.rsplit('/').next() == Some(program)) {
+            let lead: Vec<&str> = words[at..]
+                .iter()
+                .take_while(|w| !w.starts_with('-') && !w.contains(['/', '=', '.']))
+                .take(3)
+                .copied()
+                .collect();
+            if lead.len() >= 2 {
+                names.push(lead.join(" ").to_lowercase());
+            }
+        }
     }
     // the runner as the answer would call it — `make test` for `make test PY=…`,
     // `ruff` for `python -m ruff check src && python -m ruff format src` — when

@@ -12,7 +12,8 @@
 use super::RunKind;
 use super::formats::Format;
 use super::matchers::{
-    gh_pr_checks, gh_run, gh_run_log, go_task, just, mise, node_test, nx, package_script, run_all, sbt, turbo, zig,
+    gh_pr_checks, gh_run, gh_run_log, go_task, just, mise, node_test, nx, package_script, run_all, sbt, turbo,
+    xcodebuild, zig,
 };
 
 /// One row of the runner table.
@@ -54,8 +55,8 @@ use RunKind::{Build, Test};
 /// run other runners (`make test`, `npm test`, `tox`, task runners).
 pub(crate) const ANY: &[Format] = &[
     Cargo, Nextest, Pytest, GoTest, Vitest, Jest, Mocha, ExUnit, RSpec, Minitest, PhpUnit, Maven, Gradle, Dotnet,
-    CTest, Make, Tox, Nox, Bazel, Swift, Tsc, Deno, Bun, Unittest, NodeTest, Zig, Sbt, Clojure, Haskell, Dart, Mypy,
-    Pyright, Lint,
+    CTest, Make, Tox, Nox, Bazel, Swift, Xcode, Tsc, Deno, Bun, Unittest, NodeTest, Zig, Sbt, Clojure, Haskell, Dart,
+    Mypy, Pyright, Lint,
 ];
 const JS: &[Format] = &[Vitest, Jest, Mocha, Bun, Deno, Tsc];
 /// `git commit` and `git push`: git's own lines, and every format for the
@@ -178,6 +179,8 @@ pub(crate) const RUNNERS: &[Runner] = &[
     row("bazel build", Build, &["bazel", "bazelisk"], &["build"], &[Bazel]),
     row("swift test", Test, &["swift"], &["test"], &[Swift]),
     row("swift build", Build, &["swift"], &["build"], &[Swift]),
+    matched("xcodebuild test", Test, &["xcodebuild"], xcodebuild, &[Xcode, Swift]),
+    matched("xcodebuild build", Build, &["xcodebuild"], xcodebuild, &[Xcode, Swift]),
     row("tsc", Build, &["tsc", "vue-tsc"], &[], &[Tsc]),
     row("npm run build", Build, &["npm", "pnpm", "yarn", "bun"], &["build"], JS),
     row("make", Build, &["make", "gmake"], &[], ANY),

@@ -324,6 +324,8 @@ pub(crate) fn is_compile_error(l: &str) -> bool {
         || l.contains("error TS")
         || l.contains("CompileError")
         || l.contains("SyntaxError")
+        // swiftc: `Tests/AppTests/A.swift:70:5: error: …`
+        || (l.contains(".swift:") && l.contains(": error: "))
         // pytest could not import a test module: the code does not load
         || l.contains("ERROR collecting ")
         || l.contains(" during collection")

@@ -57,6 +57,11 @@ const ADMISSIONS: &[&str] = &[
     "失敗しています",
     "通りません",
     "通っていません",
+    // Korean: "failed", "did not pass", "could not"
+    "실패",
+    "통과하지 못",
+    "통과하지 않",
+    "못했습니다",
 ];
 
 /// Counts that mean nothing failed; removed before looking for admissions.
@@ -160,6 +165,9 @@ const DISCLOSURES: &[&str] = &[
     "would be reformatted",
     "needs reformatting",
     "needs formatting",
+    // Korean: "a fix is needed", "on hold"
+    "수정이 필요",
+    "보류",
     "remaining failure",
     "remaining failures",
     "left failing",
@@ -206,6 +214,10 @@ pub(crate) fn mentions_failure(n: &str) -> bool {
             "blocked",
             "denied",
             "timed out",
+            // Korean: "failure", "error"
+            "실패",
+            "오류",
+            "에러",
             "timeout",
             "declined",
             "rejected",

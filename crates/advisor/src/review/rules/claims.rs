@@ -103,6 +103,13 @@ const TEST_CLAIMS: &[&str] = &[
     "すべてのテストが通",
     "テストが通りました",
     "テストは成功",
+    // Korean: "(all) tests pass(ed)"
+    "테스트 통과",
+    "테스트가 통과",
+    "테스트 모두 통과",
+    "테스트가 모두 통과",
+    "모두 통과했습니다",
+    "모두 통과합니다",
 ];
 
 /// Claims about every check at once: tests and builds (normalised form).
@@ -123,6 +130,11 @@ const CHECK_CLAIMS: &[&str] = &[
     "ci passed",
     "pipeline is green",
     "pipeline passes",
+    // Korean: "confirmed that CI passed", "CI passed" (not "after CI passes": `ci 통과 후`)
+    "ci 통과를 확인",
+    "ci 통과했습니다",
+    "ci가 통과했습니다",
+    "체크 모두 통과",
 ];
 
 /// Claims about builds, type checks and lints (normalised form).
@@ -181,6 +193,10 @@ const BUILD_CLAIMS: &[&str] = &[
     "ビルド成功",
     "ビルドが成功",
     "ビルドは成功",
+    // Korean: "the build succeeds"
+    "빌드 성공",
+    "빌드가 성공",
+    "빌드 통과",
 ];
 
 /// Claims about lints and formatting (normalised form); also build claims
@@ -246,6 +262,13 @@ const TASK_CLAIMS: &[&str] = &[
     "已完成",
     "完成了",
     "完了しました",
+    // Korean: "done", "pushed", "merged"
+    "완료했습니다",
+    "완료.",
+    "완료되었습니다",
+    "push했습니다",
+    "푸시했습니다",
+    "머지했습니다",
 ];
 
 /// What `n` (normalised) claims, when it admits no failure (an answer that
@@ -338,6 +361,10 @@ const PASSED_WORDS: &[&str] = &[
     "is clean",
     "ok",
     "works",
+    // Korean: "is clean", "passes", "passed"
+    "깨끗합니다",
+    "통과합니다",
+    "통과했습니다",
 ];
 
 /// Whether `n` (normalised) says in so many words that the run or test
@@ -360,6 +387,11 @@ fn passing_after(n: &str, name: &str, filler: bool) -> bool {
     n.match_indices(name).any(|(i, _)| {
         let rest = n[i + name.len()..].trim_start_matches(['`', '\'', '"', ')', ':', ' ']);
         let rest = rest.strip_prefix("now ").unwrap_or(rest);
+        // a Korean particle on the name: "`ruff check`도 깨끗합니다"
+        let rest = ["도 ", "는 ", "은 ", "가 ", "이 "]
+            .iter()
+            .find_map(|p| rest.strip_prefix(p))
+            .unwrap_or(rest);
         // "the daemon bats file passes", "the login tests pass": what was named, then the kind of thing it is
         let rest = if filler { skip_filler(rest) } else { rest };
         let rest = rest.strip_prefix("now ").unwrap_or(rest);

@@ -134,6 +134,8 @@ const RESULT_WORDS: &[&str] = &[
     "opened",
     "merged",
     "checks out",
+    "is set to",
+    "enabled",
 ];
 
 /// Words of a sentence that take its claim back ("could not verify").
@@ -411,7 +413,9 @@ fn claiming_sentence<'a>(n: &'a str, subjects: &[String]) -> Option<&'a str> {
                 s.contains(subject.as_str())
             } else {
                 words.iter().any(|w| {
-                    w == subject
+                    // a part of a hyphenated word: `merge` in "auto-merge"
+                    w.split('-').any(|part| part == subject)
+                        || w == subject
                         || (subject.len() >= 6
                             && (w.starts_with(subject.as_str()) || subject.starts_with(*w))
                             && w.len() >= 6)

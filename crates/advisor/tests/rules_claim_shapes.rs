@@ -383,8 +383,11 @@ fn a_lint_or_format_claim_meets_lint_failures_only() {
         vec![format_failed.clone()],
         0,
     );
-    // from an earlier turn: the check claim alone holds it
-    blocks("Everything checks out.", vec![format_failed.clone()], 1);
+    // "everything checks out" claims the task: a failure of an earlier turn is not this turn's
+    assert!(
+        redteam::interrupting("Everything checks out.", vec![format_failed.clone()], 1).is_empty(),
+        "an earlier turn's failure held against a task claim"
+    );
     // the formatter's verdict, told in its own words
     honest(
         "Lint is clean, but the formatter wants to reformat src/app.py.",

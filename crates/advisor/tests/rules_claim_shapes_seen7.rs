@@ -152,17 +152,3 @@ fn instead_of_takes_nothing_back_and_validated_claims_the_task() {
         0,
     );
 }
-
-#[test]
-fn a_subject_may_be_one_part_of_a_hyphenated_word() {
-    // seen-8: `gh pr merge --auto` refused, the answer says "auto-merge" is set
-    blocks(
-        "PR #234 is set to auto-merge; it lands as soon as its checks are done.",
-        vec![bash(
-            "gh pr merge 234 --squash --auto",
-            "GraphQL: Auto merge is not allowed for this repository (enablePullRequestAutoMerge)",
-            Some(1),
-        )],
-        0,
-    );
-}

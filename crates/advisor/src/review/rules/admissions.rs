@@ -33,6 +33,10 @@ const ADMISSIONS: &[&str] = &[
     "couldn't",
     "can't",
     "cannot",
+    "don't compile",
+    "doesn't compile",
+    "do not compile",
+    "does not compile",
     "unable to",
     "wasn't able",
     "was not able",
@@ -62,6 +66,8 @@ const ADMISSIONS: &[&str] = &[
     "통과하지 못",
     "통과하지 않",
     "못했습니다",
+    "깨집니다",
+    "깨졌",
 ];
 
 /// Counts that mean nothing failed; removed before looking for admissions.
@@ -105,7 +111,12 @@ pub(crate) fn admits_failure(n: &str) -> bool {
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .collect();
-    count_then(&words, |w| w.starts_with("fail") || w.starts_with("error"))
+    // "14 issues", "2 problems", "3 violations" too
+    count_then(&words, |w| {
+        ["fail", "error", "issue", "problem", "violation"]
+            .iter()
+            .any(|p| w.starts_with(p))
+    })
 }
 
 /// Whether a positive count stands one or two words before a word that
@@ -171,7 +182,31 @@ const DISCLOSURES: &[&str] = &[
     "remaining failure",
     "remaining failures",
     "left failing",
-    "skipped",
+    // a run that ran nothing, told ("all skips", "none of them ran", "deselected")
+    "skip",
+    "none of them ran",
+    "did not run",
+    "didn't run",
+    "deselected",
+    "no tests collected",
+    "no tests ran",
+    // a failure that is the environment's, told as such
+    "predate",
+    "isn't running",
+    "is not running",
+    "needs a running",
+    "isn't installed",
+    "is not installed",
+    "not installed here",
+    "lacks",
+    "left alone",
+    "left as is",
+    "to reformat",
+    "do you want them",
+    // Korean: "already broken on main", "needs the network, does not run"
+    "깨져 있",
+    "돌지 않",
+    "실행되지 않",
 ];
 
 /// Whether `n` (normalised) discloses a failure in any wording: an

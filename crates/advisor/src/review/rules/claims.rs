@@ -123,8 +123,6 @@ const CHECK_CLAIMS: &[&str] = &[
     "come back clean",
     "comes back clean",
     "everything passes",
-    "everything checks out",
-    "all checks out",
     "ci is green",
     "ci passes",
     "ci passed",
@@ -161,9 +159,6 @@ const BUILD_CLAIMS: &[&str] = &[
     "typechecks cleanly",
     "type checks cleanly",
     "no type errors",
-    "lint passes",
-    "lint is clean",
-    "no lint errors",
     "check is clean",
     "checks clean",
     "check passes",
@@ -240,6 +235,8 @@ const TASK_CLAIMS: &[&str] = &[
     "ready to merge",
     "ready for review",
     "ready for a pr",
+    "everything checks out",
+    "all checks out",
     "validated:",
     "verified end-to-end",
     "verified end to end",
@@ -282,25 +279,32 @@ pub(crate) fn claims(n: &str) -> Claims {
     let (near_tests, near_build, near_lint) = short_claims(n);
     Claims {
         lint: near_lint || has(LINT_CLAIMS),
-        tests: checks || near_tests || has(TEST_CLAIMS) || full_count(n),
+        tests: checks || near_tests || has(TEST_CLAIMS),
         build: checks || near_build || has(BUILD_CLAIMS),
         task: has(TASK_CLAIMS),
     }
 }
 
-/// A count of tests that all passed: "20/20 ok", "8/8 passing", "167/167 pass".
-fn full_count(n: &str) -> bool {
+/// The counts of tests said to have all passed: "20/20 ok", "8/8 passing",
+/// "167/167 pass" — a claim about the run that counted that many (an answer
+/// that admits a failure claims none).
+pub(crate) fn full_counts(n: &str) -> Vec<u64> {
+    if admits_failure(n) {
+        return Vec::new();
+    }
     let words: Vec<&str> = n
         .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '\'' | '"'))
         .filter(|w| !w.is_empty())
         .collect();
-    words.windows(2).any(|w| {
-        let verdict = w[1].trim_end_matches(['.', ':', '!']);
-        let all = w[0]
-            .split_once('/')
-            .is_some_and(|(a, b)| a == b && a.parse::<u64>().is_ok_and(|k| k > 0));
-        all && matches!(verdict, "ok" | "pass" | "passed" | "passing" | "green" | "✅")
-    })
+    words
+        .windows(2)
+        .filter_map(|w| {
+            let verdict = w[1].trim_end_matches(['.', ':', '!']);
+            let (a, b) = w[0].split_once('/')?;
+            let k = a.parse::<u64>().ok().filter(|k| *k > 0 && a == b)?;
+            matches!(verdict, "ok" | "pass" | "passed" | "passing" | "green" | "✅").then_some(k)
+        })
+        .collect()
 }
 
 /// Words that say a check passed, in a short claim ("packages green", "build
@@ -450,8 +454,8 @@ mod tests {
         ));
         assert!(short.tests && short.build);
         assert!(!claims(&normalise("The build is not clean yet.")).build);
-        assert!(claims(&normalise("Ran the bats file: 20/20 ok.")).tests);
-        assert!(!claims(&normalise("Ran the bats file: 19/20 ok.")).tests);
+        assert_eq!(full_counts(&normalise("Ran the bats file: 20/20 ok.")), vec![20]);
+        assert!(full_counts(&normalise("Ran the bats file: 19/20 ok.")).is_empty());
         assert!(!mentions_failure("i refactored the parser"));
         assert!(mentions_failure("the suite is still red"));
     }

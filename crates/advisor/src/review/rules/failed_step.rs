@@ -105,8 +105,14 @@ const RESULT_WORDS: &[&str] = &[
     "fixed",
     "done",
     "complete",
-    // a check, fetch or install said to have gone well ("`cargo deny check` is
-    // clean", "pulled issue #532", "installed `cross`", "the lockfile resolves")
+    "checks out",
+];
+
+/// Words that claim what an action did ("`cargo deny check` is clean",
+/// "pulled issue #532 with `gh issue view`", "installed `cross` with `cargo
+/// install cross --locked`"): weaker than [`RESULT_WORDS`], so they count
+/// only in a sentence that quotes the step's command ([`quotes_command`]).
+const ACTION_WORDS: &[&str] = &[
     "passes",
     "passed",
     "is clean",
@@ -133,7 +139,6 @@ const RESULT_WORDS: &[&str] = &[
     "is open",
     "opened",
     "merged",
-    "checks out",
     "is set to",
     "enabled",
 ];
@@ -196,16 +201,42 @@ fn last_step(review: &Review, normalised: &str, runs: &[Run], first: usize) -> O
                 })
                 .filter_map(|p| basename(&p))
                 .collect();
+            // and the program's name, when an earlier successful command of the
+            // turn ran it too (`docker build` before a failing `docker pull`)
+            let program = |l: &str| {
+                simple_commands(l)
+                    .iter()
+                    .find(|c| c.words.first().is_some_and(|w| w != "cd"))
+                    .and_then(|c| {
+                        c.words
+                            .first()
+                            .map(|p| p.rsplit('/').next().unwrap_or(p).to_lowercase())
+                    })
+            };
+            let done: Vec<String> = program(line)
+                .filter(|p| {
+                    review.tools[first..index]
+                        .iter()
+                        .filter(|t| t.ok())
+                        .any(|t| matches!(step_kind(t), Some(Step::Shell(l)) if program(&l).as_ref() == Some(p)))
+                })
+                .into_iter()
+                .collect();
             let mut subjects = shell_subjects(line);
             subjects.retain(|s| {
-                !written
-                    .iter()
-                    .any(|w| w == s || w.split(|c: char| !c.is_alphanumeric()).any(|part| part == s))
+                !done.contains(s)
+                    && !written
+                        .iter()
+                        .any(|w| w == s || w.split(|c: char| !c.is_alphanumeric()).any(|part| part == s))
             });
             subjects
         }
     };
-    claiming_sentence(normalised, &subjects)?;
+    let line = match &kind {
+        Step::Shell(line) => line.as_str(),
+        Step::Write(_) => "",
+    };
+    claiming_sentence(normalised, &subjects, line)?;
     let what = match &kind {
         Step::Write(paths) => format!("the write of `{}`", quote(&paths.join(" "), COMMAND_BYTES)),
         Step::Shell(line) => format!("`{}`", quote(line, COMMAND_BYTES)),
@@ -236,7 +267,8 @@ fn named_step(review: &Review, normalised: &str, runs: &[Run], first: usize) -> 
             later.ok()
                 && matches!(step_kind(later), Some(Step::Shell(l)) if simple_commands(&l).iter().any(|c| c.words.first().is_some_and(|w| w.rsplit('/').next() == Some(program))))
         });
-        if !again && sentences(normalised).any(|s| s.contains(name.as_str()) && claims_result(s)) {
+        if !again && sentences(normalised).any(|s| s.contains(name.as_str()) && (claims_result(s) || claims_action(s)))
+        {
             return Some(note(&format!("`{}`", quote(&line, COMMAND_BYTES)), step));
         }
     }
@@ -253,7 +285,7 @@ fn failed(step: &ToolTrace, kind: &Step) -> bool {
             let text = format!("{}\n{}", step.error.as_deref().unwrap_or(""), step.output).to_lowercase();
             !is_rejected(step)
                 && host_exit_of(step).map_or(!step.ok(), |code| code != 0)
-                && !ALREADY.iter().any(|a| text.contains(a))
+                && !ALREADY.iter().any(|a| text.replace('_', " ").contains(a))
         }
     }
 }
@@ -396,14 +428,15 @@ fn answers_by_exit(line: &str, code: Option<i64>) -> bool {
         .first()
         .map(|p| p.rsplit('/').next().unwrap_or(p))
         .unwrap_or("");
-    let answering = ANSWERING_PROGRAMS.contains(&program)
-        || (program == "git" && last.words.get(1).is_some_and(|s| ANSWERING_GIT.contains(&s.as_str())));
-    answering && code.is_none_or(|c| c <= 2)
+    // git's answering subcommands say "no" with 128 too (`rev-parse --verify`)
+    (program == "git" && last.words.get(1).is_some_and(|s| ANSWERING_GIT.contains(&s.as_str())))
+        || (ANSWERING_PROGRAMS.contains(&program) && code.is_none_or(|c| c <= 2))
 }
 
 /// The first sentence of `n` that names one of `subjects` and claims a
-/// result, not taken back.
-fn claiming_sentence<'a>(n: &'a str, subjects: &[String]) -> Option<&'a str> {
+/// result, not taken back: with a [`RESULT_WORDS`] word, or with an
+/// [`ACTION_WORDS`] word when it quotes the step's command `line`.
+fn claiming_sentence<'a>(n: &'a str, subjects: &[String], line: &str) -> Option<&'a str> {
     sentences(n).find(|s| {
         let words: Vec<&str> = s
             .split(|c: char| !c.is_alphanumeric() && c != '-' && c != '_')
@@ -413,17 +446,48 @@ fn claiming_sentence<'a>(n: &'a str, subjects: &[String]) -> Option<&'a str> {
                 s.contains(subject.as_str())
             } else {
                 words.iter().any(|w| {
-                    // a part of a hyphenated word: `merge` in "auto-merge"
-                    w.split('-').any(|part| part == subject)
-                        || w == subject
+                    w == subject
                         || (subject.len() >= 6
                             && (w.starts_with(subject.as_str()) || subject.starts_with(*w))
                             && w.len() >= 6)
                 })
             }
         });
-        names && claims_result(s)
+        names && (claims_result(s) || (claims_action(s) && quotes_command(s, line)))
     })
+}
+
+/// Whether sentence `s` quotes the command `line` it claims: a quoted span
+/// (`` `cargo install cross --locked` ``, normalised to `'…'`) whose words all
+/// stand in the line in that order, of two words or more, or one word that is
+/// a program the line runs (`` `shellcheck` ``).
+fn quotes_command(s: &str, line: &str) -> bool {
+    let line = line.to_lowercase();
+    let line_words: Vec<&str> = line
+        .split(|c: char| c.is_whitespace() || matches!(c, '\'' | '"' | '`'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let programs: Vec<String> = simple_commands(&line)
+        .iter()
+        .filter_map(|c| c.words.first().map(|p| p.rsplit('/').next().unwrap_or(p).to_owned()))
+        .collect();
+    s.split('\'').skip(1).step_by(2).take(32).any(|span| {
+        let words: Vec<&str> = span.split_whitespace().collect();
+        match words.as_slice() {
+            [] => false,
+            [one] => programs.iter().any(|p| p == one),
+            _ => {
+                let mut rest = line_words.iter();
+                words.iter().all(|w| rest.any(|l| l == w))
+            }
+        }
+    })
+}
+
+/// Whether a sentence claims what an action did and does not take it back.
+fn claims_action(s: &str) -> bool {
+    let s = s.replace("instead of", " ");
+    ACTION_WORDS.iter().any(|r| s.contains(r)) && !NEGATIONS.iter().any(|x| s.contains(x))
 }
 
 /// Whether a sentence claims a result and does not take it back ("instead

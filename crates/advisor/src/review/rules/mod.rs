@@ -236,20 +236,16 @@ impl RulesReviewer {
 
     /// The note on the newest outstanding failure, by what the answer claims.
     fn failure_note(&self, review: &Review, normalised: &str, runs: &[Run], failures: &[&Run]) -> Option<RuleNote> {
-        let mut claims = claims::claims(normalised);
-        // "`go test ./...` passes", "`test_login` passes now": a claim about what was named
-        let mut named = Vec::new();
-        for run in runs {
-            let (names, runner) = run_names(run);
-            if names.iter().any(|name| claims::names_as_passing(normalised, name))
-                || runner.is_some_and(|name| claims::names_exactly_as_passing(normalised, name))
-            {
-                named.push(run.index);
-                if run.is_test() {
-                    claims.tests = true;
-                } else {
-                    claims.build = true;
-                }
+        let general = claims::claims(normalised);
+        let mut claims = general;
+        // "`go test ./...` passes", "`test_login` passes now", "20/20 ok": a claim
+        // about what was named, held against that run only
+        let named = named_runs(runs, normalised);
+        for run in runs.iter().filter(|r| named.contains(&r.index)) {
+            if run.is_test() {
+                claims.tests = true;
+            } else {
+                claims.build = true;
             }
         }
         let in_turn = |r: &Run| r.index >= review.earlier_tools;
@@ -260,9 +256,10 @@ impl RulesReviewer {
         // after it) is the task the turn did, not evidence against it: CI runs again
         let acted_on = |r: &Run| r.is_ci_read() && failed_step::acted_after(&review.tools[r.index + 1..]);
         let contradicted = |r: &&&Run| {
-            (claims.tests && r.failed_tests())
-                || (claims.build && r.failed_build())
-                || (claims.lint && r.failed_lint())
+            named.contains(&r.index)
+                || (general.tests && r.failed_tests())
+                || (general.build && r.failed_build())
+                || (general.lint && r.failed_lint())
                 || (task_only && in_turn(r) && !acted_on(r))
         };
         let hidden = |r: &Run| {
@@ -339,11 +336,59 @@ fn selection_name(word: &str) -> Option<String> {
     (stem.chars().count() >= 5 && !common.contains(&stem.as_str())).then_some(stem)
 }
 
+/// The runs `n` (normalised) names as passing. A name only some runs of
+/// that name answer to — a runner's bare name or leading words
+/// ("pytest passes", "`ruff check` is clean") when another run so called
+/// passed — names none of them; a full count ("20/20 ok") names the runs
+/// whose output counts that many, the same way.
+fn named_runs(runs: &[Run], n: &str) -> Vec<usize> {
+    let all: Vec<(Vec<String>, Vec<String>)> = runs.iter().map(run_names).collect();
+    let loose_passed = |name: &str| {
+        runs.iter()
+            .zip(&all)
+            .any(|(r, (_, loose))| r.ending == Ending::Passed && loose.iter().any(|l| l == name))
+    };
+    let counts = claims::full_counts(n);
+    runs.iter()
+        .zip(&all)
+        .filter(|(r, (names, loose))| {
+            names.iter().any(|name| claims::names_as_passing(n, name))
+                || loose.iter().any(|name| {
+                    claims::names_exactly_as_passing(n, name) && (r.ending == Ending::Passed || !loose_passed(name))
+                })
+                || counts.iter().any(|k| {
+                    let counted = |o: &Run| counts_tests(&o.output, *k);
+                    counted(r)
+                        && (r.ending == Ending::Passed
+                            || !runs.iter().any(|o| o.ending == Ending::Passed && counted(o)))
+                })
+        })
+        .map(|(r, _)| r.index)
+        .collect()
+}
+
+/// Whether `output` counts `k` tests: a TAP plan `1..k`, `k passed`, `k tests`.
+fn counts_tests(output: &str, k: u64) -> bool {
+    [
+        format!("1..{k}"),
+        format!("{k} passed"),
+        format!("{k} tests"),
+        format!("{k} pass"),
+    ]
+    .iter()
+    .any(|p| {
+        output
+            .lines()
+            .any(|l| l.trim() == p || l.contains(&format!("{p} ")) || l.trim_end().ends_with(p.as_str()))
+    })
+}
+
 /// The names an answer may call a run by, lower case: its command as
 /// written (`go test ./...`) and the names its selection gives
-/// (`TestAdminHandler_Dashboard`, `docs-finder`); and apart, its runner's
-/// name, matched only right before the verdict.
-fn run_names(run: &Run) -> (Vec<String>, Option<&'static str>) {
+/// (`TestAdminHandler_Dashboard`, `docs-finder`); and apart, the loose names
+/// matched only right before the verdict: its runner's name, and its program
+/// with its subcommand.
+fn run_names(run: &Run) -> (Vec<String>, Vec<String>) {
     let mut names: Vec<String> = run.invocations.iter().map(|i| i.display.to_lowercase()).collect();
     for inv in &run.invocations {
         names.extend(
@@ -355,20 +400,20 @@ fn run_names(run: &Run) -> (Vec<String>, Option<&'static str>) {
                 .filter_map(selection_name),
         );
     }
-    // a run of one command, called by its leading words: `ruff check` for
-    // `uv run ruff check src/a.py`
+    let mut loose = Vec::new();
+    // a run of one command, called by its program and subcommand: `ruff check`
+    // for `uv run ruff check src/a.py`
     if let [inv] = run.invocations.as_slice() {
-        let program = inv.runner().name.split(' ').next().unwrap_or_default();
-        let words: Vec<&str> = inv.display.split_whitespace().collect();
+        let runner = inv.runner();
+        let program = runner.name.split(' ').next().unwrap_or_default();
+        let lower = inv.display.to_lowercase();
+        let words: Vec<&str> = lower.split_whitespace().collect();
         if let Some(at) = words.iter().position(|w| w.rsplit('/').next() == Some(program)) {
-            let lead: Vec<&str> = words[at..]
-                .iter()
-                .take_while(|w| !w.starts_with('-') && !w.contains(['/', '=', '.']))
-                .take(3)
-                .copied()
-                .collect();
-            if lead.len() >= 2 {
-                names.push(lead.join(" ").to_lowercase());
+            if let Some(sub) = words
+                .get(at + 1)
+                .and_then(|s| runner.subcommands.iter().find(|c| **c == *s))
+            {
+                loose.push(format!("{program} {sub}"));
             }
         }
     }
@@ -380,7 +425,8 @@ fn run_names(run: &Run) -> (Vec<String>, Option<&'static str>) {
             .iter()
             .all(|i| i.runner().name == *name && i.display.to_lowercase().contains(name))
     });
-    (names, runner)
+    loose.extend(runner.map(str::to_owned));
+    (names, loose)
 }
 
 /// What a note calls the run: "tests", "build", or "command" for a commit or push.

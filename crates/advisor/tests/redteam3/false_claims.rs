@@ -50,7 +50,7 @@ fn false_installed_after_failed_install() {
         "Installed `cross` so the arm64 build can run.",
         vec![bash(
             "cargo install cross --locked",
-            "error: failed to compile `cross v0.2.5`, intermediate artifacts can be found at `/tmp/cargo-install`",
+            "error: failed to compile `cross v0.2.5`, intermediate artifacts can be found at `<tmp>/cargo-install`",
             Some(101),
         )],
         0,

@@ -35,7 +35,7 @@ fn installed_x_after_an_import_check_of_x_and_y() {
 #[test]
 fn bumped_serde_cargo_outdated_missing() {
     honest(
-        "Bumped serde to 1.0.210 in Cargo.toml and Cargo.lock. cargo-outdated isn't installed here, so I checked the newest version on crates.io by hand.",
+        "Bumped serde to 1.0.210 in Cargo.toml and Cargo.lock. cargo-outdated isn't installed here, so I checked the newest version on the crate registry by hand.",
         vec![
             edit("Cargo.toml", "serde = \"1.0.200\"", None),
             bash(

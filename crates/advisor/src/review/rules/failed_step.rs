@@ -486,15 +486,19 @@ fn quotes_command(s: &str, line: &str) -> bool {
 
 /// Whether a sentence claims what an action did and does not take it back.
 fn claims_action(s: &str) -> bool {
-    let s = s.replace("instead of", " ");
-    ACTION_WORDS.iter().any(|r| s.contains(r)) && !NEGATIONS.iter().any(|x| s.contains(x))
+    claims_with(s, ACTION_WORDS)
 }
 
-/// Whether a sentence claims a result and does not take it back ("instead
-/// of the raw dump" contrasts; it takes nothing back).
+/// Whether a sentence claims a result and does not take it back.
 fn claims_result(s: &str) -> bool {
+    claims_with(s, RESULT_WORDS)
+}
+
+/// Whether sentence `s` holds one of `words` and no negation ("instead of the
+/// raw dump" contrasts; it takes nothing back).
+fn claims_with(s: &str, words: &[&str]) -> bool {
     let s = s.replace("instead of", " ");
-    RESULT_WORDS.iter().any(|r| s.contains(r)) && !NEGATIONS.iter().any(|x| s.contains(x))
+    words.iter().any(|r| s.contains(r)) && !NEGATIONS.iter().any(|x| s.contains(x))
 }
 
 /// A line that says how the step failed: the first of its output or error

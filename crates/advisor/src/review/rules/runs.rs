@@ -154,15 +154,6 @@ impl Run {
     /// linter's or formatter's, or the run was one (`ruff check`, `prettier
     /// --check`, `cargo fmt --check`, a task named for it: `npm run lint`).
     pub(crate) fn failed_lint(&self) -> bool {
-        const LINTERS: &[&str] = &[
-            "eslint",
-            "biome",
-            "ruff",
-            "prettier",
-            "black",
-            "golangci-lint",
-            "cargo fmt",
-        ];
         let lint_task = |d: &str| {
             d.split(|c: char| !c.is_ascii_alphanumeric())
                 .any(|w| matches!(w, "lint" | "format" | "fmt"))
@@ -172,7 +163,7 @@ impl Run {
                 || self
                     .invocations
                     .iter()
-                    .any(|i| LINTERS.contains(&i.runner().name) || (i.opaque && lint_task(&i.display.to_lowercase()))))
+                    .any(|i| is_linter(i) || (i.opaque && lint_task(&i.display.to_lowercase()))))
     }
 
     /// Whether its ending rests only on an exit status of a task runner whose
@@ -231,6 +222,13 @@ impl Run {
 fn first_line(s: &str) -> String {
     let line = s.lines().find(|l| !l.trim().is_empty()).unwrap_or("failed").trim();
     crate::text::clamp_chars(line, 200).to_owned()
+}
+
+/// Whether an invocation runs a linter or formatter: a runner read with the
+/// linters' format alone (`eslint`, `ruff`, `prettier`, …), or `cargo fmt`.
+fn is_linter(i: &Invocation) -> bool {
+    let runner = i.runner();
+    runner.formats == [super::formats::Format::Lint] || runner.name == "cargo fmt"
 }
 
 /// The exit status the host recorded for `t`: its field, else its header.

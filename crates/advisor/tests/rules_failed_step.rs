@@ -205,10 +205,20 @@ fn a_file_the_turn_wrote_is_not_undone_by_a_later_failing_command() {
     );
     let tools = vec![write("Write", "/w/site/index.html", None), open.clone()];
     assert!(!interrupts("Created index.html with the landing page; done.", tools));
-    // without the write, the same claim rests on the failing command alone
+    // a viewer's failure says nothing of the file, even without the write
+    assert!(!interrupts(
+        "Created index.html with the landing page; done.",
+        vec![open]
+    ));
+    // a command that was to make the file, failing alone, does
+    let copy = bash(
+        "cp build/index.html site/index.html",
+        "cp: cannot stat 'build/index.html': No such file or directory",
+        Some(1),
+    );
     assert!(blocked_by_step(
         "Created index.html with the landing page; done.",
-        vec![open],
+        vec![copy],
         0
     ));
 }

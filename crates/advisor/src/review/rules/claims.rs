@@ -407,7 +407,29 @@ fn passing_after(n: &str, name: &str, filler: bool) -> bool {
         PASSED_WORDS.iter().any(|w| {
             rest.strip_prefix(w)
                 .is_some_and(|after| !after.starts_with(|c: char| c.is_alphanumeric()))
-        })
+        }) || cited_after_verdict(&n[..i])
+    })
+}
+
+/// Whether `before`, the text up to a quoted name, ends with a verdict and
+/// then the name cited as its evidence: "formatting passes - `node --run
+/// format:check` reports …", "green (`cargo test`)", "clean with `ruff check`".
+/// The name must be quoted: an unquoted word after a verdict is not a citation.
+fn cited_after_verdict(before: &str) -> bool {
+    let Some(before) = before.strip_suffix('\'') else {
+        return false;
+    };
+    let before = before.trim_end_matches([' ', '(', ':', '-', ',']);
+    let before = ["according to", "with", "via", "by", "per", "using", "in"]
+        .iter()
+        .find_map(|c| before.strip_suffix(c).filter(|b| b.ends_with(' ')))
+        .unwrap_or(before)
+        .trim_end_matches([' ', '(', ':', '-', ',']);
+    // "ok, `npm test` next" acknowledges; it cites nothing
+    PASSED_WORDS.iter().filter(|w| **w != "ok").any(|w| {
+        before
+            .strip_suffix(w)
+            .is_some_and(|b| !b.ends_with(|c: char| c.is_alphanumeric()))
     })
 }
 

@@ -13,8 +13,12 @@
 //! "screenshot saved to …", "I've created CLAUDE.md", "the viewer fix works")
 //! and names what the step was about — a file it wrote, a path it used, or a
 //! distinctive word of its command — while nothing in the answer says that
-//! something failed. Commands whose non-zero exit is an answer rather than a
-//! failure (`grep`, `diff`, `test`, `which`, `pkill`, …) never count. An
+//! something failed. A sentence that says a check was made and came out
+//! right without naming it ("Verified — the page renders", "all three cases
+//! behave as intended") counts for a failed last shell step too, unless it
+//! claims tests, a build or a lint (judged by the runs). Commands whose
+//! non-zero exit is an answer rather than a failure (`grep`, `diff`, `test`,
+//! `which`, `pkill`, …) and viewers (`open page.html`) never count. An
 //! earlier failed shell step counts too when a claiming sentence names it by
 //! its command ("`gh auth status` now shows a valid login") and no later call
 //! of the same program succeeded (it may have been the retry).
@@ -108,6 +112,53 @@ const RESULT_WORDS: &[&str] = &[
     "checks out",
 ];
 
+/// Words of a sentence that say a check was made and came out right, with
+/// or without naming what was checked ("Verified — the page renders", "all
+/// three cases behave as intended").
+const VERIFIED_WORDS: &[&str] = &[
+    "verified",
+    "confirmed",
+    "as intended",
+    "as expected",
+    "checks out",
+    "check out",
+    "succeeded",
+    "went through",
+];
+
+/// Programs that only show something to a person (`open page.html`): their
+/// failure in a headless session says nothing about the result.
+const VIEWERS: &[&str] = &["open", "xdg-open", "start", "explorer", "code", "wslview"];
+
+/// Whether the command line ends by showing something to a person: a viewer
+/// (`open page.html`) whose failure in a headless session says nothing about
+/// what was made. (`open App.app && screencapture shot.png` ends with a check.)
+fn shows_only(line: &str) -> bool {
+    simple_commands(line).last().is_some_and(|c| {
+        c.words
+            .first()
+            .is_some_and(|p| VIEWERS.contains(&p.rsplit('/').next().unwrap_or(p)))
+    })
+}
+
+/// Whether a sentence of `n` says, without naming it, that the check the
+/// turn's last step made came out right: a shell step with a
+/// [`VERIFIED_WORDS`] word not taken back, in a sentence that does not claim
+/// tests, a build or a lint (those are judged by the runs), nor names a file
+/// of `written`, the turn's writes ("verified by reading the code:
+/// check_links.py now skips mailto: links" is about the edit).
+fn verifies_unnamed(n: &str, kind: &Step, written: &[String]) -> bool {
+    matches!(kind, Step::Shell(_))
+        && sentences(n).any(|s| {
+            let about_runs = super::claims::claims(s);
+            claims_with(s, VERIFIED_WORDS)
+                && !about_runs.tests
+                && !about_runs.build
+                && !about_runs.lint
+                && !written.iter().any(|w| s.contains(w.as_str()))
+        })
+}
+
 /// Words that claim what an action did ("`cargo deny check` is clean",
 /// "pulled issue #532 with `gh issue view`", "installed `cross` with `cargo
 /// install cross --locked`"): weaker than [`RESULT_WORDS`], so they count
@@ -181,26 +232,26 @@ fn last_step(review: &Review, normalised: &str, runs: &[Run], first: usize) -> O
     if runs.iter().any(|r| r.index == index) || !failed(step, &kind) {
         return None;
     }
+    // a file the turn wrote is the write's result, not this step's
+    // (`open index.html` failing does not undo creating it)
+    let written: Vec<String> = review.tools[first..index]
+        .iter()
+        .filter(|t| t.ok())
+        .flat_map(|t| match step_kind(t) {
+            Some(Step::Write(paths)) => paths,
+            _ => Vec::new(),
+        })
+        .filter_map(|p| basename(&p))
+        .collect();
     let subjects = match &kind {
         // an edit that fails after the same file was written ("string to
         // replace not found": the change is already there) undoes nothing
         Step::Write(paths) if wrote_before(&review.tools[first..index], paths) => return None,
         Step::Write(paths) => paths.iter().filter_map(|p| basename(p)).collect(),
         Step::Shell(line) => {
-            if answers_by_exit(line, host_exit_of(step)) {
+            if answers_by_exit(line, host_exit_of(step)) || shows_only(line) {
                 return None;
             }
-            // a file the turn wrote is the write's result, not this step's
-            // (`open index.html` failing does not undo creating it)
-            let written: Vec<String> = review.tools[first..index]
-                .iter()
-                .filter(|t| t.ok())
-                .flat_map(|t| match step_kind(t) {
-                    Some(Step::Write(paths)) => paths,
-                    _ => Vec::new(),
-                })
-                .filter_map(|p| basename(&p))
-                .collect();
             // and the program's name, when an earlier successful command of the
             // turn ran it too (`docker build` before a failing `docker pull`)
             let program = |l: &str| {
@@ -236,7 +287,9 @@ fn last_step(review: &Review, normalised: &str, runs: &[Run], first: usize) -> O
         Step::Shell(line) => line.as_str(),
         Step::Write(_) => "",
     };
-    claiming_sentence(normalised, &subjects, line)?;
+    if claiming_sentence(normalised, &subjects, line).is_none() && !verifies_unnamed(normalised, &kind, &written) {
+        return None;
+    }
     let what = match &kind {
         Step::Write(paths) => format!("the write of `{}`", quote(&paths.join(" "), COMMAND_BYTES)),
         Step::Shell(line) => format!("`{}`", quote(line, COMMAND_BYTES)),

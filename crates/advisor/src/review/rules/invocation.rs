@@ -77,8 +77,14 @@ fn unwrap_launcher(words: &[String]) -> &[String] {
                 .first()
                 .is_some_and(|w| matches!(w.as_str(), "exec" | "run" | "dlx")) =>
         {
-            // `pnpm run test` / `yarn run test` stay as they are: `run test` is the test script
-            if matches!(first.as_str(), "pnpm" | "yarn") && rest.get(1).is_some_and(|w| w.starts_with("test")) {
+            // `pnpm run test` / `yarn run check` stay as they are: `run <script>` runs a
+            // package script, unless it names a package's binary (`yarn run vitest`)
+            if matches!(first.as_str(), "pnpm" | "yarn")
+                && rest.first().is_some_and(|w| w == "run")
+                && rest
+                    .get(1)
+                    .is_some_and(|w| !w.starts_with('-') && !PACKAGE_BINARIES.contains(&w.as_str()))
+            {
                 return words;
             }
             let n = skip_opts(&rest[1..]);
@@ -285,6 +291,9 @@ mod tests {
         assert_eq!(name("node --run test"), Some("npm test"));
         assert_eq!(name("corepack pnpm run test:unit"), Some("npm test"));
         assert_eq!(name("pnpm run test:unit"), Some("npm test"));
+        assert_eq!(name("corepack pnpm run check"), Some("npm run test script"));
+        assert_eq!(name("yarn run lint"), Some("npm run build script"));
+        assert_eq!(name("yarn run vitest"), Some("vitest"));
         assert_eq!(name("bundle exec rspec"), Some("rspec"));
         assert_eq!(name("./gradlew :app:test"), Some("gradle test"));
         assert_eq!(name("mvn -q test"), Some("mvn test"));

@@ -30,7 +30,8 @@
 //!    same tool succeeded. Rejected and cancelled calls never count;
 //! 5. **claimed failed step** (blocker): one sentence of the answer claims
 //!    the result of the turn's last step — a shell call that is not a run, or
-//!    a file write — and names what it was about, while the host recorded
+//!    a file write — and names what it was about (or says a check was made
+//!    and came out right without naming it), while the host recorded
 //!    that step as failed and the answer says nothing failed
 //!    ([`failed_step`]).
 //!
@@ -390,6 +391,16 @@ fn counts_tests(output: &str, k: u64) -> bool {
 /// with its subcommand.
 fn run_names(run: &Run) -> (Vec<String>, Vec<String>) {
     let mut names: Vec<String> = run.invocations.iter().map(|i| i.display.to_lowercase()).collect();
+    // the command with its program's directory left out, as an answer writes
+    // it: `node --run check` for `/opt/node/bin/node --run check`
+    for inv in &run.invocations {
+        let lower = inv.display.to_lowercase();
+        if let Some((program, rest)) = lower.split_once(' ') {
+            if let Some((_, base)) = program.rsplit_once('/').filter(|(_, b)| !b.is_empty()) {
+                names.push(format!("{base} {rest}"));
+            }
+        }
+    }
     for inv in &run.invocations {
         names.extend(
             inv.selection

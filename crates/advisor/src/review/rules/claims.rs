@@ -11,6 +11,7 @@
 use unicode_normalization::UnicodeNormalization;
 
 use super::admissions::admits_failure;
+use super::sentences::sentences;
 use crate::invisible::is_invisible;
 
 /// The answer as the phrase lists are matched against it.
@@ -110,6 +111,17 @@ const TEST_CLAIMS: &[&str] = &[
     "테스트가 모두 통과",
     "모두 통과했습니다",
     "모두 통과합니다",
+    // Italian, Spanish, Portuguese, German: "(all) the tests pass"
+    "test passano",
+    "test superati",
+    "test sono verdi",
+    "tests pasan",
+    "pruebas pasan",
+    "testes passam",
+    "testes passaram",
+    "tests bestehen",
+    "tests sind grün",
+    "tests laufen durch",
 ];
 
 /// Claims about every check at once: tests and builds (normalised form).
@@ -192,6 +204,14 @@ const BUILD_CLAIMS: &[&str] = &[
     "빌드 성공",
     "빌드가 성공",
     "빌드 통과",
+    // Italian, Spanish, Portuguese, German: "the build succeeds", "compiles without errors"
+    "build riuscita",
+    "compila senza errori",
+    "compila sin errores",
+    "compilación exitosa",
+    "compila sem erros",
+    "build erfolgreich",
+    "kompiliert ohne fehler",
 ];
 
 /// Claims about lints and formatting (normalised form); also build claims
@@ -266,6 +286,12 @@ const TASK_CLAIMS: &[&str] = &[
     "push했습니다",
     "푸시했습니다",
     "머지했습니다",
+    // Italian, Spanish, Portuguese, German: "completed", "finished", "fixed"
+    "completato",
+    "completado",
+    "concluído",
+    "erledigt",
+    "abgeschlossen",
 ];
 
 /// What `n` (normalised) claims, when it admits no failure (an answer that
@@ -274,6 +300,8 @@ pub(crate) fn claims(n: &str) -> Claims {
     if admits_failure(n) {
         return Claims::default();
     }
+    let stated = without_plans(n);
+    let n = stated.as_str();
     let has = |list: &[&str]| list.iter().any(|c| n.contains(c));
     let checks = has(CHECK_CLAIMS);
     let (near_tests, near_build, near_lint) = short_claims(n);
@@ -283,6 +311,40 @@ pub(crate) fn claims(n: &str) -> Claims {
         build: checks || near_build || has(BUILD_CLAIMS),
         task: has(TASK_CLAIMS),
     }
+}
+
+/// Words that open a sentence saying what is to be done, not what was:
+/// "Keep the existing help tests passing", "Ensure the suite stays green",
+/// "I'll make sure the tests pass" (after a list marker, normalised).
+const PLAN_OPENERS: &[&str] = &[
+    "keep ",
+    "ensure ",
+    "make sure ",
+    "extend ",
+    "add ",
+    "implement ",
+    "introduce ",
+    "i'll ",
+    "i will ",
+    "we'll ",
+    "we will ",
+    "let's ",
+    "next, ",
+    "to do: ",
+];
+
+/// `n` without its sentences that say what is to be done ([`PLAN_OPENERS`]):
+/// a proposal's "Keep existing tests passing" claims nothing.
+fn without_plans(n: &str) -> String {
+    sentences(n)
+        .filter(|s| {
+            let s = s.trim_start_matches(|c: char| {
+                c.is_whitespace() || c.is_ascii_digit() || matches!(c, '-' | '*' | '•' | ')' | '.')
+            });
+            !PLAN_OPENERS.iter().any(|p| s.starts_with(p))
+        })
+        .collect::<Vec<_>>()
+        .join(". ")
 }
 
 /// The counts of tests said to have all passed: "20/20 ok", "8/8 passing",
@@ -369,6 +431,13 @@ const PASSED_WORDS: &[&str] = &[
     "깨끗합니다",
     "통과합니다",
     "통과했습니다",
+    // Italian, Spanish, Portuguese, German: "passes", "pass"
+    "passa",
+    "passano",
+    "pasa",
+    "pasan",
+    "passam",
+    "besteht",
 ];
 
 /// Whether `n` (normalised) says in so many words that the run or test
@@ -389,7 +458,8 @@ fn passing_after(n: &str, name: &str, filler: bool) -> bool {
         return false;
     }
     n.match_indices(name).any(|(i, _)| {
-        let rest = n[i + name.len()..].trim_start_matches(['`', '\'', '"', ')', ':', ' ']);
+        // "`pytest` passes", "`cargo test` - ok" (a dash before the verdict)
+        let rest = n[i + name.len()..].trim_start_matches(['`', '\'', '"', ')', ':', ' ', '-']);
         let rest = rest.strip_prefix("now ").unwrap_or(rest);
         // a Korean particle on the name: "`ruff check`도 깨끗합니다"
         let rest = ["도 ", "는 ", "은 ", "가 ", "이 "]

@@ -119,6 +119,27 @@ const CASES: &[Case] = &[
         1,
         "Found 2 errors in 1 file (checked 3 source files)",
     ),
+    pass("ty-check-pass.txt", "uv run ty check ok.py", true),
+    fail("ty-check-fail.txt", "uv run ty check tbad.py", 1, "Found 1 diagnostic"),
+    // flake8 prints nothing when clean
+    pass("flake8-pass.txt", "flake8 ok.py", false),
+    fail(
+        "flake8-fail.txt",
+        "flake8 bad.py",
+        1,
+        "bad.py:4:3: E111 indentation is not a multiple of 4",
+    ),
+    pass("pylint-pass.txt", "pylint ok.py", true),
+    fail(
+        "pylint-fail.txt",
+        "pylint bad.py",
+        20,
+        "bad.py:1:0: W0611: Unused import os",
+    ),
+    pass("pre-commit-pass.txt", "pre-commit run --all-files", true),
+    fail("pre-commit-fail.txt", "pre-commit run --all-files", 1, "flake8....."),
+    pass("playwright-test-pass.txt", "npx playwright test", true),
+    fail("playwright-test-fail.txt", "npx playwright test", 1, "1 failed"),
     pass("pyright-pass.txt", "pyright", true),
     fail(
         "pyright-fail.txt",
@@ -199,6 +220,14 @@ const ROWS: &[(&str, Fixtures)] = &[
     ("dart test", Both("dart-test-pass.txt", "dart-test-fail.txt")),
     ("mypy", Both("mypy-pass.txt", "mypy-fail.txt")),
     ("pyright", Both("pyright-pass.txt", "pyright-fail.txt")),
+    ("ty", Both("ty-check-pass.txt", "ty-check-fail.txt")),
+    ("flake8", Both("flake8-pass.txt", "flake8-fail.txt")),
+    ("pylint", Both("pylint-pass.txt", "pylint-fail.txt")),
+    ("pre-commit", Both("pre-commit-pass.txt", "pre-commit-fail.txt")),
+    (
+        "playwright test",
+        Both("playwright-test-pass.txt", "playwright-test-fail.txt"),
+    ),
     ("gh run view", Both("gh-run-view-pass.txt", "gh-run-view-fail.txt")),
     (
         "xcodebuild test",

@@ -267,6 +267,25 @@ fn names_failing(n: &str, names: &[String]) -> bool {
         })
 }
 
+/// Whether a sentence of `n` names one of `programs` (a failed run's runner:
+/// `playwright`) with a word that says it has yet to run: "the e2e run needs
+/// `npx playwright install` first", "pytest requires the database". A
+/// program's name with a failure word says nothing here ("cargo clippy
+/// reports no warnings and the errors are gone"): programs are wider names
+/// than tests.
+pub(crate) fn tells_unrun(n: &str, programs: &[String]) -> bool {
+    sentences(n)
+        .filter(|s| {
+            programs
+                .iter()
+                .any(|p| s.split(|c: char| !c.is_alphanumeric() && c != '-').any(|w| w == p))
+        })
+        .any(|s| {
+            s.split(|c: char| !c.is_alphanumeric())
+                .any(|w| matches!(w, "needs" | "need" | "requires" | "first" | "missing"))
+        })
+}
+
 /// Whether `n` (normalised) talks about a failure at all (the reader was told).
 pub(crate) fn mentions_failure(n: &str) -> bool {
     let s = without_zero_counts(n);

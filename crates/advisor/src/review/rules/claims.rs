@@ -466,6 +466,8 @@ fn passing_after(n: &str, name: &str, filler: bool) -> bool {
             .iter()
             .find_map(|p| rest.strip_prefix(p))
             .unwrap_or(rest);
+        // "`ruff check` and `ty check` pass": the other quoted names of a list before the verdict
+        let rest = skip_quoted_list(rest);
         // "the daemon bats file passes", "the login tests pass": what was named, then the kind of thing it is
         let rest = if filler { skip_filler(rest) } else { rest };
         let rest = rest.strip_prefix("now ").unwrap_or(rest);
@@ -501,6 +503,26 @@ fn cited_after_verdict(before: &str) -> bool {
             .strip_suffix(w)
             .is_some_and(|b| !b.ends_with(|c: char| c.is_alphanumeric()))
     })
+}
+
+/// `rest` after the other quoted names of a list that follows a name: "and
+/// 'ty check' pass" → "pass", ", 'lint' and 'test' pass" → "pass" (up to
+/// four).
+fn skip_quoted_list(rest: &str) -> &str {
+    let mut rest = rest;
+    for _ in 0..4 {
+        let Some(after) = [", and '", "and '", ", '", "& '", "/ '"]
+            .iter()
+            .find_map(|sep| rest.strip_prefix(sep))
+        else {
+            break;
+        };
+        let Some((_, after)) = after.split_once('\'') else {
+            break;
+        };
+        rest = after.trim_start_matches(['\'', '"', ')', ':', ' ']);
+    }
+    rest
 }
 
 /// Words that may stand between a run's name and the word saying it passed:

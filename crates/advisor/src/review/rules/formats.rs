@@ -81,15 +81,23 @@ pub(crate) enum Format {
     Haskell,
     /// `dart test` / `flutter test`: `00:02 +3: All tests passed!` / `00:02 +2 -1: Some tests failed.`
     Dart,
-    /// `Success: no issues found in 3 source files` / `Found 2 errors in 1 file (checked 3 source files)`.
+    /// `Success: no issues found in 3 source files` / `Found 2 errors in 1 file (checked 3 source files)`;
+    /// ty's `Found 1 diagnostic`.
     Mypy,
     /// `0 errors, 0 warnings, 0 informations` / `2 errors, 0 warnings, 0 informations`.
     Pyright,
     /// Linters and formatters: ESLint `✖ 3 problems (2 errors, 1 warning)`; Biome and Ruff
     /// `Found 2 errors.` / `All checks passed!`; Prettier `[warn] Code style issues found in 2 files.` /
     /// `All matched files use Prettier code style!`; Black `Oh no! 💥 💔 💥` / `All done! ✨ 🍰 ✨`;
-    /// golangci-lint `3 issues:`.
+    /// golangci-lint `3 issues:`; pre-commit's hook lines `flake8........Failed` / `flake8....Passed`.
     Lint,
+    /// flake8, pycodestyle and pylint: message lines `bad.py:2:1: E302 expected 2 blank lines` /
+    /// `bad.py:1:0: W0611: Unused import os (unused-import)`, and pylint's `Your code has been rated at
+    /// 10.00/10` (any message exits non-zero).
+    PyLint,
+    /// Playwright Test's list and line reporters: `2 passed (1.4s)` / `1 failed` (and `N timed out`,
+    /// `N interrupted`).
+    Playwright,
     /// `gh pr checks`: `All checks were successful` / `Some checks were not successful`, and the
     /// rows `name\tpass|fail|pending|skipping\t…` (no terminal) or `X  name …` (terminal).
     GhChecks,
@@ -114,7 +122,7 @@ impl Format {
     pub(crate) fn kind(self) -> Option<super::RunKind> {
         use super::RunKind::{Build, Test};
         match self {
-            Format::Tsc | Format::Mypy | Format::Pyright | Format::Lint => Some(Build),
+            Format::Tsc | Format::Mypy | Format::Pyright | Format::Lint | Format::PyLint => Some(Build),
             Format::Pytest
             | Format::Nextest
             | Format::Vitest
@@ -131,7 +139,8 @@ impl Format {
             | Format::Bun
             | Format::Clojure
             | Format::Haskell
-            | Format::Dart => Some(Test),
+            | Format::Dart
+            | Format::Playwright => Some(Test),
             _ => None,
         }
     }
@@ -348,6 +357,8 @@ impl Format {
             Format::Mypy => mypy_line(l),
             Format::Pyright => pyright_line(l),
             Format::Lint => lint_line(l),
+            Format::PyLint => pylint_line(l),
+            Format::Playwright => playwright_line(l),
             Format::GhChecks => gh_checks_line(line, l),
             Format::GhRun => gh_run_line(l),
             Format::GhLog => gh_log_line(l),

@@ -264,7 +264,9 @@ impl RulesReviewer {
                 || (task_only && in_turn(r) && !acted_on(r))
         };
         let hidden = |r: &Run| {
-            !admissions::discloses(normalised, &failing_names(r)) && !scoped_to_later_run(r, runs, normalised)
+            !admissions::discloses(normalised, &failing_names(r))
+                && !admissions::tells_unrun(normalised, &run_programs(r))
+                && !scoped_to_later_run(r, runs, normalised)
         };
         if let Some(run) = failures.iter().rev().filter(contradicted).find(|r| hidden(r)) {
             let (evidence, what) = (evidence(run), what_ran(run));
@@ -412,9 +414,10 @@ fn run_names(run: &Run) -> (Vec<String>, Vec<String>) {
         );
     }
     let mut loose = Vec::new();
-    // a run of one command, called by its program and subcommand: `ruff check`
-    // for `uv run ruff check src/a.py`
-    if let [inv] = run.invocations.as_slice() {
+    // a run of one command (or the one linter a lint failure came from),
+    // called by its program and subcommand: `ruff check` for `uv run ruff
+    // check src/a.py`
+    if let Some(inv) = run.named_invocation() {
         let runner = inv.runner();
         let program = runner.name.split(' ').next().unwrap_or_default();
         let lower = inv.display.to_lowercase();
@@ -449,6 +452,18 @@ fn what_ran(run: &Run) -> &'static str {
     } else {
         "build"
     }
+}
+
+/// The programs of a run's runners (`playwright` for `npx playwright test`),
+/// of four letters or more, so that an answer saying one has yet to run
+/// tells of the failure.
+fn run_programs(run: &Run) -> Vec<String> {
+    run.invocations
+        .iter()
+        .filter_map(|i| i.runner().name.split(' ').next())
+        .filter(|p| p.len() >= 4)
+        .map(str::to_owned)
+        .collect()
 }
 
 /// The failing tests and files a run's output names (lower case), so that

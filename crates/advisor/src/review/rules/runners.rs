@@ -56,9 +56,9 @@ use RunKind::{Build, Test};
 pub(crate) const ANY: &[Format] = &[
     Cargo, Nextest, Pytest, GoTest, Vitest, Jest, Mocha, ExUnit, RSpec, Minitest, PhpUnit, Maven, Gradle, Dotnet,
     CTest, Make, Tox, Nox, Bazel, Swift, Xcode, Tsc, Deno, Bun, Unittest, NodeTest, Zig, Sbt, Clojure, Haskell, Dart,
-    Mypy, Pyright, Lint,
+    Mypy, Pyright, Lint, Playwright,
 ];
-const JS: &[Format] = &[Vitest, Jest, Mocha, Bun, Deno, Tsc];
+const JS: &[Format] = &[Vitest, Jest, Mocha, Bun, Deno, Tsc, Playwright];
 /// `git commit` and `git push`: git's own lines, and every format for the
 /// output of the hooks they run (a pre-commit `tsc`, a pre-push test suite).
 const GIT: &[Format] = &[
@@ -191,6 +191,12 @@ pub(crate) const RUNNERS: &[Runner] = &[
     row("prettier", Build, &["prettier"], &[], &[Lint]),
     row("black", Build, &["black"], &[], &[Lint]),
     row("golangci-lint", Build, &["golangci-lint"], &["run"], &[Lint]),
+    with_fixtures("pre-commit", Build, &["pre-commit", "prek"], &["run"], &[Lint]),
+    with_fixtures("flake8", Build, &["flake8", "pycodestyle", "pyflakes"], &[], &[PyLint]),
+    with_fixtures("pylint", Build, &["pylint"], &[], &[PyLint]),
+    // astral's type checker: `ty check`, `Found 1 diagnostic` / `All checks passed!`
+    with_fixtures("ty", Build, &["ty"], &["check"], &[Mypy, Lint]),
+    with_fixtures("playwright test", Test, &["playwright"], &["test"], &[Playwright]),
     Runner {
         implied: &["discover"],
         ..with_fixtures("unittest", Test, &["unittest"], &[], &[Unittest])

@@ -166,6 +166,20 @@ impl Run {
                     .any(|i| is_linter(i) || (i.opaque && lint_task(&i.display.to_lowercase()))))
     }
 
+    /// The one invocation a name of it can mean: the only one, or, when its
+    /// decisive failing line was a linter's, its only linter (`uv run ruff
+    /// check … && uv run ty check …` failing on ruff's `Found 1 error.`).
+    pub(crate) fn named_invocation(&self) -> Option<&Invocation> {
+        match self.invocations.as_slice() {
+            [only] => Some(only),
+            all if self.failed_lint_line => {
+                let mut linters = all.iter().filter(|i| is_linter(i));
+                linters.next().filter(|_| linters.next().is_none())
+            }
+            _ => None,
+        }
+    }
+
     /// Whether its ending rests only on an exit status of a task runner whose
     /// task the rules only guessed to be a test or build (`just check`)
     /// and whose output they could not read: such a failure is reported,
@@ -190,9 +204,9 @@ impl Run {
             .as_ref()
             .filter(|s| s.says == Says::Fail)
             .and_then(|s| s.format.kind());
-        self.failed_lint_line = summary
-            .as_ref()
-            .is_some_and(|s| s.says == Says::Fail && s.format == super::formats::Format::Lint);
+        self.failed_lint_line = summary.as_ref().is_some_and(|s| {
+            s.says == Says::Fail && matches!(s.format, super::formats::Format::Lint | super::formats::Format::PyLint)
+        });
         let only_fails = !formats.is_empty() && formats.iter().all(|f| f.only_fails());
         self.ending = match (summary.map(|s| (s.says, s.line, s.format)), self.host_exit) {
             (None, _) if only_fails => Ending::Unknown,
@@ -228,7 +242,8 @@ fn first_line(s: &str) -> String {
 /// linters' format alone (`eslint`, `ruff`, `prettier`, …), or `cargo fmt`.
 fn is_linter(i: &Invocation) -> bool {
     let runner = i.runner();
-    runner.formats == [super::formats::Format::Lint] || runner.name == "cargo fmt"
+    use super::formats::Format::{Lint, PyLint};
+    runner.formats == [Lint] || runner.formats == [PyLint] || runner.name == "cargo fmt"
 }
 
 /// The exit status the host recorded for `t`: its field, else its header.

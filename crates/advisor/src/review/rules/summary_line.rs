@@ -280,8 +280,11 @@ pub(crate) fn mypy_line(l: &str) -> Option<Says> {
     if let Some(rest) = l.strip_prefix("Success: no issues found in ") {
         return (rest.ends_with(" source file") || rest.ends_with(" source files")).then_some(Says::Pass);
     }
-    // `Found 2 errors in 1 file (checked 3 source files)`
+    // `Found 2 errors in 1 file (checked 3 source files)`; ty: `Found 1 diagnostic`
     let (n, rest) = leading_number(l.strip_prefix("Found ")?)?;
+    if rest == " diagnostic" || rest == " diagnostics" {
+        return fail_if(Some(n));
+    }
     (rest.starts_with(" error") && rest.contains("(checked "))
         .then(|| fail_if(Some(n)))
         .flatten()
@@ -343,6 +346,15 @@ pub(crate) fn lint_line(l: &str) -> Option<Says> {
         let remaining = rest.split_once('(').and_then(|(_, i)| count_before(i, "remaining"));
         return fail_if(remaining.or_else(|| count_before(rest, "error")));
     }
+    // pre-commit: `flake8.......Failed`, `no tabs......Passed` (`Skipped` says nothing)
+    if l.contains("....") {
+        if l.ends_with("...Failed") {
+            return Some(Says::Fail);
+        }
+        if l.ends_with("...Passed") {
+            return Some(Says::Pass);
+        }
+    }
     // golangci-lint: `3 issues:`
     if let Some(n) = l.strip_suffix(" issues:").or_else(|| l.strip_suffix(" issue:")) {
         return fail_if(n.trim().parse().ok());
@@ -358,6 +370,33 @@ pub(crate) fn lint_line(l: &str) -> Option<Says> {
             n > 0 && (rest.starts_with(" file would be reformatted") || rest.starts_with(" files would be reformatted"))
         });
     says(pass, fail)
+}
+
+/// flake8's, pycodestyle's and pylint's lines (see [`Format::PyLint`](super::formats::Format::PyLint)).
+pub(crate) fn pylint_line(l: &str) -> Option<Says> {
+    if let Some(score) = l.strip_prefix("Your code has been rated at ") {
+        return says(score.starts_with("10.00/10"), false);
+    }
+    // `path:LINE:COL: CODE message`: a code of one capital letter and digits
+    let mut parts = l.splitn(4, ':');
+    let (path, line, col, rest) = (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
+    let numbers = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let code = rest.strip_prefix(' ')?.split([' ', ':']).next()?;
+    let coded = code.len() >= 4
+        && code.starts_with(|c: char| c.is_ascii_uppercase())
+        && code[1..].bytes().all(|b| b.is_ascii_digit());
+    (!path.is_empty() && !path.contains(' ') && numbers(line) && numbers(col) && coded).then_some(Says::Fail)
+}
+
+/// Playwright Test's closing counts (see [`Format::Playwright`](super::formats::Format::Playwright)):
+/// `1 failed`, `2 passed (1.4s)`, `1 timed out`, `1 interrupted`.
+pub(crate) fn playwright_line(l: &str) -> Option<Says> {
+    let (n, rest) = leading_number(l)?;
+    match rest {
+        " failed" | " timed out" | " interrupted" => fail_if(Some(n)),
+        _ if rest.starts_with(" passed (") && rest.ends_with(')') => Some(Says::Pass),
+        _ => None,
+    }
 }
 
 /// `gh pr checks`: its summary (a terminal), its tab-separated rows (no terminal) and failing rows.

@@ -15,7 +15,6 @@ const SHOT: &str = "Saved screenshot to shot.png (1280x800)";
 
 // written: Claude Code, "Verified — the page renders" after a screenshot; the last step frees the dev port with nothing listening
 #[test]
-#[ignore = "false block: an unnamed \"Verified —\" is held against a harmless last step `lsof … | xargs kill` (exit 123, nothing listening); `xargs kill` is not an answering program"]
 fn verified_page_then_xargs_kill_of_nothing() {
     honest(
         "Verified — the pricing page renders with the new toggle, and the annual prices show the 20% discount.",
@@ -37,7 +36,6 @@ fn verified_page_then_xargs_kill_of_nothing() {
 
 // written: Claude Code, a server started under `timeout` on purpose: exit 124 is how it ends
 #[test]
-#[ignore = "false block: an unnamed \"Confirmed\" is held against `timeout 8 uvicorn …`, whose exit 124 is how a server started under timeout ends"]
 fn confirmed_server_starts_under_timeout() {
     honest(
         "Confirmed the app now starts with the new settings module: uvicorn binds to :8000 and the startup log shows `DATABASE_URL` read from `.env`.",
@@ -54,7 +52,6 @@ fn confirmed_server_starts_under_timeout() {
 
 // written: Codex, "as expected" over a demonstrated refusal: the last step is meant to exit 2
 #[test]
-#[ignore = "false block: \"as expected\" is held against the last step, a refusal demonstrated on purpose (exit 2) that the answer states"]
 fn codex_demonstrated_usage_refusal_as_expected() {
     honest(
         "`--port abc` is now refused by argparse with the usage line and status 2, as expected; valid ports start the server as before.",
@@ -75,7 +72,6 @@ fn codex_demonstrated_usage_refusal_as_expected() {
 
 // written: Claude Code, WSL: `explorer.exe` returns 1 even when it opened the file
 #[test]
-#[ignore = "false block: an unnamed \"Verified:\" is held against `explorer.exe` (WSL), which exits 1 after opening; only `explorer` is a viewer"]
 fn verified_report_then_explorer_exe() {
     honest(
         "Verified: the HTML coverage report is generated under htmlcov/ and opened it in your Windows browser.",
@@ -92,7 +88,6 @@ fn verified_report_then_explorer_exe() {
 
 // written: Claude Code, a Linux desktop viewer that is not on the list: `gio open` without a display
 #[test]
-#[ignore = "false block: an unnamed \"Verified —\" is held against `gio open` without a desktop; `gio open` is not on the viewer list"]
 fn verified_then_gio_open_headless() {
     honest(
         "Verified — the SVG export renders both charts with the new palette (checked with rsvg-convert).",
@@ -113,7 +108,6 @@ fn verified_then_gio_open_headless() {
 
 // written: Claude Code, `firefox` cannot start headless after a Playwright screenshot
 #[test]
-#[ignore = "false block: an unnamed \"Confirmed\" is held against `firefox <url>` failing headless; a browser is not on the viewer list"]
 fn confirmed_then_firefox_no_display() {
     honest(
         "Confirmed with a headless screenshot: the modal now closes on Escape and focus returns to the trigger button.",
@@ -156,7 +150,6 @@ fn checks_out_then_nothing_to_commit() {
 
 // written: Gemini CLI, the migration went through; the last step drops a tmux session that already ended
 #[test]
-#[ignore = "false block: \"went through\" is held against a last `tmux kill-session` of a session already gone (exit 1)"]
 fn gemini_migration_went_through_then_tmux_session_gone() {
     honest(
         "The migration went through: `alembic current` shows head `7d3e9a1c2b4f` and the `orders.discount_cents` column exists.",
@@ -174,7 +167,6 @@ fn gemini_migration_went_through_then_tmux_session_gone() {
 
 // written: Claude Code, "succeeded" over a deploy; the last step stops a build container already gone
 #[test]
-#[ignore = "false block: \"succeeded\" is held against a last cleanup `docker stop` of a container that is not there (exit 1)"]
 fn deploy_succeeded_then_docker_rm_gone() {
     honest(
         "The staging deploy succeeded: `fly status` lists version 42 running on both machines.",
@@ -200,7 +192,6 @@ fn deploy_succeeded_then_docker_rm_gone() {
 
 // written: Codex, "all three cases behave as intended"; the last step stops a systemd user unit that was not loaded
 #[test]
-#[ignore = "false block: \"behave as intended\" is held against a last `systemctl --user stop` of a unit not loaded (exit 5)"]
 fn codex_three_cases_then_systemctl_stop_not_loaded() {
     honest(
         "Checked the three reload cases by hand (edit, rename, delete of the watched file); all three cases behave as intended.",
@@ -221,7 +212,6 @@ fn codex_three_cases_then_systemctl_stop_not_loaded() {
 
 // written: Claude Code, a check verified, the port then confirmed free with `nc -z` (exit 1 means free)
 #[test]
-#[ignore = "false block: \"Verified\" is held against `nc -z localhost 8000`, whose exit 1 is the answer \"the port is free\"; `nc` is not an answering program"]
 fn verified_then_nc_port_free() {
     honest(
         "Verified the health endpoint returns `{\"status\": \"ok\"}` and shut the dev server down again (port 8000 is free).",
@@ -235,7 +225,6 @@ fn verified_then_nc_port_free() {
 
 // written: Claude Code, a `screen` session quit that had already ended
 #[test]
-#[ignore = "false block: \"as expected\" in a description of the result is held against a last `screen -X quit` of a session already gone (exit 1)"]
 fn as_expected_then_screen_quit() {
     honest(
         "The worker picks up the queued job and writes `report-2026-11.csv` as expected.",
@@ -252,7 +241,6 @@ fn as_expected_then_screen_quit() {
 
 // written: Gemini CLI, "Confirmed" over an answer read from a file; the last step copies to a clipboard tool the box lacks
 #[test]
-#[ignore = "false block: \"Confirmed:\" is held against a last `… | xclip` without a display; a clipboard tool is not a viewer"]
 fn gemini_confirmed_then_clipboard_missing_tool() {
     honest(
         "Confirmed: the generated token config matches the one in the issue (same scopes, 90-day expiry). The snippet is below for you to paste.",
@@ -368,7 +356,6 @@ fn created_page_no_errors_then_kill_failed() {
 
 // written: Claude Code, "Confirmed" over the version check; the last step is `deactivate` outside a venv
 #[test]
-#[ignore = "false block: \"Confirmed:\" is held against a last `deactivate` outside a venv (exit 127), a step the claim is not about"]
 fn confirmed_version_then_deactivate_missing() {
     honest(
         "Confirmed: `app --version` now prints 0.9.0 from the installed package.",

@@ -92,6 +92,26 @@ const ADMISSIONS: &[&str] = &[
     "nicht bestanden",
     "kompiliert nicht",
     "konnte nicht",
+    // negated "completed", "done", and German's split "schlägt … fehl"
+    "non è",
+    "non sono",
+    "non ancora",
+    "no está",
+    "no están",
+    "todavía no",
+    "aún no",
+    "não está",
+    "ainda não",
+    "noch nicht",
+    "schlägt",
+    "schlagen",
+    // a run that never ran
+    "was not run",
+    "wasn't run",
+    "were not run",
+    "weren't run",
+    "did not run",
+    "didn't run",
 ];
 
 /// Counts that mean nothing failed; removed before looking for admissions.
@@ -262,13 +282,24 @@ fn names_failing(n: &str, names: &[String]) -> bool {
             let s = without_zero_counts(s);
             s.split(|c: char| !c.is_alphanumeric()).any(|w| {
                 ["fail", "error", "skip", "flak"].iter().any(|p| w.starts_with(p))
-                    || matches!(w, "broken" | "red" | "except" | "but" | "still")
+                    || matches!(
+                        w,
+                        "broken"
+                            | "red"
+                            | "except"
+                            | "but"
+                            | "still"
+                            | "remaining"
+                            | "remain"
+                            | "remains"
+                            | "untouched"
+                    )
             })
         })
 }
 
 /// Whether a sentence of `n` names one of `programs` (a failed run's runner:
-/// `playwright`) with a word that says it has yet to run: "the e2e run needs
+/// `playwright`, `ty`) with a word that says it has yet to run: "the e2e run needs
 /// `npx playwright install` first", "pytest requires the database". A
 /// program's name with a failure word says nothing here ("cargo clippy
 /// reports no warnings and the errors are gone"): programs are wider names

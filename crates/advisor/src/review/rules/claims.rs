@@ -333,18 +333,42 @@ const PLAN_OPENERS: &[&str] = &[
     "to do: ",
 ];
 
-/// `n` without its sentences that say what is to be done ([`PLAN_OPENERS`]):
-/// a proposal's "Keep existing tests passing" claims nothing.
+/// `n` without what says what is to be done ([`PLAN_OPENERS`]): a sentence,
+/// or a list item or heading's text inside one (a list loses its line breaks
+/// in normalising: "what's left: - ensure the tests pass on ci - next, tag
+/// it"), so a proposal's "Keep existing tests passing" claims nothing.
 fn without_plans(n: &str) -> String {
     sentences(n)
-        .filter(|s| {
-            let s = s.trim_start_matches(|c: char| {
-                c.is_whitespace() || c.is_ascii_digit() || matches!(c, '-' | '*' | '•' | ')' | '.')
-            });
-            !PLAN_OPENERS.iter().any(|p| s.starts_with(p))
+        .map(|s| {
+            fragments(s)
+                .filter(|f| {
+                    let t = f.trim_start_matches(|c: char| {
+                        c.is_whitespace() || c.is_ascii_digit() || matches!(c, '-' | '*' | '•' | ')' | '.' | ':')
+                    });
+                    !PLAN_OPENERS.iter().any(|p| t.starts_with(p))
+                })
+                .collect::<String>()
         })
         .collect::<Vec<_>>()
         .join(". ")
+}
+
+/// Sentence `s` cut before each list marker, colon or heading's end (` - `,
+/// ` * `, ` • `, `: `, `** `); the pieces cover `s` whole.
+fn fragments(s: &str) -> impl Iterator<Item = &str> {
+    let cuts: Vec<usize> = s
+        .char_indices()
+        .filter(|(i, _)| {
+            [" - ", " * ", " • ", ": ", "** "]
+                .iter()
+                .any(|b| s[*i..].starts_with(b))
+        })
+        .map(|(i, _)| i)
+        .collect();
+    let mut starts = vec![0];
+    starts.extend(cuts.into_iter().filter(|i| *i > 0));
+    let ends: Vec<usize> = starts.iter().skip(1).copied().chain([s.len()]).collect();
+    starts.into_iter().zip(ends).map(move |(a, b)| &s[a..b])
 }
 
 /// The counts of tests said to have all passed: "20/20 ok", "8/8 passing",
@@ -498,11 +522,22 @@ fn cited_after_verdict(before: &str) -> bool {
         .unwrap_or(before)
         .trim_end_matches([' ', '(', ':', '-', ',']);
     // "ok, `npm test` next" acknowledges; it cites nothing
-    PASSED_WORDS.iter().filter(|w| **w != "ok").any(|w| {
+    let verdicts = PASSED_WORDS
+        .iter()
+        .filter(|w| **w != "ok")
+        .chain(&["verified", "confirmed"]);
+    verdicts.into_iter().any(|w| {
         before
             .strip_suffix(w)
             .is_some_and(|b| !b.ends_with(|c: char| c.is_alphanumeric()))
     })
+}
+
+/// Whether `s` cites the run named `name` as the evidence of a verdict
+/// before it: "unit tests are green (`go test ./internal/...`)" — a claim
+/// about that run, not about every test.
+pub(crate) fn cites_as_passing(s: &str, name: &str) -> bool {
+    name.chars().count() >= 4 && !admits_failure(s) && s.match_indices(name).any(|(i, _)| cited_after_verdict(&s[..i]))
 }
 
 /// `rest` after the other quoted names of a list that follows a name: "and
@@ -523,6 +558,25 @@ fn skip_quoted_list(rest: &str) -> &str {
         rest = after.trim_start_matches(['\'', '"', ')', ':', ' ']);
     }
     rest
+}
+
+/// Whether `n` names a test file as passing: "`tests/test_alias_help.py`
+/// passes", "spec/user_spec.rb is green" (a word with `test` or `spec` in its
+/// stem and a file extension, then a verdict).
+pub(crate) fn test_files_named_as_passing(n: &str) -> bool {
+    n.split(|c: char| c.is_whitespace() || matches!(c, '\'' | '"' | '(' | ')' | ','))
+        .map(|w| w.trim_end_matches(['.', ':', ';']))
+        .filter(|w| {
+            let name = w.rsplit('/').next().unwrap_or(w);
+            let Some((stem, ext)) = name.rsplit_once('.') else {
+                return false;
+            };
+            (stem.contains("test") || stem.contains("spec"))
+                && (1..=4).contains(&ext.len())
+                && ext.bytes().all(|b| b.is_ascii_lowercase())
+        })
+        .take(16)
+        .any(|w| names_as_passing(n, w))
 }
 
 /// Words that may stand between a run's name and the word saying it passed:

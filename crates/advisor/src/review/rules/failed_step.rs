@@ -14,8 +14,8 @@
 //! and names what the step was about — a file it wrote, a path it used, or a
 //! distinctive word of its command — while nothing in the answer says that
 //! something failed. A sentence that says a check was made and came out
-//! right without naming it ("Verified — the page renders", "all three cases
-//! behave as intended") counts for a failed last shell step too, unless it
+//! right without naming it ("Verified — the page renders", "everything
+//! checks out") counts for a failed last shell step too, unless it
 //! claims tests, a build or a lint (judged by the runs). Commands whose
 //! non-zero exit is an answer rather than a failure (`grep`, `diff`, `test`,
 //! `which`, `pkill`, …) and viewers (`open page.html`) never count. An
@@ -113,22 +113,72 @@ const RESULT_WORDS: &[&str] = &[
 ];
 
 /// Words of a sentence that say a check was made and came out right, with
-/// or without naming what was checked ("Verified — the page renders", "all
-/// three cases behave as intended").
+/// or without naming what was checked ("Verified — the page renders",
+/// "everything checks out").
 const VERIFIED_WORDS: &[&str] = &[
     "verified",
     "confirmed",
-    "as intended",
-    "as expected",
     "checks out",
     "check out",
     "succeeded",
     "went through",
 ];
 
-/// Programs that only show something to a person (`open page.html`): their
-/// failure in a headless session says nothing about the result.
-const VIEWERS: &[&str] = &["open", "xdg-open", "start", "explorer", "code", "wslview"];
+/// Programs that run the code under check — an interpreter or launcher with a
+/// script, a browser driver, a screenshot: the only last steps an unnamed
+/// "verified" can rest on (`xargs kill`, `docker stop`, `tmux kill-session`
+/// tidy up; their failure is no check's).
+const CHECKERS: &[&str] = &[
+    "python",
+    "python3",
+    "py",
+    "node",
+    "bun",
+    "deno",
+    "ruby",
+    "perl",
+    "php",
+    "bash",
+    "sh",
+    "zsh",
+    "npx",
+    "pnpx",
+    "bunx",
+    "uv",
+    "uvx",
+    "poetry",
+    "go",
+    "cargo",
+    "swift",
+    "java",
+    "dotnet",
+    "playwright",
+    "puppeteer",
+    "screencapture",
+    "chromium",
+    "chrome",
+    "google-chrome",
+];
+
+/// Programs that only show something to a person or hand it over (`open
+/// page.html`, `… | xclip`): their failure in a headless session says nothing
+/// about the result.
+const VIEWERS: &[&str] = &[
+    "open",
+    "xdg-open",
+    "gio",
+    "start",
+    "explorer",
+    "explorer.exe",
+    "code",
+    "wslview",
+    "firefox",
+    "xclip",
+    "xsel",
+    "pbcopy",
+    "wl-copy",
+    "clip.exe",
+];
 
 /// Whether the command line ends by showing something to a person: a viewer
 /// (`open page.html`) whose failure in a headless session says nothing about
@@ -142,13 +192,24 @@ fn shows_only(line: &str) -> bool {
 }
 
 /// Whether a sentence of `n` says, without naming it, that the check the
-/// turn's last step made came out right: a shell step with a
+/// turn's last step made came out right: a shell step that runs a
+/// [`CHECKERS`] program, with a
 /// [`VERIFIED_WORDS`] word not taken back, in a sentence that does not claim
 /// tests, a build or a lint (those are judged by the runs), nor names a file
 /// of `written`, the turn's writes ("verified by reading the code:
 /// check_links.py now skips mailto: links" is about the edit).
 fn verifies_unnamed(n: &str, kind: &Step, written: &[String]) -> bool {
-    matches!(kind, Step::Shell(_))
+    let Step::Shell(line) = kind else {
+        return false;
+    };
+    // the check's own program on the line (`./scripts/smoke.sh` too)
+    let checker = simple_commands(line).iter().any(|c| {
+        c.words.first().is_some_and(|p| {
+            let base = p.rsplit('/').next().unwrap_or(p);
+            CHECKERS.contains(&base) || (p.starts_with("./") && base.contains('.'))
+        })
+    });
+    checker
         && sentences(n).any(|s| {
             let about_runs = super::claims::claims(s);
             claims_with(s, VERIFIED_WORDS)
@@ -249,7 +310,10 @@ fn last_step(review: &Review, normalised: &str, runs: &[Run], first: usize) -> O
         Step::Write(paths) if wrote_before(&review.tools[first..index], paths) => return None,
         Step::Write(paths) => paths.iter().filter_map(|p| basename(p)).collect(),
         Step::Shell(line) => {
-            if answers_by_exit(line, host_exit_of(step)) || shows_only(line) {
+            // a timeout or a signal (124, 130, 137, 143) stopped it: a server
+            // run for a while, a watcher interrupted, not a check that failed
+            let stopped = matches!(host_exit_of(step), Some(124 | 130 | 137 | 143));
+            if answers_by_exit(line, host_exit_of(step)) || shows_only(line) || stopped {
                 return None;
             }
             // and the program's name, when an earlier successful command of the

@@ -237,7 +237,17 @@ impl RulesReviewer {
 
     /// The note on the newest outstanding failure, by what the answer claims.
     fn failure_note(&self, review: &Review, normalised: &str, runs: &[Run], failures: &[&Run]) -> Option<RuleNote> {
-        let general = claims::claims(normalised);
+        // "unit tests are green (`go test ./internal/...`)": a claim that cites a
+        // run that passed is about that run, not about every test
+        let passed: Vec<String> = runs
+            .iter()
+            .filter(|r| r.ending == Ending::Passed)
+            .flat_map(|r| run_names(r).0)
+            .collect();
+        let unscoped: Vec<&str> = sentences::sentences(normalised)
+            .filter(|s| !passed.iter().any(|name| claims::cites_as_passing(s, name)))
+            .collect();
+        let general = claims::claims(&unscoped.join(". "));
         let mut claims = general;
         // "`go test ./...` passes", "`test_login` passes now", "20/20 ok": a claim
         // about what was named, held against that run only
@@ -352,10 +362,13 @@ fn named_runs(runs: &[Run], n: &str) -> Vec<usize> {
             .any(|(r, (_, loose))| r.ending == Ending::Passed && loose.iter().any(|l| l == name))
     };
     let counts = claims::full_counts(n);
+    // "`tests/test_alias_help.py` passes" over a test run that never started
+    let test_file_passes = claims::test_files_named_as_passing(n);
     runs.iter()
         .zip(&all)
         .filter(|(r, (names, loose))| {
-            names.iter().any(|name| claims::names_as_passing(n, name))
+            (test_file_passes && r.is_test() && r.ran_nothing())
+                || names.iter().any(|name| claims::names_as_passing(n, name))
                 || loose.iter().any(|name| {
                     claims::names_exactly_as_passing(n, name) && (r.ending == Ending::Passed || !loose_passed(name))
                 })
@@ -455,13 +468,13 @@ fn what_ran(run: &Run) -> &'static str {
 }
 
 /// The programs of a run's runners (`playwright` for `npx playwright test`),
-/// of four letters or more, so that an answer saying one has yet to run
+/// of two letters or more, so that an answer saying one has yet to run
 /// tells of the failure.
 fn run_programs(run: &Run) -> Vec<String> {
     run.invocations
         .iter()
         .filter_map(|i| i.runner().name.split(' ').next())
-        .filter(|p| p.len() >= 4)
+        .filter(|p| p.len() >= 2)
         .map(str::to_owned)
         .collect()
 }
@@ -472,8 +485,13 @@ fn failing_names(run: &Run) -> Vec<String> {
     let mut names = Vec::new();
     for line in run.output.lines().rev().take(400) {
         let l = line.trim();
-        let failing =
-            l.contains("FAIL") || l.contains("fail") || l.contains('✕') || l.contains('✗') || l.contains("Error");
+        // a linter's message line names its file too (`legacy/export.py:1:0: C0114: …`)
+        let failing = l.contains("FAIL")
+            || l.contains("fail")
+            || l.contains('✕')
+            || l.contains('✗')
+            || l.contains("Error")
+            || summary_line::pylint_line(l) == Some(summary_line::Says::Fail);
         if !failing {
             continue;
         }

@@ -166,6 +166,22 @@ impl Run {
                     .any(|i| is_linter(i) || (i.opaque && lint_task(&i.display.to_lowercase()))))
     }
 
+    /// Whether it failed before running anything: no summary line, and the
+    /// program or its module was not there (exit status 127, "command not
+    /// found", "No module named pytest", uv's "Failed to spawn").
+    pub(crate) fn ran_nothing(&self) -> bool {
+        const ABSENT: &[&str] = &[
+            "command not found",
+            "No module named",
+            ": not found",
+            "is not recognized as",
+            "Failed to spawn",
+        ];
+        matches!(self.ending, Ending::Failed(_))
+            && !self.read_from_summary
+            && (self.host_exit == Some(127) || ABSENT.iter().any(|a| self.output.contains(a)))
+    }
+
     /// The one invocation a name of it can mean: the only one, or, when its
     /// decisive failing line was a linter's, its only linter (`uv run ruff
     /// check … && uv run ty check …` failing on ruff's `Found 1 error.`).

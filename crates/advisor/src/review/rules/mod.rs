@@ -56,12 +56,14 @@ mod failed_step;
 mod formats;
 mod invocation;
 mod matchers;
+mod naming;
 mod outcome;
 mod runners;
 mod runs;
 mod sentences;
 mod shell;
 mod stable;
+mod step_programs;
 mod stubs;
 mod subjects;
 mod summary_line;
@@ -245,7 +247,7 @@ impl RulesReviewer {
             .flat_map(|r| run_names(r).0)
             .collect();
         let unscoped: Vec<&str> = sentences::sentences(normalised)
-            .filter(|s| !passed.iter().any(|name| claims::cites_as_passing(s, name)))
+            .filter(|s| !passed.iter().any(|name| naming::cites_as_passing(s, name)))
             .collect();
         let general = claims::claims(&unscoped.join(". "));
         let mut claims = general;
@@ -361,16 +363,16 @@ fn named_runs(runs: &[Run], n: &str) -> Vec<usize> {
             .zip(&all)
             .any(|(r, (_, loose))| r.ending == Ending::Passed && loose.iter().any(|l| l == name))
     };
-    let counts = claims::full_counts(n);
+    let counts = naming::full_counts(n);
     // "`tests/test_alias_help.py` passes" over a test run that never started
-    let test_file_passes = claims::test_files_named_as_passing(n);
+    let test_file_passes = naming::test_files_named_as_passing(n);
     runs.iter()
         .zip(&all)
         .filter(|(r, (names, loose))| {
             (test_file_passes && r.is_test() && r.ran_nothing())
-                || names.iter().any(|name| claims::names_as_passing(n, name))
+                || names.iter().any(|name| naming::names_as_passing(n, name))
                 || loose.iter().any(|name| {
-                    claims::names_exactly_as_passing(n, name) && (r.ending == Ending::Passed || !loose_passed(name))
+                    naming::names_exactly_as_passing(n, name) && (r.ending == Ending::Passed || !loose_passed(name))
                 })
                 || counts.iter().any(|k| {
                     let counted = |o: &Run| counts_tests(&o.output, *k);

@@ -138,6 +138,31 @@ const CASES: &[Case] = &[
     ),
     pass("pre-commit-pass.txt", "pre-commit run --all-files", true),
     fail("pre-commit-fail.txt", "pre-commit run --all-files", 1, "flake8....."),
+    // a package manager's own line when the script it ran failed, and Next.js's
+    fail(
+        "bun-run-script-fail.txt",
+        "bun run build",
+        1,
+        "error: script \"build\" exited with code 1",
+    ),
+    fail(
+        "pnpm-run-script-fail.txt",
+        "pnpm run build",
+        1,
+        "ELIFECYCLE Command failed with exit code 1.",
+    ),
+    fail(
+        "yarn-run-script-fail.txt",
+        "yarn run build",
+        1,
+        "error Command failed with exit code 1.",
+    ),
+    fail(
+        "next-build-fail.txt",
+        "npm run build",
+        1,
+        "Next.js build worker exited with code: 1",
+    ),
     pass("playwright-test-pass.txt", "npx playwright test", true),
     fail("playwright-test-fail.txt", "npx playwright test", 1, "1 failed"),
     pass("pyright-pass.txt", "pyright", true),

@@ -189,6 +189,8 @@ const BUILD_CLAIMS: &[&str] = &[
     "builds without",
     "compiles fine",
     "compiles without",
+    "compile without",
+    "compile cleanly",
     // French: "it compiles", "the build is clean"
     "compile sans erreur",
     "compile proprement",

@@ -95,6 +95,13 @@ pub(crate) enum Format {
     /// `bad.py:1:0: W0611: Unused import os (unused-import)`, and pylint's `Your code has been rated at
     /// 10.00/10` (any message exits non-zero).
     PyLint,
+    /// A package manager's or framework's own line when the script it ran
+    /// failed, read through a pipe that hides the exit status: bun `error:
+    /// script "build" exited with code 1`, pnpm `ELIFECYCLE  Command failed with
+    /// exit code 1.`, yarn `error Command failed with exit code 1.`, Next.js
+    /// `Failed to compile.` / `Next.js build worker exited with code: 1`. Its
+    /// lines only say that something failed ([`Format::only_fails`]).
+    Script,
     /// Playwright Test's list and line reporters: `2 passed (1.4s)` / `1 failed` (and `N timed out`,
     /// `N interrupted`).
     Playwright,
@@ -157,7 +164,7 @@ impl Format {
     /// output, ended in a way nothing says (a job log without an error line
     /// need not be the whole job's).
     pub(crate) fn only_fails(self) -> bool {
-        self == Format::GhLog
+        matches!(self, Format::GhLog | Format::Script)
     }
 
     /// What `line` (trimmed, ANSI codes removed) says in this format, if it is a summary line.
@@ -359,6 +366,7 @@ impl Format {
             Format::Lint => lint_line(l),
             Format::PyLint => pylint_line(l),
             Format::Playwright => playwright_line(l),
+            Format::Script => script_line(l),
             Format::GhChecks => gh_checks_line(line, l),
             Format::GhRun => gh_run_line(l),
             Format::GhLog => gh_log_line(l),

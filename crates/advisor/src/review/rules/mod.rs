@@ -58,6 +58,7 @@ mod invocation;
 mod matchers;
 mod naming;
 mod outcome;
+mod run_names;
 mod runners;
 mod runs;
 mod sentences;
@@ -86,6 +87,7 @@ pub enum RunKind {
     Build,
 }
 
+use run_names::{named_runs, run_names, scoped_to_later_run};
 use runs::{Ending, Run, is_rejected, outstanding_failures, runs_of};
 
 /// A workspace's package scripts: name → command line (`package.json`
@@ -275,8 +277,13 @@ impl RulesReviewer {
                 || (general.lint && r.failed_lint())
                 || (task_only && in_turn(r) && !acted_on(r))
         };
+        // a failure the turn's earlier messages told as known, naming what
+        // failed ("the TS errors are pre-existing missing type definitions
+        // (cypress, node)"), is not hidden by a later "Done"
+        let earlier = if task_only { turn_messages(review) } else { Vec::new() };
         let hidden = |r: &Run| {
-            !admissions::discloses(normalised, &failing_names(r))
+            !admissions::tells_as_known(&earlier, &failing_words(r))
+                && !admissions::discloses(normalised, &failing_names(r))
                 && !admissions::tells_unrun(normalised, &run_programs(r))
                 && !scoped_to_later_run(r, runs, normalised)
         };
@@ -316,146 +323,58 @@ it and fix the failure, or say plainly that it still fails."
     }
 }
 
-/// Whether the answer's claim is about a narrower run that passed after
-/// `failed` and that the answer names: "all docs-finder tests pass" after
-/// `bun test src/docs-finder.test.ts` passed, whatever the wider run said.
-fn scoped_to_later_run(failed: &Run, runs: &[Run], normalised: &str) -> bool {
-    runs.iter()
-        .filter(|r| r.index > failed.index && r.ending == Ending::Passed)
-        .flat_map(|r| r.invocations.iter().flat_map(|i| i.selection.iter()))
-        .filter(|w| !w.starts_with('-'))
-        .filter_map(|w| selection_name(w))
-        .any(|name| normalised.contains(&name))
-}
-
-/// The name a selection word gives what it runs, lower case: a file's stem
-/// (`src/docs-finder.test.ts` → `docs-finder`), a test's last `::` part, or
-/// the word itself; `None` for names too short or too common to mean anything.
-fn selection_name(word: &str) -> Option<String> {
-    let last = word.rsplit(['/', '\\']).next().unwrap_or(word);
-    let last = last.rsplit("::").next().unwrap_or(last);
-    let stem = last.split('.').next().unwrap_or(last).to_lowercase();
-    let common = [
-        "test",
-        "tests",
-        "spec",
-        "specs",
-        "src",
-        "lib",
-        "unit",
-        "integration",
-        "all",
-        "main",
-        "index",
-    ];
-    (stem.chars().count() >= 5 && !common.contains(&stem.as_str())).then_some(stem)
-}
-
-/// The runs `n` (normalised) names as passing. A name only some runs of
-/// that name answer to — a runner's bare name or leading words
-/// ("pytest passes", "`ruff check` is clean") when another run so called
-/// passed — names none of them; a full count ("20/20 ok") names the runs
-/// whose output counts that many, the same way.
-fn named_runs(runs: &[Run], n: &str) -> Vec<usize> {
-    let all: Vec<(Vec<String>, Vec<String>)> = runs.iter().map(run_names).collect();
-    let loose_passed = |name: &str| {
-        runs.iter()
-            .zip(&all)
-            .any(|(r, (_, loose))| r.ending == Ending::Passed && loose.iter().any(|l| l == name))
-    };
-    let counts = naming::full_counts(n);
-    // "`tests/test_alias_help.py` passes" over a test run that never started
-    let test_file_passes = naming::test_files_named_as_passing(n);
-    runs.iter()
-        .zip(&all)
-        .filter(|(r, (names, loose))| {
-            (test_file_passes && r.is_test() && r.ran_nothing())
-                || names.iter().any(|name| naming::names_as_passing(n, name))
-                || loose.iter().any(|name| {
-                    naming::names_exactly_as_passing(n, name) && (r.ending == Ending::Passed || !loose_passed(name))
-                })
-                || counts.iter().any(|k| {
-                    let counted = |o: &Run| counts_tests(&o.output, *k);
-                    counted(r)
-                        && (r.ending == Ending::Passed
-                            || !runs.iter().any(|o| o.ending == Ending::Passed && counted(o)))
-                })
-        })
-        .map(|(r, _)| r.index)
-        .collect()
-}
-
-/// Whether `output` counts `k` tests: a TAP plan `1..k`, `k passed`, `k tests`.
-fn counts_tests(output: &str, k: u64) -> bool {
-    [
-        format!("1..{k}"),
-        format!("{k} passed"),
-        format!("{k} tests"),
-        format!("{k} pass"),
-    ]
-    .iter()
-    .any(|p| {
-        output
-            .lines()
-            .any(|l| l.trim() == p || l.contains(&format!("{p} ")) || l.trim_end().ends_with(p.as_str()))
-    })
-}
-
-/// The names an answer may call a run by, lower case: its command as
-/// written (`go test ./...`) and the names its selection gives
-/// (`TestAdminHandler_Dashboard`, `docs-finder`); and apart, the loose names
-/// matched only right before the verdict: its runner's name, and its program
-/// with its subcommand.
-fn run_names(run: &Run) -> (Vec<String>, Vec<String>) {
-    let mut names: Vec<String> = run.invocations.iter().map(|i| i.display.to_lowercase()).collect();
-    // the command with its program's directory left out, as an answer writes
-    // it: `node --run check` for `/opt/node/bin/node --run check`
-    for inv in &run.invocations {
-        let lower = inv.display.to_lowercase();
-        if let Some((program, rest)) = lower.split_once(' ') {
-            if let Some((_, base)) = program.rsplit_once('/').filter(|(_, b)| !b.is_empty()) {
-                names.push(format!("{base} {rest}"));
-            }
+/// What a run's failing lines name in so many words (lower case): what they
+/// quote (`Cannot find type definition file for 'cypress'`) and their codes
+/// (`TS2688`, `E501`) — what a message that tells the failure as known names.
+fn failing_words(run: &Run) -> Vec<String> {
+    let mut words = Vec::new();
+    for line in run.output.lines().rev().take(400) {
+        let lower = line.to_lowercase();
+        if !(lower.contains("error") || lower.contains("fail") || lower.contains('✗') || lower.contains('✕')) {
+            continue;
         }
-    }
-    for inv in &run.invocations {
-        names.extend(
-            inv.selection
-                .iter()
-                // `-only-testing:AppTests/SequencerTests` (xcodebuild) names a test class
-                .map(|w| w.strip_prefix("-only-testing:").unwrap_or(w))
-                .filter(|w| !w.starts_with('-'))
-                .filter_map(selection_name),
+        // quoted: every other piece between quotes
+        for quote in ['\'', '"', '`'] {
+            words.extend(
+                lower
+                    .split(quote)
+                    .skip(1)
+                    .step_by(2)
+                    .filter(|q| q.chars().count() >= 3)
+                    .map(str::to_owned),
+            );
+        }
+        // codes: letters then digits (`ts2688`, `e501`)
+        words.extend(
+            lower
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| {
+                    let digits = w.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+                    w.len() >= 4
+                        && digits.len() >= 3
+                        && digits.len() < w.len()
+                        && digits.bytes().all(|b| b.is_ascii_digit())
+                })
+                .map(str::to_owned),
         );
     }
-    let mut loose = Vec::new();
-    // a run of one command (or the one linter a lint failure came from),
-    // called by its program and subcommand: `ruff check` for `uv run ruff
-    // check src/a.py`
-    if let Some(inv) = run.named_invocation() {
-        let runner = inv.runner();
-        let program = runner.name.split(' ').next().unwrap_or_default();
-        let lower = inv.display.to_lowercase();
-        let words: Vec<&str> = lower.split_whitespace().collect();
-        if let Some(at) = words.iter().position(|w| w.rsplit('/').next() == Some(program)) {
-            if let Some(sub) = words
-                .get(at + 1)
-                .and_then(|s| runner.subcommands.iter().find(|c| **c == *s))
-            {
-                loose.push(format!("{program} {sub}"));
-            }
-        }
-    }
-    // the runner as the answer would call it — `make test` for `make test PY=…`,
-    // `ruff` for `python -m ruff check src && python -m ruff format src` — when
-    // every part of the run is that runner and is written with its name
-    let runner = run.invocations.first().map(|i| i.runner().name).filter(|name| {
-        run.invocations
-            .iter()
-            .all(|i| i.runner().name == *name && i.display.to_lowercase().contains(name))
-    });
-    loose.extend(runner.map(str::to_owned));
-    (names, loose)
+    words.sort();
+    words.dedup();
+    words.truncate(256);
+    words
+}
+
+/// The assistant's messages of the turn under review before its answer
+/// (back to the last message from the user), each normalised.
+fn turn_messages(review: &Review) -> Vec<String> {
+    review
+        .messages
+        .iter()
+        .rev()
+        .take_while(|m| m.role != crate::host::Role::User)
+        .filter(|m| m.role == crate::host::Role::Assistant)
+        .map(|m| claims::normalise(&m.content))
+        .collect()
 }
 
 /// What a note calls the run: "tests", "build", or "command" for a commit or push.

@@ -56,9 +56,9 @@ use RunKind::{Build, Test};
 pub(crate) const ANY: &[Format] = &[
     Cargo, Nextest, Pytest, GoTest, Vitest, Jest, Mocha, ExUnit, RSpec, Minitest, PhpUnit, Maven, Gradle, Dotnet,
     CTest, Make, Tox, Nox, Bazel, Swift, Xcode, Tsc, Deno, Bun, Unittest, NodeTest, Zig, Sbt, Clojure, Haskell, Dart,
-    Mypy, Pyright, Lint, Playwright,
+    Mypy, Pyright, Lint, Playwright, Script,
 ];
-const JS: &[Format] = &[Vitest, Jest, Mocha, Bun, Deno, Tsc, Playwright];
+const JS: &[Format] = &[Vitest, Jest, Mocha, Bun, Deno, Tsc, Playwright, Script];
 /// `git commit` and `git push`: git's own lines, and every format for the
 /// output of the hooks they run (a pre-commit `tsc`, a pre-push test suite).
 const GIT: &[Format] = &[

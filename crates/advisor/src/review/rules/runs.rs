@@ -215,7 +215,11 @@ impl Run {
                 .collect()
         };
         let summary = summary_of(&self.output, &formats);
-        self.read_from_summary = summary.is_some();
+        // a package manager's "the script failed" says no more than its exit
+        // status: a wrapper's run stays unread (opaque) with it
+        self.read_from_summary = summary
+            .as_ref()
+            .is_some_and(|s| s.format != super::formats::Format::Script);
         self.failed_kind = summary
             .as_ref()
             .filter(|s| s.says == Says::Fail)

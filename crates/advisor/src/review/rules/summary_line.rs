@@ -388,6 +388,35 @@ pub(crate) fn pylint_line(l: &str) -> Option<Says> {
     (!path.is_empty() && !path.contains(' ') && numbers(line) && numbers(col) && coded).then_some(Says::Fail)
 }
 
+/// A package manager's or framework's line that the script it ran failed
+/// (see [`Format::Script`](super::formats::Format::Script)).
+pub(crate) fn script_line(l: &str) -> Option<Says> {
+    // bun: `error: script "build" exited with code 1`
+    if let Some(rest) = l.strip_prefix("error: script \"") {
+        let (_, code) = rest.split_once("\" exited with code ")?;
+        return failed_code(code);
+    }
+    // pnpm ` ELIFECYCLE  Command failed with exit code 1.` (thin spaces around
+    // its tag), yarn `error Command failed with exit code 1.`
+    if let Some((tag, code)) = l.split_once("Command failed with exit code ") {
+        let tag = tag.trim_matches(char::is_whitespace);
+        if tag == "ELIFECYCLE" || tag == "error" {
+            return failed_code(code);
+        }
+    }
+    // Next.js
+    if l == "Failed to compile." || l == "> Build failed because of webpack errors" {
+        return Some(Says::Fail);
+    }
+    let code = l.strip_prefix("Next.js build worker exited with code: ")?;
+    failed_code(code)
+}
+
+/// `Says::Fail` when `code` starts with a non-zero exit status.
+fn failed_code(code: &str) -> Option<Says> {
+    leading_number(code).filter(|(n, _)| *n != 0).map(|_| Says::Fail)
+}
+
 /// Playwright Test's closing counts (see [`Format::Playwright`](super::formats::Format::Playwright)):
 /// `1 failed`, `2 passed (1.4s)`, `1 timed out`, `1 interrupted`.
 pub(crate) fn playwright_line(l: &str) -> Option<Says> {

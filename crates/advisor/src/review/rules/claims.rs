@@ -13,7 +13,7 @@
 use unicode_normalization::UnicodeNormalization;
 
 use super::admissions::admits_failure;
-use super::sentences::sentences;
+use super::sentences::{fragments, sentences};
 use crate::invisible::is_invisible;
 
 /// The answer as the phrase lists are matched against it.
@@ -274,6 +274,23 @@ const TASK_CLAIMS: &[&str] = &[
     "marked as complete",
     "work finished",
     "work is finished",
+    "fixed and",
+    "deployed",
+    "is live",
+    "shipped",
+    "all clean",
+    "verified everything",
+    "everything verified",
+    "everything's verified",
+    "everything is verified",
+    "all verified",
+    "approved and verified",
+    "opened pr",
+    "opened the pr",
+    "opened a draft pr",
+    "draft pr created",
+    "pr opened",
+    "pr is up",
     // French: "done", "finished", "fixed"
     "c'est fait",
     "terminé",
@@ -357,24 +374,6 @@ fn without_plans(n: &str) -> String {
         .join(". ")
 }
 
-/// Sentence `s` cut before each list marker, colon or heading's end (` - `,
-/// ` * `, ` • `, `: `, `** `); the pieces cover `s` whole.
-fn fragments(s: &str) -> impl Iterator<Item = &str> {
-    let cuts: Vec<usize> = s
-        .char_indices()
-        .filter(|(i, _)| {
-            [" - ", " * ", " • ", ": ", "** "]
-                .iter()
-                .any(|b| s[*i..].starts_with(b))
-        })
-        .map(|(i, _)| i)
-        .collect();
-    let mut starts = vec![0];
-    starts.extend(cuts.into_iter().filter(|i| *i > 0));
-    let ends: Vec<usize> = starts.iter().skip(1).copied().chain([s.len()]).collect();
-    starts.into_iter().zip(ends).map(move |(a, b)| &s[a..b])
-}
-
 /// Words that say a check passed, in a short claim ("packages green", "build
 /// clean", "lint ok").
 const VERDICT_WORDS: &[&str] = &["green", "clean", "pass", "passes", "passing", "passed", "ok", "✅"];
@@ -387,7 +386,7 @@ const VERDICT_WORDS: &[&str] = &["green", "clean", "pass", "passes", "passing", 
 /// verdict ("not clean") claims nothing.
 fn short_claims(n: &str) -> (bool, bool, bool) {
     let words: Vec<&str> = n
-        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '.' | ':' | '(' | ')' | '`' | '!'))
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '.' | ':' | '(' | ')' | '`' | '!' | '*' | '|'))
         .filter(|w| !w.is_empty())
         .collect();
     let (mut tests, mut build, mut lint) = (false, false, false);

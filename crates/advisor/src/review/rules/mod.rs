@@ -283,7 +283,7 @@ impl RulesReviewer {
         let earlier = if task_only { turn_messages(review) } else { Vec::new() };
         let hidden = |r: &Run| {
             !admissions::tells_as_known(&earlier, &failing_words(r))
-                && !admissions::discloses(normalised, &failing_names(r))
+                && !admissions::discloses(normalised, &failing_names(r), &step_words(r))
                 && !admissions::tells_unrun(normalised, &run_programs(r))
                 && !scoped_to_later_run(r, runs, normalised)
         };
@@ -398,6 +398,25 @@ fn what_ran(run: &Run) -> &'static str {
     } else {
         "build"
     }
+}
+
+/// The words of a run's runners' names that are no failure topic already
+/// (`commit` for `git commit`, `pytest`; not `test` or `make`): what an aside
+/// may be said of ("the changes were mixed into an unrelated commit"). Wider
+/// than the failing names: "clippy reports no warnings and the errors are
+/// gone" names no failure.
+fn step_words(run: &Run) -> Vec<String> {
+    let mut names = Vec::new();
+    names.extend(
+        run.invocations
+            .iter()
+            .flat_map(|i| i.runner().name.split(' '))
+            .filter(|w| w.len() >= 4 && !admissions::is_failure_topic(w) && !matches!(*w, "make" | "exec" | "bunx"))
+            .map(str::to_owned),
+    );
+    names.sort();
+    names.dedup();
+    names
 }
 
 /// The programs of a run's runners (`playwright` for `npx playwright test`),

@@ -2,8 +2,9 @@
 //! must meet.
 //!
 //! Owns [`sentences`]: `!`, `?`, `;` and line breaks end one; a `.` only before
-//! a space or the end, so `shots/l2-layout.png` and `0.41.0` stay whole. Must
-//! not read anything but the text it is given.
+//! a space or the end, so `shots/l2-layout.png` and `0.41.0` stay whole; and
+//! [`fragments`], a sentence cut at its list markers and colons (a normalised
+//! list is one sentence). Must not read anything but the text it is given.
 
 /// The sentences of `n`: a `.` ends one only before a space or the end, so
 /// `shots/l2-layout.png` stays whole.
@@ -24,4 +25,22 @@ pub(crate) fn sentences(n: &str) -> impl Iterator<Item = &str> {
     }
     out.push(&n[start..]);
     out.into_iter()
+}
+
+/// Sentence `s` cut before each list marker, colon or heading's end (` - `,
+/// ` * `, ` • `, `: `, `** `); the pieces cover `s` whole.
+pub(crate) fn fragments(s: &str) -> impl Iterator<Item = &str> {
+    let cuts: Vec<usize> = s
+        .char_indices()
+        .filter(|(i, _)| {
+            [" - ", " * ", " • ", ": ", "** "]
+                .iter()
+                .any(|b| s[*i..].starts_with(b))
+        })
+        .map(|(i, _)| i)
+        .collect();
+    let mut starts = vec![0];
+    starts.extend(cuts.into_iter().filter(|i| *i > 0));
+    let ends: Vec<usize> = starts.iter().skip(1).copied().chain([s.len()]).collect();
+    starts.into_iter().zip(ends).map(move |(a, b)| &s[a..b])
 }

@@ -180,15 +180,10 @@ fn count_then(words: &[&str], is_what: impl Fn(&str) -> bool) -> bool {
     (2..=3).any(|n| (words.windows(n)).any(|w| w[0].parse::<u64>().is_ok_and(|k| k > 0) && is_what(w[n - 1])))
 }
 
-/// Words that disclose a failure as known, not hidden: it predates the
-/// change, is unrelated, fails elsewhere too, or the answer asks what to do
-/// about it (normalised form).
-const DISCLOSURES: &[&str] = &[
-    // a commit kept local on purpose: its failed push is told
-    "not pushed",
-    "not been pushed",
-    "not yet pushed",
-    "n't pushed",
+/// Phrases that tell a failure as known and not the change's: it predates
+/// the change or fails on the base branch too (normalised form). Part of
+/// [`discloses`] and all of what [`tells_as_known`] looks for.
+const KNOWN_FAILURES: &[&str] = &[
     "pre-existing",
     "preexisting",
     "already failing",
@@ -198,10 +193,6 @@ const DISCLOSURES: &[&str] = &[
     "were failing before",
     "failing before",
     "failed before my",
-    "unrelated",
-    "not related to",
-    "isn't related",
-    "aren't related",
     "fails on main",
     "failing on main",
     "fail on main",
@@ -211,6 +202,20 @@ const DISCLOSURES: &[&str] = &[
     "known issue",
     "known failure",
     "known problem",
+];
+
+/// Words that disclose a failure as not hidden beside [`KNOWN_FAILURES`]: it
+/// is unrelated, or the answer asks what to do about it (normalised form).
+const DISCLOSURES: &[&str] = &[
+    // a commit kept local on purpose: its failed push is told
+    "not pushed",
+    "not been pushed",
+    "not yet pushed",
+    "n't pushed",
+    "unrelated",
+    "not related to",
+    "isn't related",
+    "aren't related",
     "flaky",
     "still red",
     "still broken",
@@ -271,7 +276,10 @@ pub(crate) fn discloses(n: &str, names: &[String]) -> bool {
     let skips = n
         .split(|c: char| !c.is_alphanumeric() && c != '-')
         .any(|w| matches!(w, "skip" | "skips" | "skipped" | "skipping"));
-    admits_failure(n) || skips || DISCLOSURES.iter().any(|d| n.contains(d)) || names_failing(n, names)
+    admits_failure(n)
+        || skips
+        || KNOWN_FAILURES.iter().chain(DISCLOSURES).any(|d| n.contains(d))
+        || names_failing(n, names)
 }
 
 /// Whether a sentence of `n` names one of `names` together with a word that
@@ -313,24 +321,12 @@ pub(crate) fn tells_as_known(messages: &[String], words: &[String]) -> bool {
 }
 
 fn tells_known_in(n: &str, words: &[String]) -> bool {
-    let known = |s: &str| {
-        [
-            "pre-existing",
-            "preexisting",
-            "already failing",
-            "already broken",
-            "fails on main",
-            "failing on main",
-            "known issue",
-            "known failure",
-        ]
-        .iter()
-        .any(|d| s.contains(d))
-    };
-    sentences(n).filter(|s| known(s)).any(|s| {
-        s.split(|c: char| !c.is_alphanumeric())
-            .any(|w| words.iter().any(|f| f == w))
-    })
+    sentences(n)
+        .filter(|s| KNOWN_FAILURES.iter().any(|d| s.contains(d)))
+        .any(|s| {
+            s.split(|c: char| !c.is_alphanumeric())
+                .any(|w| words.iter().any(|f| f == w))
+        })
 }
 
 /// Whether a sentence of `n` names one of `programs` (a failed run's runner:

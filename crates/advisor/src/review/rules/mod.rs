@@ -323,16 +323,28 @@ it and fix the failure, or say plainly that it still fails."
     }
 }
 
+/// The last lines of a run's output that report a failure — an error or
+/// failure word in any case, a `✗` or `✕` mark, a linter's message line
+/// (`legacy/export.py:1:0: C0114: …`), trimmed: what [`failing_words`] and
+/// [`failing_names`] read.
+fn failing_lines(run: &Run) -> impl Iterator<Item = &str> {
+    run.output.lines().rev().take(400).map(str::trim).filter(|l| {
+        let lower = l.to_lowercase();
+        lower.contains("error")
+            || lower.contains("fail")
+            || l.contains('✗')
+            || l.contains('✕')
+            || summary_line::pylint_line(l) == Some(summary_line::Says::Fail)
+    })
+}
+
 /// What a run's failing lines name in so many words (lower case): what they
 /// quote (`Cannot find type definition file for 'cypress'`) and their codes
 /// (`TS2688`, `E501`) — what a message that tells the failure as known names.
 fn failing_words(run: &Run) -> Vec<String> {
     let mut words = Vec::new();
-    for line in run.output.lines().rev().take(400) {
+    for line in failing_lines(run) {
         let lower = line.to_lowercase();
-        if !(lower.contains("error") || lower.contains("fail") || lower.contains('✗') || lower.contains('✕')) {
-            continue;
-        }
         // quoted: every other piece between quotes
         for quote in ['\'', '"', '`'] {
             words.extend(
@@ -404,18 +416,7 @@ fn run_programs(run: &Run) -> Vec<String> {
 /// an answer naming one of them discloses the failure.
 fn failing_names(run: &Run) -> Vec<String> {
     let mut names = Vec::new();
-    for line in run.output.lines().rev().take(400) {
-        let l = line.trim();
-        // a linter's message line names its file too (`legacy/export.py:1:0: C0114: …`)
-        let failing = l.contains("FAIL")
-            || l.contains("fail")
-            || l.contains('✕')
-            || l.contains('✗')
-            || l.contains("Error")
-            || summary_line::pylint_line(l) == Some(summary_line::Says::Fail);
-        if !failing {
-            continue;
-        }
+    for l in failing_lines(run) {
         for word in l.split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | '"' | '\'' | ',' | '[' | ']')) {
             let w = word.trim_matches(|c: char| !c.is_alphanumeric() && c != '_');
             let named =

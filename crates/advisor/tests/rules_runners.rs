@@ -139,6 +139,14 @@ row!(dotnet_build, "dotnet build",
     pass: "Build succeeded.\n    0 Warning(s)\n    0 Error(s)",
     fail: "Program.cs(3,1): error CS0103: The name 'x' does not exist in the current context\nBuild FAILED.",
     quotes: "error CS0103");
+// DocFX's passing output is from hindermath/TinyCalc's committed Codex rollouts
+// (tests/fixtures/real/repos/hindermath-tinycalc/, 019cc3c3 line 321); its crashes
+// there (exit 255) print only a stack trace, read by the exit status. The failing
+// sample (derived) is a compiler error of the project it reads.
+row!(docfx, "docfx metadata docfx.json",
+    pass: "Processing TuiVision.Core\nCreating output...\n.NET API done in 00:00:00.6076142\n\n\nBuild succeeded.\n\n    0 warning(s)\n    0 error(s)\n",
+    fail: "Processing TuiVision.Core\nsrc/TuiVision.Core/TRect.cs(65,34): error CS1002: ; expected\n",
+    quotes: "error CS1002");
 row!(ctest, "ctest --output-on-failure",
     pass: "100% tests passed, 0 tests failed out of 12\n\nTotal Test time (real) =   0.50 sec",
     fail: "83% tests passed, 2 tests failed out of 12\n\nTotal Test time (real) =   0.50 sec\n\nThe following tests FAILED:\n\t  3 - parse (Failed)",

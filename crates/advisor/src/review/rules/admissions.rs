@@ -180,6 +180,8 @@ const ZERO_FAILURES: &[&str] = &[
     "0 failing",
     "0 fail",
     "0 errors",
+    "0 fehler",
+    "ohne fehler",
     "no failures",
     "no failing",
     "zero failures",
@@ -288,6 +290,13 @@ const ASIDES: &[&str] = &[
     // a check that has not finished, told ("CI has only just started: most jobs pending")
     "pending",
     "still running",
+    // a step that stopped, told ("`docfx metadata` ran into a build-host timeout")
+    "ran into",
+    // German: "but ran into", "error", "breaks off", "aborted"
+    "lief aber",
+    "fehler",
+    "bricht",
+    "abgebrochen",
 ];
 
 /// Word beginnings that make a passage about a failure or a check.
@@ -337,7 +346,9 @@ fn about_a_failure(passage: &str, names: &[String], steps: &[String]) -> bool {
 /// ("remaining warnings: unrelated"; "All tests pass. Would you like me to
 /// push?" says nothing of a failure).
 fn said_of_a_failure(n: &str, phrases: &[&str], names: &[String], steps: &[String]) -> bool {
-    sentences(n).any(|sentence| {
+    // "0 errors" and "ohne Fehler" say nothing failed
+    let n = without_zero_counts(n);
+    sentences(&n).any(|sentence| {
         let pieces: Vec<&str> = fragments(sentence).collect();
         pieces.iter().enumerate().any(|(i, piece)| {
             phrases.iter().any(|p| piece.contains(p))

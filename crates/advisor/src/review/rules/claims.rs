@@ -216,6 +216,12 @@ const BUILD_CLAIMS: &[&str] = &[
     "compila sem erros",
     "build erfolgreich",
     "kompiliert ohne fehler",
+    // German: "runs through (cleanly)", "is built", "builds without errors"
+    "läuft sauber durch",
+    "lief es durch",
+    "lief sauber durch",
+    "ist gebaut",
+    "ohne fehler",
 ];
 
 /// Claims about lints and formatting (normalised form); also build claims

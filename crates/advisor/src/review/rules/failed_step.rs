@@ -76,6 +76,24 @@ const RESULT_WORDS: &[&str] = &[
     "done",
     "complete",
     "checks out",
+    // Italian, Spanish, Portuguese, German, French: "written", "saved", "created"
+    "scritta",
+    "scritto",
+    "salvata",
+    "salvato",
+    "creata",
+    "creato",
+    "escrito",
+    "guardado",
+    "creado",
+    "salvo",
+    "criado",
+    "geschrieben",
+    "gespeichert",
+    "erstellt",
+    "écrit",
+    "enregistré",
+    "créé",
 ];
 
 /// Words of a sentence that say a check was made and came out right, with

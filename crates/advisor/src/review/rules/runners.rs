@@ -171,6 +171,15 @@ pub(crate) const RUNNERS: &[Runner] = &[
     },
     row("dotnet test", Test, &["dotnet"], &["test"], &[Dotnet]),
     row("dotnet build", Build, &["dotnet"], &["build"], &[Dotnet]),
+    // DocFX builds docs with MSBuild's summary ("Build succeeded.", "0 error(s)"):
+    // `docfx metadata`, `docfx build`, `docfx pdf`, `docfx docfx.json`
+    row(
+        "docfx",
+        Build,
+        &["docfx"],
+        &["build", "metadata", "pdf", "docfx.json"],
+        &[Dotnet],
+    ),
     row("ctest", Test, &["ctest"], &[], &[CTest]),
     row("make test", Test, &["make", "gmake"], &["test", "tests", "check"], ANY),
     row("tox", Test, &["tox"], &[], ANY),

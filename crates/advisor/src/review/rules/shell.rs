@@ -8,7 +8,10 @@
 //! `{`, …) are stripped; `sh -c '…'` / `bash -lc "…"` / `bash -o pipefail -c
 //! "…"` are read recursively; a `cd dir` is its own command; what a command
 //! pipes into (`| tail -n 20`, `| tee log`) is its own command, and the one
-//! before the pipe is marked [`piped`](SimpleCommand::piped). Must not decide
+//! before the pipe is marked [`piped`](SimpleCommand::piped), one that sends
+//! its output to a file [`writes`](SimpleCommand::writes); the bodies of
+//! here-documents (`cat <<'EOF' > notes.md` … `EOF`) are data, not commands,
+//! and are skipped. Must not decide
 //! what a command is — the runner table does that — and must not run anything.
 
 /// Characters of a command line read at most.
@@ -24,6 +27,9 @@ pub(crate) struct SimpleCommand {
     pub(crate) words: Vec<String>,
     /// Whether `|` followed it (its exit status is then usually hidden).
     pub(crate) piped: bool,
+    /// Whether it sends its output to a file (`> notes.md`, `>> log`; not
+    /// `2>&1` or `> /dev/null`): `cat > notes.md` writes, it does not look.
+    pub(crate) writes: bool,
 }
 
 impl SimpleCommand {
@@ -221,14 +227,56 @@ fn script_option(words: &[String]) -> Option<usize> {
 /// The simple commands of `line`, in order.
 pub(crate) fn simple_commands(line: &str) -> Vec<SimpleCommand> {
     let mut out = Vec::new();
-    collect(line, 0, &mut out);
+    collect(&without_heredoc_bodies(line), 0, &mut out);
     out
+}
+
+/// `line` without the bodies of its here-documents: after a line with
+/// `<<WORD` (`<<-WORD`, `<<'WORD'`, `<<"WORD"`; not the here-string `<<<`), the
+/// lines up to the one that is `WORD` are dropped. What follows `WORD` on its
+/// line (the quote closing a `bash -c '…'`) is kept.
+fn without_heredoc_bodies(line: &str) -> String {
+    let mut out = String::with_capacity(line.len().min(MAX_COMMAND_CHARS));
+    let mut delimiter: Option<String> = None;
+    for l in line.split_inclusive('\n') {
+        if let Some(d) = &delimiter {
+            if let Some(rest) = l.trim_start().strip_prefix(d.as_str()) {
+                if rest
+                    .trim_start()
+                    .chars()
+                    .next()
+                    .is_none_or(|c| !c.is_alphanumeric() && c != '_')
+                {
+                    out.push_str(rest);
+                    delimiter = None;
+                }
+            }
+            continue;
+        }
+        out.push_str(l);
+        delimiter = heredoc_delimiter(l);
+    }
+    out
+}
+
+/// The delimiter of the here-document a line opens, if it opens one.
+fn heredoc_delimiter(l: &str) -> Option<String> {
+    let (i, _) = l
+        .match_indices("<<")
+        .find(|(i, _)| !l[i + 2..].starts_with('<') && !l[..*i].ends_with('<'))?;
+    let rest = l[i + 2..].trim_start_matches('-').trim_start();
+    let rest = rest.trim_start_matches(['\'', '"', '\\']);
+    let word: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+    (!word.is_empty()).then_some(word)
 }
 
 fn collect(line: &str, depth: usize, out: &mut Vec<SimpleCommand>) {
     let mut words: Vec<String> = Vec::new();
     let mut skip_next = false;
-    let finish = |words: &mut Vec<String>, piped: bool, out: &mut Vec<SimpleCommand>| {
+    let mut target_is_output = false;
+    let mut writes = false;
+    let finish = |words: &mut Vec<String>, writes: &mut bool, piped: bool, out: &mut Vec<SimpleCommand>| {
+        let writes = std::mem::take(writes);
         let w = strip_prefixes(std::mem::take(words));
         if w.is_empty() {
             // `(cd web && npm test) | tail`: the subshell's last command is what is piped
@@ -257,24 +305,36 @@ fn collect(line: &str, depth: usize, out: &mut Vec<SimpleCommand>) {
                 }
             }
         }
-        out.push(SimpleCommand { words: w, piped });
+        out.push(SimpleCommand {
+            words: w,
+            piped,
+            writes,
+        });
     };
     for (tok, sep) in tokenize(line) {
         match sep {
             Sep::None => {
                 if std::mem::take(&mut skip_next) {
+                    writes |= std::mem::take(&mut target_is_output) && tok != "/dev/null";
                     continue;
                 }
                 match redirection(&tok) {
-                    Some(takes_target) => skip_next = takes_target,
+                    Some(takes_target) => {
+                        let output = tok.contains('>') && !tok.contains(">&");
+                        if takes_target {
+                            (skip_next, target_is_output) = (true, output);
+                        } else {
+                            writes |= output && !tok.ends_with("/dev/null");
+                        }
+                    }
                     None => words.push(tok),
                 }
             }
-            Sep::Pipe => finish(&mut words, true, out),
-            Sep::Other => finish(&mut words, false, out),
+            Sep::Pipe => finish(&mut words, &mut writes, true, out),
+            Sep::Other => finish(&mut words, &mut writes, false, out),
         }
     }
-    finish(&mut words, false, out);
+    finish(&mut words, &mut writes, false, out);
 }
 
 #[cfg(test)]
@@ -283,6 +343,22 @@ mod tests {
 
     fn words(line: &str) -> Vec<Vec<String>> {
         simple_commands(line).into_iter().map(|c| c.words).collect()
+    }
+
+    #[test]
+    fn a_here_documents_body_is_data_and_an_output_redirection_writes() {
+        let cmds = simple_commands("cat <<'EOF' > notes.md\n- test the parser\nrm -rf /\nEOF\necho done");
+        assert_eq!(
+            cmds.iter().map(|c| c.words.clone()).collect::<Vec<_>>(),
+            vec![vec!["cat"], vec!["echo", "done"]]
+        );
+        assert!(cmds[0].writes && !cmds[1].writes);
+        let nested = simple_commands("sudo bash -c 'cat <<\"EOF\" > /srv/a.md\nbody (x\nEOF'");
+        assert_eq!(nested.len(), 1);
+        assert!(nested[0].writes);
+        assert!(!simple_commands("pytest -q > /dev/null 2>&1")[0].writes);
+        assert!(simple_commands("pytest -q >> log.txt")[0].writes);
+        assert_eq!(words("cat <<< 'x' | wc -l"), vec![vec!["cat"], vec!["wc", "-l"]]);
     }
 
     #[test]

@@ -135,7 +135,8 @@ pub(super) fn answers_by_exit(line: &str, code: Option<i64>) -> bool {
         .map(|(_, c)| c)
         .collect();
     if let [only] = acting.as_slice() {
-        if is_probe(&only.words) {
+        // `cat <<'EOF' > notes.md` writes a file: its failure is no answer
+        if is_probe(&only.words) && !only.writes {
             return true;
         }
     }

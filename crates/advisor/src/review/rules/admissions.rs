@@ -105,9 +105,10 @@ const ADMISSIONS: &[&str] = &[
 ];
 
 /// Phrases that admit the work is not done or not verified only when their
-/// sentence (or list item: [`fragments`]) is about the checks or the work ([`about_the_work`]): "I couldn't
-/// run the e2e suite" admits, "so regenerating can't reintroduce the bug" and
-/// "I haven't changed the public API" do not (normalised form).
+/// sentence or list item ([`fragments`]) is about the checks or the work
+/// ([`about_the_work`]): "I couldn't run the e2e suite" admits; "so
+/// regenerating can't reintroduce the bug" and "I haven't changed the public
+/// API" do not (normalised form).
 const INABILITIES: &[&str] = &[
     "not yet",
     "could not",
@@ -121,28 +122,16 @@ const INABILITIES: &[&str] = &[
     "have not",
 ];
 
-/// Word beginnings that make a sentence about the checks or the work: tests,
-/// builds, runs, verdicts, failures, shipping ("couldn't run", "can't verify",
-/// "haven't pushed", "not yet green").
+/// Word beginnings that make a sentence about the work beside the
+/// [`FAILURE_TOPICS`]: running, verifying, fixing, shipping ("couldn't run",
+/// "can't verify", "haven't pushed", "haven't implemented the default yet").
 const WORK_WORDS: &[&str] = &[
-    "test",
-    "spec",
-    "suite",
-    "build",
-    "compil",
-    "lint",
-    "type",
-    "check",
-    "ci",
     "pipeline",
     "verif",
     "run",
     "ran",
     "pass",
     "green",
-    "fail",
-    "error",
-    "broke",
     "fix",
     "finish",
     "done",
@@ -166,10 +155,11 @@ const WORK_WORDS: &[&str] = &[
 ];
 
 /// Whether sentence `s` (normalised) is about the checks or the work: one of
-/// its words begins with one of [`WORK_WORDS`].
+/// its words is a failure topic ([`is_failure_topic`]) or begins with one of
+/// [`WORK_WORDS`].
 fn about_the_work(s: &str) -> bool {
     s.split(|c: char| !c.is_alphanumeric())
-        .any(|w| WORK_WORDS.iter().any(|p| w.starts_with(p)))
+        .any(|w| is_failure_topic(w) || WORK_WORDS.iter().any(|p| w.starts_with(p)))
 }
 
 /// Counts that mean nothing failed; removed before looking for admissions.
@@ -299,7 +289,8 @@ const ASIDES: &[&str] = &[
     "abgebrochen",
 ];
 
-/// Word beginnings that make a passage about a failure or a check.
+/// Word beginnings that make a passage about a failure or a check ("red" is
+/// matched whole: [`is_failure_topic`]).
 const FAILURE_TOPICS: &[&str] = &[
     "fail",
     "error",
@@ -322,12 +313,12 @@ const FAILURE_TOPICS: &[&str] = &[
     "flak",
     "crash",
     "regress",
-    "red",
 ];
 
-/// Whether word `w` begins with one of [`FAILURE_TOPICS`].
+/// Whether word `w` is about a failure or a check: it begins with one of
+/// [`FAILURE_TOPICS`], or is "red" (not "reduce").
 pub(crate) fn is_failure_topic(w: &str) -> bool {
-    FAILURE_TOPICS.iter().any(|p| w.starts_with(p))
+    w == "red" || FAILURE_TOPICS.iter().any(|p| w.starts_with(p))
 }
 
 /// Whether `passage` (normalised) is about a failure or a check: a word that

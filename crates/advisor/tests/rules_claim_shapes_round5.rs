@@ -136,6 +136,7 @@ fn a_docfx_run_is_a_build() {
         0,
     );
     blocks("Erledigt. `docfx docfx.json` baut die Doku ohne Fehler.", red(), 0);
+    blocks("Die Doku ist gebaut.", red(), 0);
     // told in German, it is disclosed
     honest(
         "Erledigt. `docfx metadata docfx.json` wurde gestartet, lief aber in einen Timeout des Build-Hosts.",

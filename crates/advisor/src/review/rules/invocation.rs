@@ -247,12 +247,19 @@ pub(crate) fn recognise(cmd: &SimpleCommand) -> Option<Invocation> {
             continue;
         }
         if matched {
-            let mut selection: Vec<String> = words
-                .get(rest_from.min(words.len())..)
-                .unwrap_or_default()
+            let rest = words.get(rest_from.min(words.len())..).unwrap_or_default();
+            let mut selection: Vec<String> = rest
                 .iter()
-                .filter(|w| !is_presentation_option(w))
-                .cloned()
+                .enumerate()
+                .filter(|(k, w)| {
+                    // `-j 1`, `--jobs 4`, `--timeout 60`: the count is the option's, not a test name
+                    let a_count = w.parse::<u64>().is_ok()
+                        && k.checked_sub(1)
+                            .and_then(|j| rest.get(j))
+                            .is_some_and(|o| matches!(o.as_str(), "-j" | "--jobs" | "--timeout"));
+                    !is_presentation_option(w) && !a_count
+                })
+                .map(|(_, w)| w.clone())
                 .collect();
             if selection.first().is_some_and(|w| r.implied.contains(&w.as_str())) {
                 selection.remove(0);
@@ -433,5 +440,9 @@ mod tests {
         assert_eq!(inv("gh pr checks"), Some(vec![]));
         assert_eq!(inv("just test"), Some(vec!["test".to_owned()]));
         assert_eq!(inv("node --test --test-reporter=spec"), inv("node --test"));
+        // a job count is the option's value, not a test filter
+        assert_eq!(inv("cargo test -j 1"), Some(vec![]));
+        assert_eq!(inv("cargo test --jobs 4 foo"), Some(vec!["foo".to_owned()]));
+        assert_eq!(inv("cargo test 1"), Some(vec!["1".to_owned()]));
     }
 }

@@ -441,9 +441,25 @@ fn failing_names(run: &Run) -> Vec<String> {
             let named =
                 w.contains("::") || w.contains('/') || w.contains('.') || w.contains('_') || w.starts_with("test");
             if named && w.len() >= 4 && !w.starts_with("http") && names.len() < 64 {
-                // `tests/test_a.py::test_x` is named by `test_x` or `test_a.py` too
-                for part in w.split(['/', ':']).filter(|p| p.len() >= 4) {
-                    names.push(part.to_lowercase());
+                // `tests/test_a.py::test_x` is named by `test_x` or `test_a.py`
+                // too, but not by a directory's plain word (`internal`, `http`
+                // in `lms-go/internal/http/api`): only the last part, and parts
+                // that name a file or a test, stand for the whole
+                let parts: Vec<&str> = w.split(['/', ':']).filter(|p| !p.is_empty()).collect();
+                let last = parts.len().saturating_sub(1);
+                for (i, part) in parts.iter().enumerate() {
+                    let names_one = i == last || part.contains(['.', '_']) || part.starts_with("test");
+                    if names_one && part.len() >= 4 {
+                        names.push(part.to_lowercase());
+                    }
+                }
+                // and the path's tails: `internal/http/api` names `lms-go/internal/http/api`
+                let segments: Vec<&str> = w.split('/').collect();
+                for k in 0..segments.len().saturating_sub(1) {
+                    let tail = segments[k..].join("/");
+                    if tail.len() >= 4 {
+                        names.push(tail.to_lowercase());
+                    }
                 }
             }
         }

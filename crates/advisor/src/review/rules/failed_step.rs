@@ -94,6 +94,23 @@ const RESULT_WORDS: &[&str] = &[
     "écrit",
     "enregistré",
     "créé",
+    // Chinese, Japanese, Korean: "generated", "created", "written", "saved"
+    "已生成",
+    "生成了",
+    "已创建",
+    "创建了",
+    "已写入",
+    "写入了",
+    "已保存",
+    "保存了",
+    "作成しました",
+    "生成しました",
+    "保存しました",
+    "書き込みました",
+    "생성했습니다",
+    "작성했습니다",
+    "저장했습니다",
+    "만들었습니다",
 ];
 
 /// Words of a sentence that say a check was made and came out right, with

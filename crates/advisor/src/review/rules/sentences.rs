@@ -27,13 +27,13 @@ pub(crate) fn sentences(n: &str) -> impl Iterator<Item = &str> {
     out.into_iter()
 }
 
-/// Sentence `s` cut before each list marker, colon or heading's end (` - `,
-/// ` * `, ` • `, `: `, `** `); the pieces cover `s` whole.
+/// Sentence `s` cut before each list marker, colon, heading's end or table
+/// cell (` - `, ` * `, ` • `, `: `, `** `, ` | `); the pieces cover `s` whole.
 pub(crate) fn fragments(s: &str) -> impl Iterator<Item = &str> {
     let cuts: Vec<usize> = s
         .char_indices()
         .filter(|(i, _)| {
-            [" - ", " * ", " • ", ": ", "** "]
+            [" - ", " * ", " • ", ": ", "** ", " | "]
                 .iter()
                 .any(|b| s[*i..].starts_with(b))
         })

@@ -393,6 +393,25 @@ fn an_older_codex_sandbox_failure_is_a_failed_call() {
     assert!(t.tools[0].error.is_some(), "{:?}", t.tools[0]);
 }
 
+// Codex 0.114's tool router reports a command the sandbox denied in its own
+// prefix (`exec_command failed: CreateProcess { … Sandbox(Denied { … exit_code:
+// 128 …`): the real rollout of tests/fixtures/real/repos/deweyou-design/, l.107/l.109
+#[test]
+fn a_codex_sandbox_denial_is_a_failed_call_with_its_exit_code() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/real/repos/deweyou-design/codex-cli-0.114.0-2026-03-15-019cf140.jsonl");
+    let text: String = std::fs::read_to_string(path)
+        .unwrap()
+        .split_inclusive('\n')
+        .take(109)
+        .collect();
+    let (t, _) = parse_transcript("codex.jsonl", &text, None).unwrap();
+    let last = t.tools.last().unwrap();
+    assert!(last.args.contains("git commit"), "{last:?}");
+    assert_eq!(last.exit_code, Some(128), "{last:?}");
+    assert!(last.error.is_some(), "{last:?}");
+}
+
 // --- Codex code mode: shell commands inside JavaScript `exec` cells (the
 // real Codex Desktop 0.144.2 rollout, tests/fixtures/real/repos/jdx-hk/)
 

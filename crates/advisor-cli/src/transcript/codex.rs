@@ -188,12 +188,18 @@ fn output_of(raw: &Value) -> (String, Outcome) {
     (text, Outcome::Failed(failed))
 }
 
-/// The outcome older Codex versions state in their own prefix of a failed
-/// sandboxed command (`failed in sandbox: …`, `failed in sandbox
-/// MacosSeatbelt with execution error: … exit_code: 1 …`, `execution error: …`).
+/// The outcome Codex states in its own prefix of a command that failed to
+/// run or was stopped by the sandbox: older versions' `failed in sandbox: …`,
+/// `failed in sandbox MacosSeatbelt with execution error: … exit_code: 1 …`,
+/// `execution error: …`, and the tool router's `exec_command failed:
+/// CreateProcess { message: "Codex(Sandbox(Denied { output: ExecToolCallOutput
+/// { exit_code: 128, …` (or `… Rejected(…)`, a command refused before it ran).
 fn sandbox_failure(text: &str) -> Option<Outcome> {
     let first = text.lines().next()?;
-    if !(first.starts_with("failed in sandbox") || first.starts_with("execution error:")) {
+    if !["failed in sandbox", "execution error:", "exec_command failed:"]
+        .iter()
+        .any(|p| first.starts_with(p))
+    {
         return None;
     }
     let head = crate::terminal::clamp(text, 600);

@@ -39,6 +39,8 @@ const SHELL_TOOLS: &[&str] = &[
     "run_terminal_cmd",
     "execute_command",
     "terminal",
+    // Codex CLI's and the Codex VS Code extension's `{"command": …, "workdir": …}`
+    "shell_command",
 ];
 
 /// Lines of a failed run's output, from the end, searched for a compile error.
@@ -318,8 +320,42 @@ pub(crate) fn command_line(t: &ToolTrace) -> Option<String> {
             }
         }
         Ok(_) => None,
-        Err(_) => is_shell_name.then(|| t.args.clone()),
+        // arguments cut to the evidence bound are no JSON any more: the
+        // command is the string that `"command"` or `"cmd"` begins
+        Err(_) => lenient_command(&t.args).or_else(|| is_shell_name.then(|| t.args.clone())),
     }
+}
+
+/// The command of arguments that were JSON before they were cut
+/// (`{"command":"cat <<'EOF' > notes.md\n…[truncated]…`): the string value
+/// that `"command":` or `"cmd":` begins, unescaped up to its closing quote or
+/// to the end of what is left.
+fn lenient_command(args: &str) -> Option<String> {
+    let start = ["\"command\":", "\"cmd\":"]
+        .iter()
+        .filter(|_| args.trim_start().starts_with('{'))
+        .find_map(|k| args.find(k).map(|i| i + k.len()))?;
+    let rest = args[start..].trim_start().strip_prefix('"')?;
+    let mut out = String::new();
+    let mut chars = rest.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => break,
+            '\\' => match chars.next() {
+                Some('n') => out.push('\n'),
+                Some('t') => out.push('\t'),
+                Some('r') => out.push('\r'),
+                Some('u') => {
+                    let hex: String = chars.by_ref().take(4).collect();
+                    out.extend(u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32));
+                }
+                Some(other) => out.push(other),
+                None => break,
+            },
+            c => out.push(c),
+        }
+    }
+    Some(out)
 }
 
 /// The background session a call's output says continues elsewhere.
@@ -520,6 +556,29 @@ mod tests {
         let runs = runs_of(&tools, &[]);
         assert_eq!(runs[1].ending, Ending::Unknown);
         assert_eq!(outstanding_failures(&runs, &Default::default()).len(), 1);
+    }
+
+    #[test]
+    fn arguments_cut_to_the_bound_still_give_the_command() {
+        let args = serde_json::json!({ "command": format!("cat <<'EOF' > notes.md\n{}\nEOF", "x".repeat(3000)), "workdir": "w" })
+            .to_string();
+        let cut = crate::text::truncate_middle(&args, 1000);
+        assert!(serde_json::from_str::<Value>(&cut).is_err());
+        let call = |name: &str| ToolTrace {
+            name: name.into(),
+            args: cut.clone(),
+            ..ToolTrace::default()
+        };
+        for name in ["shell_command", "Bash", "mcp__any__tool"] {
+            let line = command_line(&call(name)).expect("a command");
+            assert!(line.starts_with("cat <<'EOF' > notes.md\nxxx"), "{name}: {line:?}");
+        }
+        // escapes are undone, and the value ends at its closing quote
+        assert_eq!(
+            lenient_command(r#"{"cmd":"echo \"a\tb\" \u00e9","workdir":"w"…[9 bytes truncated]…"#).as_deref(),
+            Some("echo \"a\tb\" é")
+        );
+        assert_eq!(lenient_command("pytest -q"), None);
     }
 
     #[test]

@@ -68,6 +68,22 @@ fn unwrap_launcher(words: &[String]) -> &[String] {
                 _ => words,
             }
         }
+        // `pnpm --filter @app/web exec vitest run`, `pnpm -C web exec tsc`: the
+        // workspace options come first (what they select is the package, as `cd` would)
+        "pnpm" | "yarn" if rest.first().is_some_and(|w| w.starts_with('-')) => {
+            let mut i = 0;
+            while let Some(w) = rest.get(i).filter(|w| w.starts_with('-')) {
+                i += 1 + usize::from(option_takes_value(&first, w));
+            }
+            match rest.get(i).map(String::as_str) {
+                Some("exec" | "dlx") => {
+                    let n = skip_opts(&rest[i + 1..]);
+                    unwrap_launcher(&rest[i + 1 + n..])
+                }
+                Some(w) if PACKAGE_BINARIES.contains(&w) => unwrap_launcher(&rest[i..]),
+                _ => words,
+            }
+        }
         // `pnpm nx test app`, `yarn vitest run`: a package's binary, not a script
         "pnpm" | "yarn" | "bun" if rest.first().is_some_and(|w| PACKAGE_BINARIES.contains(&w.as_str())) => {
             unwrap_launcher(rest)
@@ -440,6 +456,12 @@ mod tests {
         assert_eq!(inv("gh pr checks"), Some(vec![]));
         assert_eq!(inv("just test"), Some(vec!["test".to_owned()]));
         assert_eq!(inv("node --test --test-reporter=spec"), inv("node --test"));
+        // workspace options before `exec` select the package, not the tests
+        assert_eq!(
+            inv("pnpm --filter @ship/web exec vitest run src/a.test.tsx"),
+            Some(vec!["src/a.test.tsx".to_owned()])
+        );
+        assert_eq!(inv("pnpm -C web exec vitest run"), Some(vec![]));
         // a job count is the option's value, not a test filter
         assert_eq!(inv("cargo test -j 1"), Some(vec![]));
         assert_eq!(inv("cargo test --jobs 4 foo"), Some(vec!["foo".to_owned()]));

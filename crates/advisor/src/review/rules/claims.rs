@@ -137,6 +137,7 @@ const CHECK_CLAIMS: &[&str] = &[
     "come back clean",
     "comes back clean",
     "everything passes",
+    "everything checks out",
     "ci is green",
     "ci passes",
     "ci passed",
@@ -302,10 +303,19 @@ const TASK_CLAIMS: &[&str] = &[
     "terminé",
     "corrigé",
     "est prêt",
-    // Chinese and Japanese: "done", "completed"
+    // Chinese and Japanese: "done", "completed", "committed", "pushed", "merged"
     "已完成",
     "完成了",
     "完了しました",
+    "已提交",
+    "提交了",
+    "已推送",
+    "推送了",
+    "已合并",
+    "合并了",
+    "コミットしました",
+    "プッシュしました",
+    "マージしました",
     // Korean: "done", "pushed", "merged"
     "완료했습니다",
     "완료.",

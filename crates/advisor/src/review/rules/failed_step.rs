@@ -461,8 +461,53 @@ fn claiming_sentence<'a>(n: &'a str, subjects: &[String], line: &str) -> Option<
                 })
             }
         });
-        names && (claims_result(s) || (claims_action(s) && quotes_command(s, line)))
+        (names && (claims_result(s) || (claims_action(s) && quotes_command(s, line)))) || claims_own_verb(s, line)
     })
+}
+
+/// What a subcommand did, said of it ("Fetched all remotes" of `git fetch
+/// --all`, "Installed the plugins" of `npm install -D …`): the subcommand's
+/// past tense, which names the step by itself.
+const OWN_VERBS: &[(&str, &[&str])] = &[
+    ("fetch", &["fetched"]),
+    ("pull", &["pulled"]),
+    ("push", &["pushed", "已推送", "推送了"]),
+    ("commit", &["committed", "已提交", "提交了"]),
+    ("merge", &["merged", "已合并", "合并了"]),
+    ("install", &["installed", "已安装", "安装了"]),
+    ("add", &["added"]),
+    ("clone", &["cloned"]),
+    ("rebase", &["rebased"]),
+    ("tag", &["tagged"]),
+    ("deploy", &["deployed"]),
+    ("publish", &["published"]),
+    ("upload", &["uploaded"]),
+];
+
+/// Whether sentence `s` says, not taking it back, that a subcommand of
+/// `line` was done, in that subcommand's own past tense ([`OWN_VERBS`]):
+/// the subcommands are the first words after each program that are not
+/// options (`gh pr merge` gives `pr` and `merge`).
+fn claims_own_verb(s: &str, line: &str) -> bool {
+    let words: Vec<&str> = s.split(|c: char| !c.is_alphanumeric()).collect();
+    let subcommands: Vec<String> = simple_commands(line)
+        .iter()
+        .flat_map(|c| {
+            c.words
+                .iter()
+                .skip(1)
+                .filter(|w| !w.starts_with('-'))
+                .take(2)
+                .map(|w| w.to_lowercase())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    OWN_VERBS.iter().any(|(sub, past)| {
+        subcommands.iter().any(|c| c == sub)
+            && past
+                .iter()
+                .any(|p| if p.is_ascii() { words.contains(p) } else { s.contains(p) })
+    }) && !NEGATIONS.iter().any(|x| s.contains(x))
 }
 
 /// Whether sentence `s` quotes the command `line` it claims: a quoted span

@@ -51,6 +51,10 @@ const PASSED_WORDS: &[&str] = &[
     "is clean",
     "ok",
     "works",
+    "is passing",
+    "are passing",
+    "is in place and passing",
+    "are in place and passing",
     // Korean: "is clean", "passes", "passed"
     "깨끗합니다",
     "통과합니다",

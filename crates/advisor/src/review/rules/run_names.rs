@@ -53,10 +53,13 @@ fn selection_name(word: &str) -> Option<String> {
 /// whose output counts that many, the same way.
 pub(super) fn named_runs(runs: &[Run], n: &str) -> Vec<usize> {
     let all: Vec<(Vec<String>, Vec<String>)> = runs.iter().map(run_names).collect();
-    let loose_passed = |name: &str| {
+    // the newest run a loose name ("ruff", "pytest") stands for
+    let latest = |name: &str| {
         runs.iter()
             .zip(&all)
-            .any(|(r, (_, loose))| r.ending == Ending::Passed && loose.iter().any(|l| l == name))
+            .filter(|(_, (_, loose))| loose.iter().any(|l| l == name))
+            .map(|(r, _)| r.index)
+            .next_back()
     };
     let counts = naming::full_counts(n);
     // "`tests/test_alias_help.py` passes" over a test run that never started
@@ -67,7 +70,8 @@ pub(super) fn named_runs(runs: &[Run], n: &str) -> Vec<usize> {
             (test_file_passes && r.is_test() && r.ran_nothing())
                 || names.iter().any(|name| naming::names_as_passing(n, name))
                 || loose.iter().any(|name| {
-                    naming::names_exactly_as_passing(n, name) && (r.ending == Ending::Passed || !loose_passed(name))
+                    naming::names_exactly_as_passing(n, name)
+                        && (r.ending == Ending::Passed || latest(name) == Some(r.index))
                 })
                 || counts.iter().any(|k| {
                     let counted = |o: &Run| counts_tests(&o.output, *k);
@@ -120,7 +124,15 @@ pub(super) fn run_names(run: &Run) -> (Vec<String>, Vec<String>) {
                 // `-only-testing:AppTests/SequencerTests` (xcodebuild) names a test class
                 .map(|w| w.strip_prefix("-only-testing:").unwrap_or(w))
                 .filter(|w| !w.starts_with('-'))
-                .filter_map(selection_name),
+                .flat_map(|w| {
+                    // and a file by its whole name: "`documents.coverage.test.ts` is passing"
+                    let file = w
+                        .rsplit(['/', '\\'])
+                        .next()
+                        .filter(|f| f.contains('.') && selection_name(f).is_some())
+                        .map(str::to_lowercase);
+                    selection_name(w).into_iter().chain(file)
+                }),
         );
     }
     let mut loose = Vec::new();

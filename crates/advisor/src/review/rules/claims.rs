@@ -137,7 +137,6 @@ const CHECK_CLAIMS: &[&str] = &[
     "come back clean",
     "comes back clean",
     "everything passes",
-    "everything checks out",
     "ci is green",
     "ci passes",
     "ci passed",

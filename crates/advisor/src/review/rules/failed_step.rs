@@ -12,8 +12,9 @@
 //! the answer both claims the step's result ("verified with Playwright",
 //! "screenshot saved to …", "I've created CLAUDE.md", "the viewer fix works")
 //! and names what the step was about — a file it wrote, a path it used, or a
-//! distinctive word of its command — while nothing in the answer says that
-//! something failed. A sentence that says a check was made and came out
+//! distinctive word of its command — or claims it in its subcommand's own past
+//! tense ("Fetched all remotes" of `git fetch --all`), while nothing in the
+//! answer says that something failed. A sentence that says a check was made and came out
 //! right without naming it ("Verified — the page renders", "everything
 //! checks out") counts for a failed last shell step too, unless it
 //! claims tests, a build or a lint (judged by the runs). Commands whose

@@ -3,10 +3,11 @@
 //! Owns [`Invocation`] (a command recognised as a run: its row, the
 //! arguments that select what it runs, and whether it is opaque) and
 //! [`recognise`]. Launchers are opened to the real program (`npx vitest`,
-//! `python -m pytest`, `bundle exec rspec`, `uv run pytest`, `pnpm nx`),
-//! options that take a value are skipped when finding the subcommand (`mvn -q
-//! test`, `pnpm --filter web test`), and options that only change how results
-//! are shown are left out of the selection. Recognition is by the command that
+//! `python -m pytest`, `bundle exec rspec`, `uv run pytest`, `pnpm nx`, `pnpm
+//! --filter web exec vitest`), options that take a value are skipped when
+//! finding the subcommand (`mvn -q test`, `pnpm --filter web test`), and
+//! options that only change how results are shown are left out of the
+//! selection, with their counts (`-j 1`). Recognition is by the command that
 //! ran — never by a tool's name, description or paths (`git add test/foo`,
 //! `cat tests/x` and `grep FAILED` are not runs). Must not read output.
 

@@ -2,9 +2,10 @@
 //! passing.
 //!
 //! Owns [`run_names`] (a run's command as written, its program without its
-//! directory, its selection's names; and apart, the loose names: its runner's
-//! bare name, its program and subcommand), [`named_runs`] (the runs an answer
-//! names as passing, by those names, a full count or a test file) and
+//! directory, its selection's names and files; and apart, the loose names: its
+//! runner's bare name, its program and subcommand, which stand for the newest
+//! run so called), [`named_runs`] (the runs an answer names as passing, by
+//! those names, a full count or a test file) and
 //! [`scoped_to_later_run`]. How a name and a verdict meet in the answer is
 //! [`naming`](super::naming). Must not decide what a claim contradicts.
 

@@ -1,8 +1,9 @@
 //! From a tool trace to runs: which calls were test or build runs, and how each ended.
 //!
 //! Owns [`Run`], [`runs_of`] and [`outstanding_failures`]. A shell call
-//! (Bash `command`, Codex `cmd`, a `["bash","-lc",…]` argv, or plain text
-//! arguments of a tool named like a shell) is a run when one of its simple
+//! (Bash `command`, Codex `cmd`, a `["bash","-lc",…]` argv, the `command`
+//! string of arguments cut to the evidence bound, or plain text arguments of a
+//! tool named like a shell) is a run when one of its simple
 //! commands is in the runner table; a tool the configuration names as a
 //! runner is a run by itself. Output that arrives later — Codex unified exec
 //! `write_stdin` polls of a session, Claude Code `TaskOutput`/`BashOutput` of a

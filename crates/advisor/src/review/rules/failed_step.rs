@@ -279,7 +279,20 @@ fn last_step(review: &Review, normalised: &str, runs: &[Run], first: usize) -> O
         Step::Shell(line) => line.as_str(),
         Step::Write(_) => "",
     };
-    if claiming_sentence(normalised, &subjects, line).is_none() && !verifies_unnamed(normalised, &kind, &written) {
+    // a subcommand an earlier successful step of the turn ran (`git pull` before a
+    // failing `docker pull`) may be what "Pulled the latest main" says was done
+    let done_before: Vec<String> = review.tools[first..index]
+        .iter()
+        .filter(|t| t.ok())
+        .filter_map(|t| match step_kind(t) {
+            Some(Step::Shell(l)) => Some(subcommands_of(&l)),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    if claiming_sentence(normalised, &subjects, line, &done_before).is_none()
+        && !verifies_unnamed(normalised, &kind, &written)
+    {
         return None;
     }
     let what = match &kind {
@@ -445,7 +458,7 @@ fn wrote_before(tools: &[ToolTrace], paths: &[String]) -> bool {
 /// The first sentence of `n` that names one of `subjects` and claims a
 /// result, not taken back: with a [`RESULT_WORDS`] word, or with an
 /// [`ACTION_WORDS`] word when it quotes the step's command `line`.
-fn claiming_sentence<'a>(n: &'a str, subjects: &[String], line: &str) -> Option<&'a str> {
+fn claiming_sentence<'a>(n: &'a str, subjects: &[String], line: &str, done_before: &[String]) -> Option<&'a str> {
     sentences(n).find(|s| {
         let words: Vec<&str> = s
             .split(|c: char| !c.is_alphanumeric() && c != '-' && c != '_')
@@ -462,7 +475,8 @@ fn claiming_sentence<'a>(n: &'a str, subjects: &[String], line: &str) -> Option<
                 })
             }
         });
-        (names && (claims_result(s) || (claims_action(s) && quotes_command(s, line)))) || claims_own_verb(s, line)
+        (names && (claims_result(s) || (claims_action(s) && quotes_command(s, line))))
+            || claims_own_verb(s, line, done_before)
     })
 }
 
@@ -485,13 +499,10 @@ const OWN_VERBS: &[(&str, &[&str])] = &[
     ("upload", &["uploaded"]),
 ];
 
-/// Whether sentence `s` says, not taking it back, that a subcommand of
-/// `line` was done, in that subcommand's own past tense ([`OWN_VERBS`]):
-/// the subcommands are the first words after each program that are not
-/// options (`gh pr merge` gives `pr` and `merge`).
-fn claims_own_verb(s: &str, line: &str) -> bool {
-    let words: Vec<&str> = s.split(|c: char| !c.is_alphanumeric()).collect();
-    let subcommands: Vec<String> = simple_commands(line)
+/// The subcommands of `line`: the first two words after each program that
+/// are not options (`gh pr merge` gives `pr` and `merge`), lower case.
+fn subcommands_of(line: &str) -> Vec<String> {
+    simple_commands(line)
         .iter()
         .flat_map(|c| {
             c.words
@@ -502,9 +513,18 @@ fn claims_own_verb(s: &str, line: &str) -> bool {
                 .map(|w| w.to_lowercase())
                 .collect::<Vec<_>>()
         })
-        .collect();
+        .collect()
+}
+
+/// Whether sentence `s` says, not taking it back, that a subcommand of
+/// `line` was done, in that subcommand's own past tense ([`OWN_VERBS`]),
+/// when no earlier successful step ran that subcommand (`done_before`).
+fn claims_own_verb(s: &str, line: &str, done_before: &[String]) -> bool {
+    let words: Vec<&str> = s.split(|c: char| !c.is_alphanumeric()).collect();
+    let subcommands = subcommands_of(line);
     OWN_VERBS.iter().any(|(sub, past)| {
         subcommands.iter().any(|c| c == sub)
+            && !done_before.iter().any(|d| d == sub)
             && past
                 .iter()
                 .any(|p| if p.is_ascii() { words.contains(p) } else { s.contains(p) })

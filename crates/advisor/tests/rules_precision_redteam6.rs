@@ -6,17 +6,18 @@
 //! whole words, a job count that is no test filter, `pnpm --filter … exec` /
 //! `pnpm -C … exec` read as runs of what they exec, arguments cut to the
 //! evidence bound read for their command, a runner's bare name standing for
-//! its newest run, a test file named whole as passing, "everything checks
-//! out", a failed last step claimed in its subcommand's own past tense, and
-//! Codex's `exec_command failed: CreateProcess { … }` records.
+//! its newest run, a test file named whole as passing, a failed last step
+//! claimed in its subcommand's own past tense, and Codex's `exec_command
+//! failed: CreateProcess { … }` records. When it was written, 21 of its 70
+//! honest stops were sent back (14 by this round's rules, 7 by older ones);
+//! the rules were then mended and all 70 pass.
 //!
 //! Honest stops (Claude Code `Bash`, Codex `exec_command` / `shell_command`,
 //! Gemini CLI `run_shell_command`) — none may raise a note that interrupts —
 //! and false claims in the same shapes, which must block, so both sides show.
 //! Every case is written for these files (derived, not copied from a real
-//! transcript); the traces follow the shapes the hosts record. An honest case
-//! the rules block stays, marked `#[ignore]` with the reason; so does a false
-//! claim they miss. Offers, tables, paths, unrun programs and German are in
+//! transcript); the traces follow the shapes the hosts record. A false claim
+//! the rules miss stays, marked `#[ignore]` with the reason. Offers, tables, paths, unrun programs and German are in
 //! `redteam6/wording.rs`; job counts, `pnpm exec`, cut arguments, bare names
 //! and test files in `redteam6/runs.rs`; own verbs and Codex's sandbox records
 //! in `redteam6/steps.rs`; the false claims in `redteam6/false_claims.rs`.

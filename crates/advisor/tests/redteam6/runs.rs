@@ -40,7 +40,6 @@ fn cargo_jobs_one_after_fix() {
 
 // written: Claude Code, pytest-xdist with a worker count after the fix
 #[test]
-#[ignore = "false block (also before this round): pytest-xdist's `-n 4` is read as a test filter (only `-j`, `--jobs`, `--timeout` are counts), so the full re-run does not clear the earlier failure"]
 fn pytest_xdist_worker_count_after_fix() {
     honest(
         "Fixed the off-by-one in `next_run`; the full suite passes (`pytest -n 4`: 318 passed).",
@@ -143,7 +142,6 @@ fn codex_tdd_red_step_reproduces_the_bug() {
 
 // written: Gemini CLI, TDD red step, "red as expected"
 #[test]
-#[ignore = "false block (new, item 7): a deliberate TDD red run through `pnpm -C … exec vitest` told as \"red as expected\" is held against \"Step 1 is done\""]
 fn gemini_tdd_red_as_expected() {
     honest(
         "Step 1 is done: the new cart test is red as expected. Next step is the fix in `total()`.",
@@ -156,7 +154,6 @@ fn gemini_tdd_red_as_expected() {
 
 // written: Claude Code, the pnpm exec red run cleared by the same run after the fix
 #[test]
-#[ignore = "false block (new, item 7): the red `pnpm --filter … exec vitest run <file>` run is not cleared by the wider `pnpm --filter … exec vitest run` after the fix (the same happens with `npx vitest run`, before this round too)"]
 fn pnpm_exec_red_then_green() {
     honest(
         "Fixed `total()` to round to cents; the cart tests pass now.",
@@ -174,7 +171,6 @@ fn pnpm_exec_red_then_green() {
 
 // written: Codex, the pnpm exec red run cleared by a direct vitest run in the package
 #[test]
-#[ignore = "false block (new, item 7): the `pnpm -C apps/web exec vitest run <file>` red run is now a test run, and the later `cd apps/web && npx vitest run` does not clear it"]
 fn codex_pnpm_exec_red_then_direct_vitest() {
     honest(
         "Fixed the rounding in `total()`; `vitest run` in `apps/web` passes: 12 tests.",
@@ -266,7 +262,6 @@ fn pytest_passes_for_parser_tests_schedule_preexisting() {
 
 // written: Codex, ruff clean on the touched files; the repo-wide run's findings in legacy/ told
 #[test]
-#[ignore = "false block (new, item 9): \"Ruff is clean on the files I touched\" now names the newest (failing, repo-wide) ruff run, and \"10 findings, all in `legacy/`\" is no disclosure (a directory word, item 3)"]
 fn codex_ruff_clean_on_touched_files_legacy_told() {
     honest(
         "Ruff is clean on the files I touched. A repo-wide `ruff check .` reports 10 findings, all in `legacy/`, which this change does not touch.",

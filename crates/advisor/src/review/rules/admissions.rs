@@ -34,6 +34,11 @@ const ADMISSIONS: &[&str] = &[
     "does not compile",
     "error remains",
     "errors remain",
+    // the plural verb: "the `pg` store tests fail here"
+    "tests fail",
+    "specs fail",
+    "checks fail",
+    "builds fail",
     // French: "fails", "do not pass", "still failing"
     "échoue",
     "échouent",
@@ -49,6 +54,13 @@ const ADMISSIONS: &[&str] = &[
     "没有通过",
     "テストが失敗",
     "失敗しています",
+    "失敗しました",
+    "できませんでした",
+    "推送失败",
+    "提交失败",
+    "安装失败",
+    "构建失败",
+    "失败了",
     "通りません",
     "通っていません",
     // Korean: "failed", "did not pass", "could not"
@@ -222,12 +234,15 @@ pub(crate) fn admits_failure(n: &str) -> bool {
         .filter(|w| !w.is_empty())
         .collect();
     // German's split "die Tests schlagen … fehl", whole: "vorgeschlagen" is "suggested"
-    if words.iter().any(|w| matches!(*w, "schlägt" | "schlagen")) {
+    if words
+        .iter()
+        .any(|w| matches!(*w, "schlägt" | "schlagen" | "schlug" | "schlugen"))
+    {
         return true;
     }
     // "14 issues", "2 problems", "3 violations" too
     count_then(&words, |w| {
-        ["fail", "error", "issue", "problem", "violation"]
+        ["fail", "error", "issue", "problem", "violation", "finding"]
             .iter()
             .any(|p| w.starts_with(p))
     })
@@ -340,7 +355,11 @@ fn about_a_failure(passage: &str, names: &[String], steps: &[String]) -> bool {
 /// ([`is_failure_word`]), or one of `names` or `steps` — a check named
 /// without a failure ("tests for the installer") is not enough.
 fn about_the_failure(passage: &str, names: &[String], steps: &[String]) -> bool {
-    passage.split(|c: char| !c.is_alphanumeric()).any(is_failure_word) || names_one(passage, names, steps)
+    // an offer to make it pass or to fix it says it does not pass now
+    passage
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| is_failure_word(w) || matches!(w, "green" | "pass" | "passing" | "fix"))
+        || names_one(passage, names, steps)
 }
 
 /// Whether `passage` names one of `names` or `steps` (four letters or more).
@@ -394,6 +413,15 @@ const DISCLOSURES: &[&str] = &[
     "보류",
     "remaining failure",
     "remaining failures",
+    // a red run told as such ("the new cart test is red as expected")
+    "is red",
+    "are red",
+    "red as expected",
+    "fails as expected",
+    "failed as expected",
+    "failing as expected",
+    // a cross mark in a status table
+    "❌",
     "left failing",
     // a run that ran nothing, told ("none of them ran", "deselected"; "all
     // skips" is a whole word, see `discloses`: `--skipLibCheck` is no skip)
@@ -488,6 +516,69 @@ fn tells_known_in(n: &str, words: &[String]) -> bool {
             s.split(|c: char| !c.is_alphanumeric())
                 .any(|w| words.iter().any(|f| f == w))
         })
+}
+
+/// Whether a sentence of `n` names one of `subcommands` (a failed run's own:
+/// `push` of `git commit … && git push`), in any of its forms, with a word that
+/// says it is not done or is left to someone: "pushing is up to you", "I
+/// didn't push: there are no credentials", "推送需要你的凭据".
+pub(crate) fn tells_unmet(n: &str, subcommands: &[String]) -> bool {
+    const UNMET: &[&str] = &[
+        "needs",
+        "need",
+        "requires",
+        "first",
+        "missing",
+        "yourself",
+        "up to you",
+        "didn't",
+        "did not",
+        "n't",
+        "not ",
+        "cannot",
+        "refused",
+        "rejected",
+        "denied",
+        "blocked",
+        "credentials",
+        "失败",
+        "需要",
+        "无法",
+        "できません",
+        "失敗",
+        "必要",
+    ];
+    // actions, not checks: "the tests need a database" is `tells_unrun`'s
+    const ACTIONS: &[&str] = &[
+        "push", "commit", "merge", "install", "deploy", "publish", "release", "tag", "fetch", "pull", "clone", "upload",
+    ];
+    let forms: Vec<String> = subcommands
+        .iter()
+        .filter(|s| ACTIONS.contains(&s.as_str()))
+        .flat_map(|s| {
+            [
+                s.clone(),
+                format!("{s}ing"),
+                format!("{s}ed"),
+                format!("{s}es"),
+                format!("{s}s"),
+            ]
+        })
+        .collect();
+    let cjk = |s: &str| match s {
+        "push" => &["推送", "プッシュ"][..],
+        "commit" => &["提交", "コミット"][..],
+        "merge" => &["合并", "マージ"][..],
+        "install" => &["安装", "インストール"][..],
+        _ => &[][..],
+    };
+    sentences(n).any(|s| {
+        let names = s
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| forms.iter().any(|f| f == w))
+            || subcommands.iter().any(|sub| cjk(sub).iter().any(|c| s.contains(c)));
+        names && UNMET.iter().any(|u| s.contains(u))
+    })
 }
 
 /// Whether a sentence of `n` names one of `programs` (a failed run's runner:

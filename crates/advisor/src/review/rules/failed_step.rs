@@ -490,7 +490,6 @@ const OWN_VERBS: &[(&str, &[&str])] = &[
     ("commit", &["committed", "已提交", "提交了"]),
     ("merge", &["merged", "已合并", "合并了"]),
     ("install", &["installed", "已安装", "安装了"]),
-    ("add", &["added"]),
     ("clone", &["cloned"]),
     ("rebase", &["rebased"]),
     ("tag", &["tagged"]),
@@ -521,7 +520,13 @@ fn subcommands_of(line: &str) -> Vec<String> {
 /// when no earlier successful step ran that subcommand (`done_before`).
 fn claims_own_verb(s: &str, line: &str, done_before: &[String]) -> bool {
     let words: Vec<&str> = s.split(|c: char| !c.is_alphanumeric()).collect();
-    let subcommands = subcommands_of(line);
+    // the last command of the line is the one whose exit status the host
+    // recorded (`git commit … && git push`: the push failed, not the commit)
+    let last = simple_commands(line)
+        .last()
+        .map(|c| c.words.join(" "))
+        .unwrap_or_default();
+    let subcommands = subcommands_of(&last);
     OWN_VERBS.iter().any(|(sub, past)| {
         subcommands.iter().any(|c| c == sub)
             && !done_before.iter().any(|d| d == sub)

@@ -270,10 +270,10 @@ pub(crate) fn recognise(cmd: &SimpleCommand) -> Option<Invocation> {
                 .enumerate()
                 .filter(|(k, w)| {
                     // `-j 1`, `--jobs 4`, `--timeout 60`: the count is the option's, not a test name
-                    let a_count = w.parse::<u64>().is_ok()
-                        && k.checked_sub(1)
-                            .and_then(|j| rest.get(j))
-                            .is_some_and(|o| matches!(o.as_str(), "-j" | "--jobs" | "--timeout"));
+                    let a_count = (w.parse::<u64>().is_ok() || w.as_str() == "auto")
+                        && k.checked_sub(1).and_then(|j| rest.get(j)).is_some_and(|o| {
+                            matches!(o.as_str(), "-j" | "--jobs" | "--timeout" | "-n" | "--numprocesses")
+                        });
                     !is_presentation_option(w) && !a_count
                 })
                 .map(|(_, w)| w.clone())

@@ -285,6 +285,7 @@ impl RulesReviewer {
             !admissions::tells_as_known(&earlier, &failing_words(r))
                 && !admissions::discloses(normalised, &failing_names(r), &step_words(r))
                 && !admissions::tells_unrun(normalised, &run_programs(r))
+                && !admissions::tells_unmet(normalised, &run_subcommands(r))
                 && !scoped_to_later_run(r, runs, normalised)
         };
         if let Some(run) = failures.iter().rev().filter(contradicted).find(|r| hidden(r)) {
@@ -417,6 +418,21 @@ fn step_words(run: &Run) -> Vec<String> {
     names.sort();
     names.dedup();
     names
+}
+
+/// The subcommand each of a run's commands starts with (`push` of `git push
+/// origin main`), lower case.
+fn run_subcommands(run: &Run) -> Vec<String> {
+    run.invocations
+        .iter()
+        .filter_map(|i| {
+            i.display
+                .split_whitespace()
+                .skip(1)
+                .find(|w| !w.starts_with('-'))
+                .map(str::to_lowercase)
+        })
+        .collect()
 }
 
 /// The programs of a run's runners (`playwright` for `npx playwright test`),

@@ -145,7 +145,11 @@ pub(crate) const RUNNERS: &[Runner] = &[
         ANY,
     ),
     row("deno test", Test, &["deno"], &["test"], &[Deno]),
-    row("vitest", Test, &["vitest"], &[], &[Vitest]),
+    // `vitest run` runs once what a bare `vitest` watches
+    Runner {
+        implied: &["run"],
+        ..row("vitest", Test, &["vitest"], &[], &[Vitest])
+    },
     row("jest", Test, &["jest"], &[], &[Jest]),
     row("mocha", Test, &["mocha"], &[], &[Mocha]),
     row("mix test", Test, &["mix"], &["test"], &[ExUnit]),

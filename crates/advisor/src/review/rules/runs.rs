@@ -404,6 +404,24 @@ fn join_dir(base: &str, dir: &str) -> String {
     parts.join("/")
 }
 
+/// The directory a package manager's own option runs it in (`pnpm -C web`,
+/// `pnpm --dir web`, `yarn --cwd web`), before its subcommand.
+fn workspace_dir(words: &[String]) -> Option<&str> {
+    let program = words.first()?.rsplit('/').next()?;
+    let opts: &[&str] = match program {
+        "pnpm" => &["-C", "--dir"],
+        "yarn" => &["--cwd"],
+        _ => return None,
+    };
+    words
+        .windows(2)
+        .skip(1)
+        .take_while(|w| w[0].starts_with('-'))
+        .find(|w| opts.contains(&w[0].as_str()))
+        .map(|w| w[1].as_str())
+        .filter(|d| !d.starts_with('-') && !d.starts_with('~'))
+}
+
 /// A shell call's recognised invocations, the directory each ran in, and
 /// whether a recognised command's output went through a pipe.
 fn invocations_of(line: &str) -> (Vec<Invocation>, Vec<String>, bool) {
@@ -422,7 +440,9 @@ fn invocations_of(line: &str) -> (Vec<Invocation>, Vec<String>, bool) {
         if let Some(inv) = recognise(cmd) {
             piped |= cmd.piped;
             invocations.push(inv);
-            dirs.push(dir.clone());
+            // `pnpm -C web exec vitest`, `yarn --cwd web test`: run in that directory
+            let at = workspace_dir(&cmd.words).map_or_else(|| dir.clone(), |d| join_dir(&dir, d));
+            dirs.push(at);
         }
     }
     (invocations, dirs, piped)

@@ -52,6 +52,7 @@
 mod admissions;
 mod claims;
 mod coverage;
+mod disclosures;
 mod failed_step;
 mod formats;
 mod invocation;
@@ -64,10 +65,12 @@ mod runs;
 mod sentences;
 mod shell;
 mod stable;
+mod step_claims;
 mod step_programs;
 mod stubs;
 mod subjects;
 mod summary_line;
+mod tool_calls;
 
 pub use outcome::looks_failed;
 
@@ -88,7 +91,8 @@ pub enum RunKind {
 }
 
 use run_names::{named_runs, run_names, scoped_to_later_run};
-use runs::{Ending, Run, is_rejected, outstanding_failures, runs_of};
+use runs::{Ending, Run, outstanding_failures, runs_of};
+use tool_calls::is_rejected;
 
 /// A workspace's package scripts: name → command line (`package.json`
 /// `scripts`), to resolve `npm run <script>`.
@@ -282,10 +286,10 @@ impl RulesReviewer {
         // (cypress, node)"), is not hidden by a later "Done"
         let earlier = if task_only { turn_messages(review) } else { Vec::new() };
         let hidden = |r: &Run| {
-            !admissions::tells_as_known(&earlier, &failing_words(r))
-                && !admissions::discloses(normalised, &failing_names(r), &step_words(r))
-                && !admissions::tells_unrun(normalised, &run_programs(r))
-                && !admissions::tells_unmet(normalised, &run_subcommands(r))
+            !disclosures::tells_as_known(&earlier, &failing_words(r))
+                && !disclosures::discloses(normalised, &failing_names(r), &step_words(r))
+                && !disclosures::tells_unrun(normalised, &run_programs(r))
+                && !disclosures::tells_unmet(normalised, &run_subcommands(r))
                 && !scoped_to_later_run(r, runs, normalised)
         };
         if let Some(run) = failures.iter().rev().filter(contradicted).find(|r| hidden(r)) {

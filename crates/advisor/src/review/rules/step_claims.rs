@@ -1,0 +1,276 @@
+//! How an answer claims a step's result: the words that claim it, the words
+//! that take it back, and whether one sentence both claims it and names the
+//! step.
+//!
+//! Owns [`claimed_in_sentence`] (a sentence that names what the step was
+//! about and claims its result — "verified with Playwright", "`cargo deny
+//! check` is clean" quoting its command — or claims it in its subcommand's
+//! own past tense, "Fetched all remotes"), [`claims_result`],
+//! [`claims_action`], [`claims_verified`] and [`subcommands_of`]. Which step
+//! counts, and whether it failed, is [`failed_step`](super::failed_step).
+//! Must not look at tool calls.
+
+use super::sentences::sentences;
+use super::shell::simple_commands;
+
+/// Words of a sentence that claim a step's result (normalised answer).
+const RESULT_WORDS: &[&str] = &[
+    "verified",
+    "confirmed",
+    "checked",
+    "captured",
+    "saved",
+    "created",
+    "wrote",
+    "written",
+    "generated",
+    "works",
+    "working",
+    "renders",
+    "rendered",
+    "builds",
+    "built",
+    "succeeded",
+    "went through",
+    "is formatted",
+    "fixed",
+    "done",
+    "complete",
+    "checks out",
+    // Italian, Spanish, Portuguese, German, French: "written", "saved", "created"
+    "scritta",
+    "scritto",
+    "salvata",
+    "salvato",
+    "creata",
+    "creato",
+    "escrito",
+    "guardado",
+    "creado",
+    "salvo",
+    "criado",
+    "geschrieben",
+    "gespeichert",
+    "erstellt",
+    "écrit",
+    "enregistré",
+    "créé",
+    // Chinese, Japanese, Korean: "generated", "created", "written", "saved"
+    "已生成",
+    "生成了",
+    "已创建",
+    "创建了",
+    "已写入",
+    "写入了",
+    "已保存",
+    "保存了",
+    "作成しました",
+    "生成しました",
+    "保存しました",
+    "書き込みました",
+    "생성했습니다",
+    "작성했습니다",
+    "저장했습니다",
+    "만들었습니다",
+];
+
+/// Words of a sentence that say a check was made and came out right, with
+/// or without naming what was checked ("Verified — the page renders",
+/// "everything checks out").
+const VERIFIED_WORDS: &[&str] = &[
+    "verified",
+    "confirmed",
+    "checks out",
+    "check out",
+    "succeeded",
+    "went through",
+];
+
+/// Words that claim what an action did ("`cargo deny check` is clean",
+/// "pulled issue #532 with `gh issue view`", "installed `cross` with `cargo
+/// install cross --locked`"): weaker than [`RESULT_WORDS`], so they count
+/// only in a sentence that quotes the step's command ([`quotes_command`]).
+const ACTION_WORDS: &[&str] = &[
+    "passes",
+    "passed",
+    "is clean",
+    "are clean",
+    "both clean",
+    "resolves",
+    "installed",
+    "pulled",
+    "fetched",
+    "downloaded",
+    "finished",
+    "now shows",
+    "bumped",
+    "pinned",
+    "upgraded",
+    "forced",
+    "counted",
+    "now match",
+    "rolled",
+    "deployed",
+    "is live",
+    "released",
+    "published",
+    "is open",
+    "opened",
+    "merged",
+    "is set to",
+    "enabled",
+];
+
+/// Words of a sentence that take its claim back ("could not verify").
+const NEGATIONS: &[&str] = &[
+    "not ",
+    "n't",
+    "unable",
+    "never",
+    "no longer",
+    "without",
+    "instead",
+    // an absence the failing probe showed, stated as such
+    "is gone",
+    "are gone",
+    "there is none",
+    "there are none",
+    "is absent",
+    "inactive",
+];
+
+/// The first sentence of `n` that names one of `subjects` and claims a
+/// result, not taken back: with a [`RESULT_WORDS`] word, or with an
+/// [`ACTION_WORDS`] word when it quotes the step's command `line`.
+pub(super) fn claimed_in_sentence<'a>(
+    n: &'a str,
+    subjects: &[String],
+    line: &str,
+    done_before: &[String],
+) -> Option<&'a str> {
+    sentences(n).find(|s| {
+        let words: Vec<&str> = s
+            .split(|c: char| !c.is_alphanumeric() && c != '-' && c != '_')
+            .collect();
+        let names = subjects.iter().any(|subject| {
+            if subject.contains('.') {
+                s.contains(subject.as_str())
+            } else {
+                words.iter().any(|w| {
+                    w == subject
+                        || (subject.len() >= 6
+                            && (w.starts_with(subject.as_str()) || subject.starts_with(*w))
+                            && w.len() >= 6)
+                })
+            }
+        });
+        (names && (claims_result(s) || (claims_action(s) && quotes_command(s, line))))
+            || claims_own_verb(s, line, done_before)
+    })
+}
+
+/// What a subcommand did, said of it ("Fetched all remotes" of `git fetch
+/// --all`, "Installed the plugins" of `npm install -D …`): the subcommand's
+/// past tense, which names the step by itself.
+const OWN_VERBS: &[(&str, &[&str])] = &[
+    ("fetch", &["fetched"]),
+    ("pull", &["pulled"]),
+    ("push", &["pushed", "已推送", "推送了"]),
+    ("commit", &["committed", "已提交", "提交了"]),
+    ("merge", &["merged", "已合并", "合并了"]),
+    ("install", &["installed", "已安装", "安装了"]),
+    ("clone", &["cloned"]),
+    ("rebase", &["rebased"]),
+    ("tag", &["tagged"]),
+    ("deploy", &["deployed"]),
+    ("publish", &["published"]),
+    ("upload", &["uploaded"]),
+];
+
+/// The subcommands of `line`: the first two words after each program that
+/// are not options (`gh pr merge` gives `pr` and `merge`), lower case.
+pub(super) fn subcommands_of(line: &str) -> Vec<String> {
+    simple_commands(line)
+        .iter()
+        .flat_map(|c| {
+            c.words
+                .iter()
+                .skip(1)
+                .filter(|w| !w.starts_with('-'))
+                .take(2)
+                .map(|w| w.to_lowercase())
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// Whether sentence `s` says, not taking it back, that a subcommand of
+/// `line` was done, in that subcommand's own past tense ([`OWN_VERBS`]),
+/// when no earlier successful step ran that subcommand (`done_before`).
+fn claims_own_verb(s: &str, line: &str, done_before: &[String]) -> bool {
+    let words: Vec<&str> = s.split(|c: char| !c.is_alphanumeric()).collect();
+    // the last command of the line is the one whose exit status the host
+    // recorded (`git commit … && git push`: the push failed, not the commit)
+    let last = simple_commands(line)
+        .last()
+        .map(|c| c.words.join(" "))
+        .unwrap_or_default();
+    let subcommands = subcommands_of(&last);
+    OWN_VERBS.iter().any(|(sub, past)| {
+        subcommands.iter().any(|c| c == sub)
+            && !done_before.iter().any(|d| d == sub)
+            && past
+                .iter()
+                .any(|p| if p.is_ascii() { words.contains(p) } else { s.contains(p) })
+    }) && !NEGATIONS.iter().any(|x| s.contains(x))
+}
+
+/// Whether sentence `s` quotes the command `line` it claims: a quoted span
+/// (`` `cargo install cross --locked` ``, normalised to `'…'`) whose words all
+/// stand in the line in that order, of two words or more, or one word that is
+/// a program the line runs (`` `shellcheck` ``).
+fn quotes_command(s: &str, line: &str) -> bool {
+    let line = line.to_lowercase();
+    let line_words: Vec<&str> = line
+        .split(|c: char| c.is_whitespace() || matches!(c, '\'' | '"' | '`'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let programs: Vec<String> = simple_commands(&line)
+        .iter()
+        .filter_map(|c| c.words.first().map(|p| p.rsplit('/').next().unwrap_or(p).to_owned()))
+        .collect();
+    s.split('\'').skip(1).step_by(2).take(32).any(|span| {
+        let words: Vec<&str> = span.split_whitespace().collect();
+        match words.as_slice() {
+            [] => false,
+            [one] => programs.iter().any(|p| p == one),
+            _ => {
+                let mut rest = line_words.iter();
+                words.iter().all(|w| rest.any(|l| l == w))
+            }
+        }
+    })
+}
+
+/// Whether a sentence claims what an action did and does not take it back.
+pub(super) fn claims_action(s: &str) -> bool {
+    claims_with(s, ACTION_WORDS)
+}
+
+/// Whether a sentence claims a result and does not take it back.
+pub(super) fn claims_result(s: &str) -> bool {
+    claims_with(s, RESULT_WORDS)
+}
+
+/// Whether sentence `s` holds one of `words` and no negation ("instead of the
+/// raw dump" contrasts; it takes nothing back).
+/// Whether a sentence says a check was made and came out right, not taking
+/// it back ([`VERIFIED_WORDS`]).
+pub(super) fn claims_verified(s: &str) -> bool {
+    claims_with(s, VERIFIED_WORDS)
+}
+
+fn claims_with(s: &str, words: &[&str]) -> bool {
+    let s = s.replace("instead of", " ");
+    words.iter().any(|r| s.contains(r)) && !NEGATIONS.iter().any(|x| s.contains(x))
+}

@@ -8,6 +8,7 @@
 //! problem per line on stderr (exit 1). Output goes through
 //! [`crate::terminal`].
 
+use crate::stdout::outln;
 use std::process::ExitCode;
 
 use advisor::consult::{AdvisorRequest, ConsultLedger, ConsultSession, Consultant, Decision, validate_response};
@@ -61,7 +62,7 @@ fn check(args: &CheckArgs) -> Exit {
     let text = read(&args.file).map_err(|e| fail("consult check", 2, e))?;
     let e = match validate_response(&text) {
         Ok(r) => {
-            println!("{}", pretty(&r));
+            outln!("{}", pretty(&r));
             return Ok(ExitCode::SUCCESS);
         }
         Err(e) => e,
@@ -88,7 +89,7 @@ fn prepare(args: &AskArgs) -> Result<(AdvisorRequest, ConsultSession), String> {
 async fn ask(args: &AskArgs) -> Exit {
     let (request, mut session) = prepare(args).map_err(|e| fail("consult ask", 2, e))?;
     let c = (session.ask(&request).await).map_err(|e| fail("consult ask", 1, e))?;
-    println!("{}", pretty(&c.response));
+    outln!("{}", pretty(&c.response));
     Ok(if c.response.decision == Decision::Stop {
         ExitCode::from(3)
     } else {

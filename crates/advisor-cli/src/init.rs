@@ -7,6 +7,7 @@
 //! file over it, which replaces a link itself, never its target. Must not
 //! write anything outside `<dir>/.advisor`.
 
+use crate::stdout::outln;
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -93,6 +94,6 @@ pub(crate) fn run(args: &InitArgs) -> Exit {
         }
         Err(e) => eprintln!("advisor init: cannot write {}: {}", show(&ignore), line(&e.to_string())),
     }
-    println!("wrote {}: this workspace now opts in to the advisor", show(&path));
+    outln!("wrote {}: this workspace now opts in to the advisor", show(&path));
     Ok(ExitCode::SUCCESS)
 }

@@ -18,7 +18,7 @@
 //!   review; `state` — the hook's session state; `model_args` — the model
 //!   flags; `package_scripts` — a workspace's `package.json` scripts; `input`
 //!   — bounded input; `no_links` — the advisor's own files are never reached
-//!   through a symbolic link; `json_out` and `terminal` — output.
+//!   through a symbolic link; `json_out` and `terminal` — output; `stdout` — writing it.
 
 pub mod config;
 pub mod transcript;
@@ -40,6 +40,7 @@ mod replay_input;
 mod review;
 mod rollout_cmds;
 mod state;
+mod stdout;
 mod terminal;
 mod trust;
 

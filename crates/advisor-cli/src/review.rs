@@ -9,6 +9,7 @@
 //! transcript or the reviewer is printed through [`crate::terminal`], so it
 //! cannot repaint the terminal.
 
+use crate::stdout::outln;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -138,9 +139,9 @@ pub(crate) async fn run(args: &ReviewArgs) -> Exit {
     let Some(answer) = transcript.last_answer().map(str::to_owned) else {
         if args.json {
             let out = json!({"transcript": name, "status": "nothing_to_review", "notes": [], "interrupt": false, "injection": null, "skipped": transcript.skipped});
-            println!("{}", safe_json(&out.to_string()));
+            outln!("{}", safe_json(&out.to_string()));
         } else {
-            println!(
+            outln!(
                 "{}: nothing to review: the last turn has no final assistant answer (none yet, or interrupted)",
                 line(&name)
             );
@@ -182,9 +183,9 @@ pub(crate) async fn run(args: &ReviewArgs) -> Exit {
             "error": error.map(|e| e.message.clone()),
             "skipped": transcript.skipped,
         });
-        println!("{}", safe_json(&out.to_string()));
+        outln!("{}", safe_json(&out.to_string()));
     } else {
-        println!(
+        outln!(
             "transcript: {} ({}, {})\nreviewer: {}\nanswer under review: \"{}\"\n",
             line(&name),
             count(transcript.messages.len(), "message", "messages"),
@@ -193,10 +194,10 @@ pub(crate) async fn run(args: &ReviewArgs) -> Exit {
             line(crate::terminal::clamp(&answer, 200))
         );
         if notes.is_empty() && error.is_none() {
-            println!("no notes: the answer would go through unchanged");
+            outln!("no notes: the answer would go through unchanged");
         }
         for (i, (d, n)) in decisions.iter().zip(&notes).enumerate() {
-            println!(
+            outln!(
                 "  note {} [{}] {:<12} {}",
                 i + 1,
                 d.severity,
@@ -205,19 +206,19 @@ pub(crate) async fn run(args: &ReviewArgs) -> Exit {
             );
         }
         if let Some(e) = error {
-            println!(
+            outln!(
                 "the reviewer failed ({}); the answer would go through unchanged",
                 line(&e.message)
             );
         }
         match injection {
             Some(text) => {
-                println!("\nverdict: the agent would be sent back with this message:\n");
+                outln!("\nverdict: the agent would be sent back with this message:\n");
                 for l in text.lines() {
-                    println!("    {}", line(l));
+                    outln!("    {}", line(l));
                 }
             }
-            None if !notes.is_empty() => println!("\nverdict: nothing would reach the agent"),
+            None if !notes.is_empty() => outln!("\nverdict: nothing would reach the agent"),
             None => {}
         }
     }

@@ -9,6 +9,7 @@
 //! validates an advisor answer: the decision as JSON (exit 0) or one problem
 //! per line (exit 1). Output goes through [`crate::terminal`].
 
+use crate::stdout::outln;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -65,12 +66,12 @@ pub(crate) fn run_summarize(args: &SummarizeArgs) -> Exit {
         );
     }
     if args.json {
-        println!(
+        outln!(
             "{}",
             safe_json(&serde_json::to_string_pretty(&summary).unwrap_or_default())
         );
     } else if !empty {
-        println!(
+        outln!(
             "{:<10} {:>8} {:>8} {:>13} {:>10} {:>21} {:>23} {:>9}",
             "arm",
             "attempts",
@@ -83,7 +84,7 @@ pub(crate) fn run_summarize(args: &SummarizeArgs) -> Exit {
         );
         for (arm, s) in &summary.arms {
             let name = arm_name(*arm);
-            println!(
+            outln!(
                 "{name:<10} {:>8} {:>8} {:>13} {:>10} {:>21} {:>23} {:>9}",
                 s.attempts,
                 s.reviews,
@@ -104,11 +105,11 @@ pub(crate) fn run_summarize(args: &SummarizeArgs) -> Exit {
                     m.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", ")
                 };
                 let name = arm_name(*arm);
-                println!(
+                outln!(
                     "\n{name} interventions by action: {}",
                     line(&by(&s.interventions_by_action))
                 );
-                println!(
+                outln!(
                     "{name} interventions by reason: {}",
                     line(&by(&s.interventions_by_reason))
                 );
@@ -127,7 +128,7 @@ pub(crate) fn run_decision(cmd: &DecisionCommand) -> Exit {
     let text = read_all(file).map_err(|e| fail("decision check", 2, e))?;
     let e = match parse_decision(&text) {
         Ok(d) => {
-            println!("{}", safe_json(&serde_json::to_string_pretty(&d).unwrap_or_default()));
+            outln!("{}", safe_json(&serde_json::to_string_pretty(&d).unwrap_or_default()));
             return Ok(ExitCode::SUCCESS);
         }
         Err(e) => e,

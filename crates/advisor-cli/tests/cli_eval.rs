@@ -178,3 +178,25 @@ fn the_verbose_report_on_the_labelled_set_is_stable() {
     assert!(out.status.success());
     insta::assert_snapshot!("eval_verbose_report", String::from_utf8_lossy(&out.stdout));
 }
+
+/// A reader that stops early (`advisor eval --json … | head`) ends the command
+/// quietly: exit status 0, no panic on stderr. The pipe's read end is closed
+/// before the command starts, so its first write meets a closed pipe.
+#[test]
+fn a_closed_stdout_ends_the_report_quietly() {
+    for args in [&["--json"][..], &[][..]] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("advisor"))
+            .arg("eval")
+            .args(args)
+            .arg(labels())
+            .stdout(writer)
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+    }
+}

@@ -9,6 +9,7 @@
 //! an unusable label file. Must not judge a case itself: the verdict is
 //! whatever the plugin decides.
 
+use crate::stdout::{out, outln};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -383,9 +384,9 @@ pub(crate) async fn run(args: &EvalArgs) -> Exit {
             "thresholds": {"min_recall": args.min_recall, "max_false_block": args.max_false_block},
             "failures": failures,
         });
-        println!("{out}");
+        outln!("{out}");
     } else {
-        print!(
+        out!(
             "{}",
             render_text(
                 args,
@@ -403,7 +404,7 @@ pub(crate) async fn run(args: &EvalArgs) -> Exit {
         // the wall time varies run to run: only when a reviewer is measured
         // from a config file (the default report stays stable)
         if args.config.is_some() {
-            println!(
+            outln!(
                 "cost per stop: {} ms wall (mean), {} tool calls in all, tokens {}",
                 c["mean_wall_ms"],
                 c["tool_calls"],
@@ -417,7 +418,7 @@ pub(crate) async fn run(args: &EvalArgs) -> Exit {
             );
         }
         for f in &failures {
-            println!("threshold not met: {f}");
+            outln!("threshold not met: {f}");
         }
     }
     Ok(if failures.is_empty() {

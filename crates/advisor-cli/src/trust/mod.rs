@@ -15,6 +15,7 @@
 
 mod host;
 
+use crate::stdout::{out, outln};
 use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -96,11 +97,11 @@ pub(crate) fn run(args: &TrustArgs) -> Exit {
     let workspace = std::fs::canonicalize(&args.path).unwrap_or_else(|_| args.path.clone());
     if args.revoke {
         if !user.revoke(&workspace) {
-            println!("{}: was not trusted; nothing to revoke", show(&workspace));
+            outln!("{}: was not trusted; nothing to revoke", show(&workspace));
             return Ok(ExitCode::SUCCESS);
         }
         user.save_to(&path).map_err(|e| failed(&e))?;
-        println!(
+        outln!(
             "revoked: {} may no longer choose where reviews are sent (recorded in {})",
             show(&workspace),
             show(&path)
@@ -115,7 +116,7 @@ pub(crate) fn run(args: &TrustArgs) -> Exit {
         ))
     })?;
     let Some(reviewer) = file.reviewer.filter(ReviewerSettings::sends_data) else {
-        println!(
+        outln!(
             "{}: its config sends nothing anywhere (the reviewer is not a model); nothing to trust",
             show(&workspace)
         );
@@ -140,7 +141,7 @@ pub(crate) fn run(args: &TrustArgs) -> Exit {
     }
     let fp = user.trust(&workspace, &reviewer);
     user.save_to(&path).map_err(|e| failed(&e))?;
-    println!(
+    outln!(
         "trusted {}: {}\nrecorded {} in {}\nany change to its [reviewer] table needs `advisor trust` again",
         show(&workspace),
         describe(&reviewer),
@@ -166,8 +167,7 @@ fn display(workspace: &Path, r: &ReviewerSettings) -> host::HostView {
     for w in &view.warnings {
         out.push_str(&format!("  warning: {}\n", line(w)));
     }
-    print!("{out}");
-    let _ = std::io::stdout().flush();
+    out!("{out}");
     view
 }
 
@@ -185,12 +185,12 @@ fn ask(view: &host::HostView) -> bool {
 }
 
 fn list(user: &UserConfig, path: &Path) {
-    println!("user config: {}", show(path));
+    outln!("user config: {}", show(path));
     if let Some(r) = user.reviewer.as_ref().filter(|r| r.sends_data()) {
-        println!("your reviewer: {}", describe(r));
+        outln!("your reviewer: {}", describe(r));
     }
     if user.workspaces.is_empty() {
-        println!("no workspaces trusted or opted in");
+        outln!("no workspaces trusted or opted in");
     }
     for (ws, grant) in &user.workspaces {
         let state = match &grant.trusted_reviewer {
@@ -206,6 +206,6 @@ fn list(user: &UserConfig, path: &Path) {
             },
         };
         let opt = if grant.opt_in { ", opted in by path" } else { "" };
-        println!("{}{opt}: {state}", line(ws));
+        outln!("{}{opt}: {state}", line(ws));
     }
 }

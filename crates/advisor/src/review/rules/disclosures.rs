@@ -10,6 +10,7 @@
 //! answer admits is [`admissions`](super::admissions). Must not look at tool
 //! calls, nor decide what an answer claims.
 
+use super::actions::Action;
 use super::admissions::{admits_failure, is_failure_topic, is_failure_word, without_zero_counts};
 use super::sentences::{fragments, sentences};
 
@@ -278,34 +279,13 @@ pub(crate) fn tells_unmet(n: &str, subcommands: &[String]) -> bool {
         "必要",
     ];
     // actions, not checks: "the tests need a database" is `tells_unrun`'s
-    const ACTIONS: &[&str] = &[
-        "push", "commit", "merge", "install", "deploy", "publish", "release", "tag", "fetch", "pull", "clone", "upload",
-    ];
-    let forms: Vec<String> = subcommands
-        .iter()
-        .filter(|s| ACTIONS.contains(&s.as_str()))
-        .flat_map(|s| {
-            [
-                s.clone(),
-                format!("{s}ing"),
-                format!("{s}ed"),
-                format!("{s}es"),
-                format!("{s}s"),
-            ]
-        })
-        .collect();
-    let cjk = |s: &str| match s {
-        "push" => &["推送", "プッシュ"][..],
-        "commit" => &["提交", "コミット"][..],
-        "merge" => &["合并", "マージ"][..],
-        "install" => &["安装", "インストール"][..],
-        _ => &[][..],
-    };
+    let actions: Vec<&Action> = subcommands.iter().filter_map(|s| Action::of(s)).collect();
+    let forms: Vec<String> = actions.iter().flat_map(|a| a.forms()).collect();
     sentences(n).any(|s| {
         let names = s
             .split(|c: char| !c.is_alphanumeric())
             .any(|w| forms.iter().any(|f| f == w))
-            || subcommands.iter().any(|sub| cjk(sub).iter().any(|c| s.contains(c)));
+            || actions.iter().any(|a| a.cjk.iter().any(|c| s.contains(c)));
         names && UNMET.iter().any(|u| s.contains(u))
     })
 }

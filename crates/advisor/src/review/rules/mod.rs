@@ -49,6 +49,7 @@
 //!
 //! None: no model is called.
 
+mod actions;
 mod admissions;
 mod claims;
 mod coverage;

@@ -10,6 +10,7 @@
 //! counts, and whether it failed, is [`failed_step`](super::failed_step).
 //! Must not look at tool calls.
 
+use super::actions::{ACTIONS, Action};
 use super::sentences::sentences;
 use super::shell::simple_commands;
 
@@ -169,24 +170,6 @@ pub(super) fn claimed_in_sentence<'a>(
     })
 }
 
-/// What a subcommand did, said of it ("Fetched all remotes" of `git fetch
-/// --all`, "Installed the plugins" of `npm install -D …`): the subcommand's
-/// past tense, which names the step by itself.
-const OWN_VERBS: &[(&str, &[&str])] = &[
-    ("fetch", &["fetched"]),
-    ("pull", &["pulled"]),
-    ("push", &["pushed", "已推送", "推送了"]),
-    ("commit", &["committed", "已提交", "提交了"]),
-    ("merge", &["merged", "已合并", "合并了"]),
-    ("install", &["installed", "已安装", "安装了"]),
-    ("clone", &["cloned"]),
-    ("rebase", &["rebased"]),
-    ("tag", &["tagged"]),
-    ("deploy", &["deployed"]),
-    ("publish", &["published"]),
-    ("upload", &["uploaded"]),
-];
-
 /// The subcommands of `line`: the first two words after each program that
 /// are not options (`gh pr merge` gives `pr` and `merge`), lower case.
 pub(super) fn subcommands_of(line: &str) -> Vec<String> {
@@ -205,7 +188,9 @@ pub(super) fn subcommands_of(line: &str) -> Vec<String> {
 }
 
 /// Whether sentence `s` says, not taking it back, that a subcommand of
-/// `line` was done, in that subcommand's own past tense ([`OWN_VERBS`]),
+/// `line` was done, in that subcommand's own past tense ([`Action::past`]:
+/// "Fetched all remotes" of `git fetch --all`, "Installed the plugins" of
+/// `npm install -D …`),
 /// when no earlier successful step ran that subcommand (`done_before`).
 fn claims_own_verb(s: &str, line: &str, done_before: &[String]) -> bool {
     let words: Vec<&str> = s.split(|c: char| !c.is_alphanumeric()).collect();
@@ -216,7 +201,7 @@ fn claims_own_verb(s: &str, line: &str, done_before: &[String]) -> bool {
         .map(|c| c.words.join(" "))
         .unwrap_or_default();
     let subcommands = subcommands_of(&last);
-    OWN_VERBS.iter().any(|(sub, past)| {
+    ACTIONS.iter().any(|Action { sub, past, .. }| {
         subcommands.iter().any(|c| c == sub)
             && !done_before.iter().any(|d| d == sub)
             && past

@@ -1,0 +1,75 @@
+//! The actions a step can take, as subcommands (`push`, `commit`, `install`):
+//! things a command does, not checks it makes. One list serves both sides of
+//! an answer about such a step: the past tense that claims it was done
+//! ("Fetched all remotes", "已推送") and the names that say it was left
+//! undone ("pushing is up to you", "推送需要你的凭据").
+//!
+//! Owns [`ACTIONS`] and [`Action`]. Must not decide whether a sentence
+//! claims or discloses: that is [`step_claims`](super::step_claims) and
+//! [`disclosures`](super::disclosures).
+
+/// One action a subcommand names.
+pub(super) struct Action {
+    /// The subcommand, lower case (`push` of `git push`, `install` of `npm install`).
+    pub(super) sub: &'static str,
+    /// Its own past tense, which claims it by itself ("pushed", "已推送").
+    pub(super) past: &'static [&'static str],
+    /// Its names in scripts without spaces between words ("推送", "プッシュ"):
+    /// the English forms (`push`, `pushing`, `pushed`, `pushes`) come from `sub`.
+    pub(super) cjk: &'static [&'static str],
+}
+
+/// Every action a step's subcommand can name.
+pub(super) const ACTIONS: &[Action] = &[
+    act("fetch", &["fetched"], &[]),
+    act("pull", &["pulled"], &[]),
+    act("push", &["pushed", "已推送", "推送了"], &["推送", "プッシュ"]),
+    act("commit", &["committed", "已提交", "提交了"], &["提交", "コミット"]),
+    act("merge", &["merged", "已合并", "合并了"], &["合并", "マージ"]),
+    act("install", &["installed", "已安装", "安装了"], &["安装", "インストール"]),
+    act("clone", &["cloned"], &[]),
+    act("rebase", &["rebased"], &[]),
+    act("tag", &["tagged"], &[]),
+    act("deploy", &["deployed"], &[]),
+    act("publish", &["published"], &[]),
+    act("release", &["released"], &[]),
+    act("upload", &["uploaded"], &[]),
+];
+
+const fn act(sub: &'static str, past: &'static [&'static str], cjk: &'static [&'static str]) -> Action {
+    Action { sub, past, cjk }
+}
+
+impl Action {
+    /// The action `sub` names, if it names one.
+    pub(super) fn of(sub: &str) -> Option<&'static Action> {
+        ACTIONS.iter().find(|a| a.sub == sub)
+    }
+
+    /// The English forms of its name: `push`, `pushing`, `pushed`, `pushes`, `pushs`.
+    pub(super) fn forms(&self) -> [String; 5] {
+        let s = self.sub;
+        [
+            s.to_owned(),
+            format!("{s}ing"),
+            format!("{s}ed"),
+            format!("{s}es"),
+            format!("{s}s"),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_action_has_a_past_tense_and_one_entry() {
+        for a in ACTIONS {
+            assert!(!a.past.is_empty(), "{}", a.sub);
+            assert_eq!(ACTIONS.iter().filter(|b| b.sub == a.sub).count(), 1, "{}", a.sub);
+        }
+        assert!(Action::of("push").is_some_and(|a| a.cjk.contains(&"推送")));
+        assert!(Action::of("test").is_none());
+    }
+}

@@ -412,6 +412,27 @@ fn a_codex_sandbox_denial_is_a_failed_call_with_its_exit_code() {
     assert!(last.error.is_some(), "{last:?}");
 }
 
+// Codex 0.48 reports a patch it could not apply in its own prefix, with no
+// envelope and no exit code (`apply_patch verification failed: Failed to find
+// expected lines in …`): the real rollout of
+// tests/fixtures/real/repos/gordondalos-mail-agent/, l.633/l.634
+#[test]
+fn a_codex_patch_it_could_not_apply_is_a_failed_call() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/real/repos/gordondalos-mail-agent/codex-cli-0.48.0-2025-10-25-019a17ae.jsonl");
+    let text: String = std::fs::read_to_string(path)
+        .unwrap()
+        .split_inclusive('\n')
+        .take(634)
+        .collect();
+    let (t, _) = parse_transcript("codex.jsonl", &text, None).unwrap();
+    let last = t.tools.last().unwrap();
+    assert!(last.args.contains("apply_patch"), "{last:?}");
+    assert!(last.error.is_some(), "{last:?}");
+    // the call before it, a README read that printed its text, succeeded
+    assert!(t.tools[t.tools.len() - 2].error.is_none());
+}
+
 // --- Codex code mode: shell commands inside JavaScript `exec` cells (the
 // real Codex Desktop 0.144.2 rollout, tests/fixtures/real/repos/jdx-hk/)
 

@@ -193,12 +193,20 @@ fn output_of(raw: &Value) -> (String, Outcome) {
 /// `failed in sandbox MacosSeatbelt with execution error: … exit_code: 1 …`,
 /// `execution error: …`, and the tool router's `exec_command failed:
 /// CreateProcess { message: "Codex(Sandbox(Denied { output: ExecToolCallOutput
-/// { exit_code: 128, …` (or `… Rejected(…)`, a command refused before it ran).
+/// { exit_code: 128, …` (or `… Rejected(…)`, a command refused before it ran),
+/// and its `apply_patch verification failed: Failed to find expected lines …`
+/// of a patch it did not apply (Codex 0.48's `shell` call of `apply_patch`: no
+/// process ran, so no envelope and no exit code).
 fn sandbox_failure(text: &str) -> Option<Outcome> {
     let first = text.lines().next()?;
-    if !["failed in sandbox", "execution error:", "exec_command failed:"]
-        .iter()
-        .any(|p| first.starts_with(p))
+    if ![
+        "failed in sandbox",
+        "execution error:",
+        "exec_command failed:",
+        "apply_patch verification failed:",
+    ]
+    .iter()
+    .any(|p| first.starts_with(p))
     {
         return None;
     }

@@ -1,8 +1,9 @@
 //! The actions a step can take, as subcommands (`push`, `commit`, `install`):
 //! things a command does, not checks it makes. One list serves both sides of
 //! an answer about such a step: the past tense that claims it was done
-//! ("Fetched all remotes", "已推送") and the names that say it was left
-//! undone ("pushing is up to you", "推送需要你的凭据").
+//! ("Fetched all remotes", "已推送", "запушил") and the names that say it was
+//! left undone ("pushing is up to you", "推送需要你的凭据", "для пуша нужны
+//! права").
 //!
 //! Owns [`ACTIONS`] and [`Action`]. Must not decide whether a sentence
 //! claims or discloses: that is [`step_claims`](super::step_claims) and
@@ -12,21 +13,55 @@
 pub(super) struct Action {
     /// The subcommand, lower case (`push` of `git push`, `install` of `npm install`).
     pub(super) sub: &'static str,
-    /// Its own past tense, which claims it by itself ("pushed", "已推送").
+    /// Its own past tense, which claims it by itself ("pushed", "已推送",
+    /// "запушил"); the English ones matched whole, the others inside words.
     pub(super) past: &'static [&'static str],
-    /// Its names in scripts without spaces between words ("推送", "プッシュ"):
-    /// the English forms (`push`, `pushing`, `pushed`, `pushes`) come from `sub`.
-    pub(super) cjk: &'static [&'static str],
+    /// Its names matched inside words: in scripts without spaces between
+    /// words ("推送", "プッシュ") and as stems of an inflecting language
+    /// ("пуш" of "пуша", "запушить"). The English forms (`push`, `pushing`,
+    /// `pushed`, `pushes`) come from `sub`.
+    pub(super) inside: &'static [&'static str],
 }
 
 /// Every action a step's subcommand can name.
 pub(super) const ACTIONS: &[Action] = &[
     act("fetch", &["fetched"], &[]),
     act("pull", &["pulled"], &[]),
-    act("push", &["pushed", "已推送", "推送了"], &["推送", "プッシュ"]),
-    act("commit", &["committed", "已提交", "提交了"], &["提交", "コミット"]),
-    act("merge", &["merged", "已合并", "合并了"], &["合并", "マージ"]),
-    act("install", &["installed", "已安装", "安装了"], &["安装", "インストール"]),
+    act(
+        "push",
+        &["pushed", "已推送", "推送了", "запушил", "запушено", "запушены"],
+        &["推送", "プッシュ", "пуш"],
+    ),
+    act(
+        "commit",
+        &[
+            "committed",
+            "已提交",
+            "提交了",
+            "закоммитил",
+            "закоммичено",
+            "закоммичены",
+        ],
+        &["提交", "コミット", "коммит", "закоммич"],
+    ),
+    act(
+        "merge",
+        &["merged", "已合并", "合并了", "смержил", "смёржил"],
+        &["合并", "マージ", "мерж", "мёрж"],
+    ),
+    act(
+        "install",
+        &[
+            "installed",
+            "已安装",
+            "安装了",
+            "установил",
+            "установлено",
+            "установлены",
+            "установлен",
+        ],
+        &["安装", "インストール", "установ"],
+    ),
     act("clone", &["cloned"], &[]),
     act("rebase", &["rebased"], &[]),
     act("tag", &["tagged"], &[]),
@@ -36,8 +71,8 @@ pub(super) const ACTIONS: &[Action] = &[
     act("upload", &["uploaded"], &[]),
 ];
 
-const fn act(sub: &'static str, past: &'static [&'static str], cjk: &'static [&'static str]) -> Action {
-    Action { sub, past, cjk }
+const fn act(sub: &'static str, past: &'static [&'static str], inside: &'static [&'static str]) -> Action {
+    Action { sub, past, inside }
 }
 
 impl Action {
@@ -69,7 +104,7 @@ mod tests {
             assert!(!a.past.is_empty(), "{}", a.sub);
             assert_eq!(ACTIONS.iter().filter(|b| b.sub == a.sub).count(), 1, "{}", a.sub);
         }
-        assert!(Action::of("push").is_some_and(|a| a.cjk.contains(&"推送")));
+        assert!(Action::of("push").is_some_and(|a| a.inside.contains(&"推送")));
         assert!(Action::of("test").is_none());
     }
 }

@@ -106,6 +106,38 @@ const ADMISSIONS: &[&str] = &[
     "não está",
     "ainda não",
     "noch nicht",
+    // Russian: "do(es) not pass", "did not pass", "failed to", "fails",
+    // "fell over", "does not build / compile / work", "not yet", "not all",
+    // "is not ready / done / fixed"
+    "не проход",
+    "не прош",
+    "не пройден",
+    "не удалось",
+    "не получилось",
+    "не смог",
+    "не собира",
+    "не компилир",
+    "не работает",
+    "падает",
+    "падают",
+    "упал",
+    "провал",
+    "всё ещё красн",
+    "все еще красн",
+    "ещё не",
+    "еще не",
+    "пока не",
+    "не все",
+    "не готов",
+    "не сделан",
+    "не выполн",
+    "не заверш",
+    "не реализ",
+    "не исправ",
+    "не закоммич",
+    "не запуш",
+    "не запуск",
+    "не запуст",
     // a run that never ran
     "was not run",
     "wasn't run",
@@ -131,6 +163,8 @@ const INABILITIES: &[&str] = &[
     "was not able",
     "haven't",
     "have not",
+    // Russian: "I can't"
+    "не могу",
 ];
 
 /// Word beginnings that make a sentence about the work beside the
@@ -163,6 +197,14 @@ const WORK_WORDS: &[&str] = &[
     "wire",
     "resolv",
     "address",
+    // Russian: "run", "check", "fix", "install", "commit", "push"
+    "запуст",
+    "запуск",
+    "провер",
+    "исправ",
+    "установ",
+    "закоммит",
+    "запуш",
 ];
 
 /// Whether sentence `s` (normalised) is about the checks or the work: one of
@@ -183,6 +225,11 @@ const ZERO_FAILURES: &[&str] = &[
     "0 errors",
     "0 fehler",
     "ohne fehler",
+    // Russian: "without errors", "no errors", "0 errors"
+    "без ошибок",
+    "ошибок нет",
+    "нет ошибок",
+    "0 ошибок",
     "no failures",
     "no failing",
     "zero failures",
@@ -265,11 +312,39 @@ const FAILURE_WORDS: &[&str] = &[
     "flak",
     "crash",
     "regress",
+    // Russian: "error", "falls / fell", "failure", "fault"
+    "ошиб",
+    "пада",
+    "упал",
+    "провал",
+    "сбой",
+    "сбоя",
+    "сбои",
+    "неудач",
 ];
 
 /// Word beginnings that make a passage about a check, failed or not.
 const CHECK_WORDS: &[&str] = &[
-    "test", "spec", "suite", "snapshot", "assert", "issue", "problem", "lint", "check", "build", "ci", "type", "compil",
+    "test",
+    "spec",
+    "suite",
+    "snapshot",
+    "assert",
+    "issue",
+    "problem",
+    "lint",
+    "check",
+    "build",
+    "ci",
+    "type",
+    "compil",
+    // Russian: "test", "build", "check", "problem", "compil"
+    "тест",
+    "сборк",
+    "билд",
+    "провер",
+    "проблем",
+    "компил",
 ];
 
 /// Whether word `w` is about a failure: it begins with one of
@@ -312,6 +387,14 @@ pub(crate) fn mentions_failure(n: &str) -> bool {
             "falha",
             "erro ",
             "fehler",
+            // Russian: "error", "failure", "not found", "missing", "denied"
+            "ошибк",
+            "ошибок",
+            "сбой",
+            "неудач",
+            "не найден",
+            "отсутству",
+            "отказано",
             "timeout",
             "declined",
             "rejected",

@@ -124,6 +124,19 @@ const TEST_CLAIMS: &[&str] = &[
     "tests bestehen",
     "tests sind grün",
     "tests laufen durch",
+    // Russian: "the tests pass", "(all 24) tests passed", "the tests are green"
+    "тесты проходят",
+    "тесты прошли",
+    "тесты пройдены",
+    "тест проходит",
+    "тест прошёл",
+    "тест прошел",
+    "теста прошли",
+    "тестов прошли",
+    "тестов пройдено",
+    "тесты зелёные",
+    "тесты зеленые",
+    "тесты успешно",
 ];
 
 /// Claims about every check at once: tests and builds (normalised form).
@@ -147,6 +160,12 @@ const CHECK_CLAIMS: &[&str] = &[
     "ci 통과했습니다",
     "ci가 통과했습니다",
     "체크 모두 통과",
+    // Russian: "all checks passed", "CI is green"
+    "проверки проходят",
+    "проверки пройдены",
+    "проверки прошли",
+    "ci зелёный",
+    "ci зеленый",
 ];
 
 /// Claims about builds, type checks and lints (normalised form).
@@ -222,6 +241,20 @@ const BUILD_CLAIMS: &[&str] = &[
     "lief sauber durch",
     "ist gebaut",
     "ohne fehler",
+    // Russian: "the build succeeded", "builds / compiles without errors"
+    "сборка прошла успешно",
+    "сборка успешна",
+    "сборка проходит",
+    "сборка прошла",
+    "собирается без ошибок",
+    "собирается успешно",
+    "собирается чисто",
+    "компилируется без ошибок",
+    "компилируется успешно",
+    "билд проходит",
+    "билд прошёл",
+    "билд прошел",
+    "без ошибок компиляции",
 ];
 
 /// Claims about lints and formatting (normalised form); also build claims
@@ -328,6 +361,24 @@ const TASK_CLAIMS: &[&str] = &[
     "concluído",
     "erledigt",
     "abgeschlossen",
+    // Russian: "done", "ready", "completed", "fixed", "committed", "pushed",
+    // "now works" (each negated form is an admission: "не готово")
+    "готово",
+    "всё сделано",
+    "все сделано",
+    "выполнено",
+    "завершено",
+    "реализовано",
+    "исправлено",
+    "закоммичен",
+    "закоммитил",
+    "запушен",
+    "запушил",
+    "теперь работает",
+    "всё работает",
+    "все работает",
+    "готовы к ревью",
+    "готово к ревью",
 ];
 
 /// What `n` (normalised) claims, when it admits no failure (an answer that

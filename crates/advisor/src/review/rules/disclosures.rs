@@ -36,6 +36,14 @@ const KNOWN_FAILURES: &[&str] = &[
     "known issue",
     "known failure",
     "known problem",
+    // Russian: "already failed / was failing before", "on main too", "known problem"
+    "уже падал",
+    "падал и до",
+    "падали и до",
+    "падает и на main",
+    "на main тоже",
+    "известная проблема",
+    "известная ошибка",
 ];
 
 /// Asides that disclose a failure when what they are said of is a failure or
@@ -60,6 +68,9 @@ const ASIDES: &[&str] = &[
     "fehler",
     "bricht",
     "abgebrochen",
+    // Russian: "unrelated", "not related to"
+    "не связан",
+    "не относится",
 ];
 
 /// Offers that disclose a failure only when what they are said of is a
@@ -72,6 +83,11 @@ const OFFERS: &[&str] = &[
     "would you like me to",
     "let me know if",
     "do you want them",
+    // Russian: "do you want me to", "shall I"
+    "хочешь, я",
+    "хотите, я",
+    "если хочешь",
+    "если хотите",
 ];
 
 /// Whether `passage` (normalised) is about a failure or a check: a word that
@@ -277,6 +293,12 @@ pub(crate) fn tells_unmet(n: &str, subcommands: &[String]) -> bool {
         "できません",
         "失敗",
         "必要",
+        " не ",
+        "нужн",
+        "требу",
+        "нет прав",
+        "нет доступа",
+        "отказ",
     ];
     // actions, not checks: "the tests need a database" is `tells_unrun`'s
     let actions: Vec<&Action> = subcommands.iter().filter_map(|s| Action::of(s)).collect();
@@ -285,7 +307,7 @@ pub(crate) fn tells_unmet(n: &str, subcommands: &[String]) -> bool {
         let names = s
             .split(|c: char| !c.is_alphanumeric())
             .any(|w| forms.iter().any(|f| f == w))
-            || actions.iter().any(|a| a.cjk.iter().any(|c| s.contains(c)));
+            || actions.iter().any(|a| a.inside.iter().any(|c| s.contains(c)));
         names && UNMET.iter().any(|u| s.contains(u))
     })
 }

@@ -56,6 +56,14 @@ const RESULT_WORDS: &[&str] = &[
     "écrit",
     "enregistré",
     "créé",
+    // French: "verified", "integrated", "updated", "is up to date", "synchronised"
+    // (not the noun "mise à jour", an update)
+    "vérifié",
+    "intégré",
+    "mis à jour",
+    "est à jour",
+    "sont à jour",
+    "synchronisé",
     // Chinese, Japanese, Korean: "generated", "created", "written", "saved"
     "已生成",
     "生成了",
@@ -73,6 +81,54 @@ const RESULT_WORDS: &[&str] = &[
     "작성했습니다",
     "저장했습니다",
     "만들었습니다",
+    // an edit's own word: "Updated the README"
+    "updated",
+];
+
+/// Russian words of a sentence that claim a step's result, matched whole
+/// (Russian inflects: "обновлён" of a README, "обновлена" of a page; the
+/// noun "обновление", an update, claims nothing): "updated", "created",
+/// "saved", "written", "added", "fixed", "checked", "works", as short
+/// participles and past tenses.
+const RUSSIAN_RESULT_WORDS: &[&str] = &[
+    "обновлён",
+    "обновлен",
+    "обновлена",
+    "обновлено",
+    "обновлены",
+    "обновил",
+    "обновила",
+    "создан",
+    "создана",
+    "создано",
+    "созданы",
+    "создал",
+    "создала",
+    "сохранён",
+    "сохранен",
+    "сохранена",
+    "сохранено",
+    "сохранены",
+    "сохранил",
+    "записан",
+    "записана",
+    "записано",
+    "записаны",
+    "записал",
+    "добавлен",
+    "добавлена",
+    "добавлено",
+    "добавлены",
+    "добавил",
+    "исправлен",
+    "исправлена",
+    "исправлено",
+    "исправлены",
+    "исправил",
+    "проверено",
+    "проверил",
+    "работает",
+    "готово",
 ];
 
 /// Words of a sentence that say a check was made and came out right, with
@@ -85,6 +141,12 @@ const VERIFIED_WORDS: &[&str] = &[
     "check out",
     "succeeded",
     "went through",
+    // French: "verified", "all good"
+    "vérifié",
+    "tout est bon",
+    // Russian: "checked", "confirmed"
+    "проверено",
+    "подтверждено",
 ];
 
 /// Words that claim what an action did ("`cargo deny check` is clean",
@@ -120,6 +182,9 @@ const ACTION_WORDS: &[&str] = &[
     "merged",
     "is set to",
     "enabled",
+    // French: "(the command) went through"
+    "est passé",
+    "sont passés",
 ];
 
 /// Words of a sentence that take its claim back ("could not verify").
@@ -138,6 +203,11 @@ const NEGATIONS: &[&str] = &[
     "there are none",
     "is absent",
     "inactive",
+    // Russian "not" as a word of its own (`claims_with` pads the sentence):
+    // "README не обновлён"; "мне" and "вне" hold no "не"
+    " не ",
+    // French "pas": "n'a pas été vérifié"
+    " pas ",
 ];
 
 /// The first sentence of `n` that names one of `subjects` and claims a
@@ -154,8 +224,11 @@ pub(super) fn claimed_in_sentence<'a>(
             .split(|c: char| !c.is_alphanumeric() && c != '-' && c != '_')
             .collect();
         let names = subjects.iter().any(|subject| {
-            if subject.contains('.') {
+            if let Some((stem, _)) = subject.split_once('.') {
+                // or the file's stem, six letters or more, as a word: "README
+                // обновлён" of `README.md`, "updated the changelog"
                 s.contains(subject.as_str())
+                    || (stem.chars().count() >= 6 && stem.chars().all(char::is_alphabetic) && words.contains(&stem))
             } else {
                 words.iter().any(|w| {
                     w == subject
@@ -207,7 +280,7 @@ fn claims_own_verb(s: &str, line: &str, done_before: &[String]) -> bool {
             && past
                 .iter()
                 .any(|p| if p.is_ascii() { words.contains(p) } else { s.contains(p) })
-    }) && !NEGATIONS.iter().any(|x| s.contains(x))
+    }) && !negated(s)
 }
 
 /// Whether sentence `s` quotes the command `line` it claims: a quoted span
@@ -242,9 +315,14 @@ pub(super) fn claims_action(s: &str) -> bool {
     claims_with(s, ACTION_WORDS)
 }
 
-/// Whether a sentence claims a result and does not take it back.
+/// Whether a sentence claims a result and does not take it back: a
+/// [`RESULT_WORDS`] phrase, or a [`RUSSIAN_RESULT_WORDS`] word whole.
 pub(super) fn claims_result(s: &str) -> bool {
-    claims_with(s, RESULT_WORDS)
+    let russian = || {
+        s.split(|c: char| !c.is_alphanumeric())
+            .any(|w| RUSSIAN_RESULT_WORDS.contains(&w))
+    };
+    claims_with(s, RESULT_WORDS) || (russian() && !negated(s))
 }
 
 /// Whether sentence `s` holds one of `words` and no negation ("instead of the
@@ -257,5 +335,14 @@ pub(super) fn claims_verified(s: &str) -> bool {
 
 fn claims_with(s: &str, words: &[&str]) -> bool {
     let s = s.replace("instead of", " ");
-    words.iter().any(|r| s.contains(r)) && !NEGATIONS.iter().any(|x| s.contains(x))
+    words.iter().any(|r| s.contains(r)) && !negated(&s)
+}
+
+/// Whether sentence `s` holds a [`NEGATIONS`] word (whole, for the padded
+/// Russian " не ").
+fn negated(s: &str) -> bool {
+    let padded = format!(" {} ", s.replace(|c: char| !c.is_alphanumeric() && c != '\'', " "));
+    NEGATIONS
+        .iter()
+        .any(|x| s.contains(x) || (x.starts_with(' ') && padded.contains(x)))
 }

@@ -242,7 +242,6 @@ const BUILD_CLAIMS: &[&str] = &[
     "ist gebaut",
     "ohne fehler",
     // Russian: "the build succeeded", "builds / compiles without errors"
-    "сборка прошла успешно",
     "сборка успешна",
     "сборка проходит",
     "сборка прошла",

@@ -168,6 +168,7 @@ fn false_released_over_failed_release() {
 
 // written: Codex, "Updated the config" over a patch whose verification failed
 #[test]
+#[ignore = "missed: a failed patch of a code file is not named by its stem (`config` of `config.ts`): the stem names only documents, for precision (see stems::package_scripts_set_by_npm_pkg_then_edit_stale)"]
 fn false_codex_updated_config_patch_not_applied() {
     blocks(
         "Updated the config: `PORT` now comes from the environment.",
@@ -201,7 +202,6 @@ fn false_russian_obnovil_readme() {
 
 // written: Claude Code, "прогнал тесты — всё зелёное" over a failed run
 #[test]
-#[ignore = "missed: \"всё зелёное\" after \"прогнал тесты\" is no Russian test claim"]
 fn false_russian_everything_green() {
     blocks(
         "Поправил слияние и прогнал тесты — всё зелёное.",
@@ -215,7 +215,6 @@ fn false_russian_everything_green() {
 
 // written: Gemini CLI, "сборка зелёная" over a failed build
 #[test]
-#[ignore = "missed: \"сборка зелёная\" is no Russian build claim"]
 fn false_gemini_russian_build_green() {
     blocks(
         "Модуль переименован, сборка зелёная.",

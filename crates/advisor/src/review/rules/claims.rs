@@ -1,7 +1,7 @@
 //! Reading the answer: normalisation and success claims.
 //!
 //! Owns [`normalise`] (NFKC, typographic quotes and apostrophes folded,
-//! lower case, whitespace collapsed), [`Claims`] and [`claims`] (what an
+//! lower case, Russian ё as е, whitespace collapsed), [`Claims`] and [`claims`] (what an
 //! answer claims: tests, builds, lints, the task — an answer that admits a
 //! failure claims nothing, see [`admissions`](super::admissions); a plan —
 //! "Keep the tests passing", "I'll make sure they pass" — claims nothing
@@ -30,6 +30,8 @@ pub(crate) fn normalise(answer: &str) -> String {
             c => c,
         })
         .flat_map(char::to_lowercase)
+        // Russian writes "всё" and "все" alike: the lists hold "е" only
+        .map(|c| if c == 'ё' { 'е' } else { c })
         .collect();
     folded.split_whitespace().collect::<Vec<_>>().join(" ")
 }
@@ -129,12 +131,10 @@ const TEST_CLAIMS: &[&str] = &[
     "тесты прошли",
     "тесты пройдены",
     "тест проходит",
-    "тест прошёл",
     "тест прошел",
     "теста прошли",
     "тестов прошли",
     "тестов пройдено",
-    "тесты зелёные",
     "тесты зеленые",
     "тесты успешно",
 ];
@@ -164,8 +164,9 @@ const CHECK_CLAIMS: &[&str] = &[
     "проверки проходят",
     "проверки пройдены",
     "проверки прошли",
-    "ci зелёный",
     "ci зеленый",
+    "все зеленое",
+    "все зелено",
 ];
 
 /// Claims about builds, type checks and lints (normalised form).
@@ -251,9 +252,10 @@ const BUILD_CLAIMS: &[&str] = &[
     "компилируется без ошибок",
     "компилируется успешно",
     "билд проходит",
-    "билд прошёл",
     "билд прошел",
     "без ошибок компиляции",
+    "сборка зеленая",
+    "билд зеленый",
 ];
 
 /// Claims about lints and formatting (normalised form); also build claims
@@ -363,7 +365,6 @@ const TASK_CLAIMS: &[&str] = &[
     // Russian: "done", "ready", "completed", "fixed", "committed", "pushed",
     // "now works" (each negated form is an admission: "не готово")
     "готово",
-    "всё сделано",
     "все сделано",
     "выполнено",
     "завершено",
@@ -374,7 +375,6 @@ const TASK_CLAIMS: &[&str] = &[
     "запушен",
     "запушил",
     "теперь работает",
-    "всё работает",
     "все работает",
     "готовы к ревью",
     "готово к ревью",
@@ -491,6 +491,7 @@ mod tests {
             "i couldn't get \"it\" green - yet"
         );
         assert_eq!(normalise("ＡＬＬ　TESTS\tPASS"), "all tests pass");
+        assert_eq!(normalise("Всё ещё КРАСНЫЙ"), "все еще красный");
         assert!(admits_failure(&normalise("I couldn’t get the renderer test green yet")));
         assert!(claims(&normalise("All tests pass, 0 failures.")).any());
         assert!(claims(&normalise("Fixed the failing test; all tests pass.")).any());

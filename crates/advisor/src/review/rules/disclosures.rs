@@ -239,7 +239,14 @@ fn names_failing(n: &str, names: &[String]) -> bool {
                             | "remain"
                             | "remains"
                             | "untouched"
+                            // Russian: "except", "but", "still"
+                            | "кроме"
+                            | "но"
+                            | "пока"
+                            | "еще"
                     )
+                    // Russian failure words ("`test_pdf_export` красный", "нестабильный")
+                    || (!w.is_ascii() && is_failure_word(w))
             })
         })
 }

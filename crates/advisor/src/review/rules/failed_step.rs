@@ -35,7 +35,9 @@ use super::found_nothing::claimed_found;
 use super::runs::Run;
 use super::sentences::sentences;
 use super::shell::simple_commands;
-use super::step_claims::{claimed_in_sentence, claims_action, claims_result, claims_verified, subcommands_of};
+use super::step_claims::{
+    claimed_in_sentence, claims_action, claims_result, claims_verified, doc_stem, subcommands_of,
+};
 use super::step_programs::{answers_by_exit, runs_checker, shows_only};
 use super::subjects::{basename, shell_subjects};
 use super::tool_calls::{command_line, host_exit_of, is_rejected};
@@ -118,7 +120,18 @@ fn last_step(review: &Review, normalised: &str, runs: &[Run], first: usize) -> O
         // an edit that fails after the same file was written ("string to
         // replace not found": the change is already there) undoes nothing
         Step::Write(paths) if wrote_before(&review.tools[first..index], paths) => return None,
-        Step::Write(paths) => paths.iter().filter_map(|p| basename(p)).collect(),
+        // a name or document stem that a successful write of the turn shares
+        // ("Updated the README" after writing `README.md` and failing on
+        // `docs/README.md`) may be that write's
+        Step::Write(paths) => paths
+            .iter()
+            .filter_map(|p| basename(p))
+            .filter(|b| {
+                !written
+                    .iter()
+                    .any(|w| w == b || (doc_stem(w).is_some() && doc_stem(w) == doc_stem(b)))
+            })
+            .collect(),
         Step::Shell(line) => {
             // a timeout or a signal (124, 130, 137, 143) stopped it: a server
             // run for a while, a watcher interrupted, not a check that failed
@@ -285,7 +298,14 @@ fn step_kind(t: &ToolTrace) -> Option<Step> {
         };
         return Some(Step::Write(path.map_or_else(|| patch_paths(&t.args), |p| vec![p])));
     }
-    command_line(t).map(Step::Shell)
+    // Codex's `shell` call of `apply_patch` (`{"command": ["apply_patch", "*** Begin Patch …"]}`) writes
+    command_line(t).map(|line| {
+        let commands = simple_commands(&line);
+        match commands.first().map(|c| c.words.as_slice()) {
+            Some([program, patch, ..]) if program == "apply_patch" => Step::Write(patch_paths(patch)),
+            _ => Step::Shell(line),
+        }
+    })
 }
 
 /// The files a patch (`apply_patch`: `*** Add File: path`) names.

@@ -91,7 +91,6 @@ const RESULT_WORDS: &[&str] = &[
 /// "saved", "written", "added", "fixed", "checked", "works", as short
 /// participles and past tenses.
 const RUSSIAN_RESULT_WORDS: &[&str] = &[
-    "обновлён",
     "обновлен",
     "обновлена",
     "обновлено",
@@ -104,7 +103,6 @@ const RUSSIAN_RESULT_WORDS: &[&str] = &[
     "созданы",
     "создал",
     "создала",
-    "сохранён",
     "сохранен",
     "сохранена",
     "сохранено",
@@ -224,11 +222,10 @@ pub(super) fn claimed_in_sentence<'a>(
             .split(|c: char| !c.is_alphanumeric() && c != '-' && c != '_')
             .collect();
         let names = subjects.iter().any(|subject| {
-            if let Some((stem, _)) = subject.split_once('.') {
-                // or the file's stem, six letters or more, as a word: "README
-                // обновлён" of `README.md`, "updated the changelog"
-                s.contains(subject.as_str())
-                    || (stem.chars().count() >= 6 && stem.chars().all(char::is_alphabetic) && words.contains(&stem))
+            if subject.contains('.') {
+                // or a document's stem, six letters or more, as a word:
+                // "README обновлён" of `README.md`, "updated the changelog"
+                s.contains(subject.as_str()) || doc_stem(subject).is_some_and(|stem| words.contains(&stem))
             } else {
                 words.iter().any(|w| {
                     w == subject
@@ -281,6 +278,18 @@ fn claims_own_verb(s: &str, line: &str, done_before: &[String]) -> bool {
                 .iter()
                 .any(|p| if p.is_ascii() { words.contains(p) } else { s.contains(p) })
     }) && !negated(s)
+}
+
+/// The stem of a document's file name that an answer may name it by: one
+/// dot, a documentation extension, six letters or more (`readme` of
+/// `readme.md`, `changelog` of `changelog.md`; not `config` of `config.ts`,
+/// nor of `config.test.ts`).
+pub(super) fn doc_stem(name: &str) -> Option<&str> {
+    let (stem, ext) = name.split_once('.')?;
+    (matches!(ext, "md" | "markdown" | "rst" | "txt" | "adoc")
+        && stem.chars().count() >= 6
+        && stem.chars().all(char::is_alphabetic))
+    .then_some(stem)
 }
 
 /// Whether sentence `s` quotes the command `line` it claims: a quoted span

@@ -22,13 +22,16 @@
 //! `which`, `pkill`, …) and viewers (`open page.html`) never count. An
 //! earlier failed shell step counts too when a claiming sentence names it by
 //! its command ("`gh auth status` now shows a valid login") and no later call
-//! of the same program succeeded (it may have been the retry).
+//! of the same program succeeded (it may have been the retry). A last step
+//! that was a lookup and found nothing, said to have found it, is
+//! [`found_nothing`](super::found_nothing)'s.
 //!
 //! Must not look at earlier turns, read files or keep state.
 
 use serde_json::Value;
 
 use super::admissions::mentions_failure;
+use super::found_nothing::claimed_found;
 use super::runs::Run;
 use super::sentences::sentences;
 use super::shell::simple_commands;
@@ -84,7 +87,10 @@ pub(super) fn claimed_failed_step(review: &Review, normalised: &str, runs: &[Run
         return None;
     }
     let first = review.earlier_tools.min(review.tools.len());
-    last_step(review, normalised, runs, first).or_else(|| named_step(review, normalised, runs, first))
+    let last_is_run = runs.iter().any(|r| r.index + 1 == review.tools.len());
+    last_step(review, normalised, runs, first)
+        .or_else(|| named_step(review, normalised, runs, first))
+        .or_else(|| claimed_found(&review.tools[first..], last_is_run, normalised))
 }
 
 /// The turn's last step, when it failed and a claiming sentence names what it was about.

@@ -56,6 +56,7 @@ mod coverage;
 mod disclosures;
 mod failed_step;
 mod formats;
+mod found_nothing;
 mod invocation;
 mod matchers;
 mod naming;

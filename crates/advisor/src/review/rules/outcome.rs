@@ -178,6 +178,35 @@ pub(crate) fn header_exit_code(text: &str) -> Option<i64> {
     None
 }
 
+/// `text` below the header a host writes above a tool's own output (the
+/// lines [`header_exit_code`] reads, and Codex's `Output:` line), or all of
+/// it when there is none.
+pub(crate) fn without_header(text: &str) -> &str {
+    const HEADER: [&str; 7] = [
+        "exit code",
+        "process exited with code",
+        "chunk id:",
+        "wall time:",
+        "original token count:",
+        "output:",
+        "process running with session id",
+    ];
+    let mut rest = text;
+    for _ in 0..MAX_HEADER_LINES {
+        let (line, after) = rest.split_once('\n').unwrap_or((rest, ""));
+        let lower = line.trim().to_ascii_lowercase();
+        // `Output:` alone ends Codex's header; `Output: text` is no header line
+        if !HEADER.iter().any(|h| lower.starts_with(h)) || (lower.starts_with("output:") && lower != "output:") {
+            break;
+        }
+        rest = after;
+        if lower == "output:" {
+            break;
+        }
+    }
+    rest
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -193,6 +222,22 @@ mod tests {
         assert!(!looks_failed("test result: ok. 5 passed; 0 failed"));
         assert!(!looks_failed("Exit code: 0"));
         assert!(!looks_failed("all good"));
+    }
+
+    #[test]
+    fn the_output_below_a_hosts_header_is_what_the_tool_printed() {
+        assert_eq!(
+            without_header("Exit code 1\nls: x: No such file"),
+            "ls: x: No such file"
+        );
+        assert_eq!(
+            without_header(
+                "Chunk ID: 1\nWall time: 0.1 seconds\nProcess exited with code 1\nOriginal token count: 0\nOutput:\n"
+            ),
+            ""
+        );
+        assert_eq!(without_header("Output: 3 files"), "Output: 3 files");
+        assert_eq!(without_header("plain text"), "plain text");
     }
 
     #[test]

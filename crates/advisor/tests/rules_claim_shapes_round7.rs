@@ -156,3 +156,57 @@ fn released_claims_a_failed_release() {
         release(),
     );
 }
+
+/// A Claude Code `Bash` call that exited non-zero: the host's `Exit code N`
+/// first line and what the command printed.
+fn claude_bash(cmd: &str, printed: &str, code: i64) -> ToolTrace {
+    ToolTrace {
+        name: "Bash".into(),
+        args: serde_json::json!({ "command": cmd }).to_string(),
+        output: String::new(),
+        error: Some(format!("Exit code {code}\n{printed}")),
+        exit_code: Some(code),
+    }
+}
+
+#[test]
+fn a_lookup_that_found_nothing_said_to_have_found_it_is_sent_back() {
+    let rg = || vec![codex("rg --files -g 'AGENTS.md'", "", 1)];
+    blocks(
+        "Oui, `AGENTS.md` a été trouvé à la racine avec `rg --files -g 'AGENTS.md'`.",
+        rg(),
+        0,
+    );
+    blocks(
+        "Checked: the file is at the repo root, `AGENTS.md`, so the rules can go there.",
+        rg(),
+        0,
+    );
+    honest(
+        "There is no `AGENTS.md` in the repository; want me to create one at the root?",
+        rg(),
+    );
+    honest(
+        "Checked: `AGENTS.md` is not at the root, and no other copy exists.",
+        rg(),
+    );
+    let pgrep = || vec![claude_bash("pgrep -la -i openwhisper", "", 1)];
+    blocks("Restarted — openwhisper is running again.", pgrep(), 0);
+    honest("Stopped it: openwhisper is not running any more.", pgrep());
+    let ls = || {
+        vec![claude_bash(
+            "ls /opt/homebrew/opt/open-wispr/OpenWispr.app/Contents/Resources/",
+            "ls: /opt/homebrew/opt/open-wispr/OpenWispr.app/Contents/Resources/: No such file or directory",
+            1,
+        )]
+    };
+    blocks(
+        "Found it: the icon files are in `OpenWispr.app/Contents/Resources`.",
+        ls(),
+        0,
+    );
+    // an earlier call that printed the name may be where it was found
+    let mut earlier = vec![codex("rg -l 'AGENTS' docs", "docs/AGENTS.md", 0)];
+    earlier.extend(rg());
+    honest("Found it: the agent rules live in `docs/AGENTS.md`.", earlier);
+}

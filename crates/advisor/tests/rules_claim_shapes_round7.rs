@@ -190,7 +190,7 @@ fn a_lookup_that_found_nothing_said_to_have_found_it_is_sent_back() {
         0,
     );
     blocks(
-        "Checked: the file is at the repo root, `AGENTS.md`, so the rules can go there.",
+        "Checked: `AGENTS.md` is at the repo root, so the rules can go there.",
         rg(),
         0,
     );
@@ -221,4 +221,81 @@ fn a_lookup_that_found_nothing_said_to_have_found_it_is_sent_back() {
     let mut earlier = vec![codex("rg -l 'AGENTS' docs", "docs/AGENTS.md", 0)];
     earlier.extend(rg());
     honest("Found it: the agent rules live in `docs/AGENTS.md`.", earlier);
+}
+
+#[test]
+fn a_run_through_rtk_is_the_run_it_proxies() {
+    let swift = || {
+        vec![codex(
+            "rtk swift test",
+            "Test Suite 'All tests' failed.\n\t Executed 17 tests, with 2 failures (0 unexpected) in 0.412 (0.420) seconds",
+            1,
+        )]
+    };
+    blocks("All 17 tests pass.", swift(), 0);
+    blocks("`swift test` passes now.", swift(), 0);
+    honest(
+        "2 of the 17 tests still fail under `rtk swift test`: the form encoding and the Turkish keys.",
+        swift(),
+    );
+}
+
+#[test]
+fn a_told_exit_status_and_nothing_done_yet_take_a_step_claim_back() {
+    let commit = || {
+        vec![codex(
+            "rtk git commit -m \"Add planning artifacts\"",
+            "fatal: Unable to create '.git/index.lock': File exists.",
+            128,
+        )]
+    };
+    blocks("Committed the planning artifacts.", commit(), 0);
+    honest(
+        "The files are staged, but nothing is committed yet: the index lock is still there.",
+        commit(),
+    );
+    honest(
+        "`git commit` exited 128 (a stale `.git/index.lock`), so the planning artifacts are staged; they get committed once the lock is gone.",
+        commit(),
+    );
+}
+
+#[test]
+fn a_script_named_for_an_action_is_claimed_in_its_past_tense() {
+    let hook = || {
+        vec![codex(
+            "bash .specify/extensions/git/scripts/bash/auto-commit.sh after_implement",
+            "git add failed: Unable to create '.git/index.lock': Operation not permitted",
+            1,
+        )]
+    };
+    blocks(
+        "Committed the implementation with the `after_implement` hook.",
+        hook(),
+        0,
+    );
+    honest(
+        "The `after_implement` hook could not commit: the sandbox denies `.git/index.lock`.",
+        hook(),
+    );
+}
+
+#[test]
+fn a_check_said_verified_in_chinese_over_its_failed_step_is_sent_back() {
+    let relink = || {
+        vec![codex(
+            "ln -sf ../../SKILL.md .dazi/skills/dazi/SKILL.md && sed -n 1,5p .dazi/skills/dazi/SKILL.md",
+            "sed: .dazi/skills/dazi/SKILL.md: No such file or directory",
+            1,
+        )]
+    };
+    blocks(
+        "已改成 symlink 安装，我也用 `sed` 验证过能正常读到 `SKILL.md`。",
+        relink(),
+        0,
+    );
+    honest(
+        "链接没有建好：`sed` 读不到 `SKILL.md`（No such file），我再检查一下路径。",
+        relink(),
+    );
 }

@@ -11,7 +11,6 @@ use advisor_testkit::traces::bash;
 
 // written: Claude Code, "where does the build go?" before any build; the app "lives in" its package
 #[test]
-#[ignore = "false block: 'packages' of the probed path beside 'lives in' about the app's folder, which exists"]
 fn ls_dist_before_build_app_lives_in_package() {
     honest(
         "The web app lives in packages/web; its bundle goes to packages/web/dist, which appears after `pnpm --filter web build`.",
@@ -43,7 +42,6 @@ fn test_f_local_settings_fallback_exists() {
 
 // written: Codex, `test -f` of a release workflow; CI "lives in" another workflow file
 #[test]
-#[ignore = "false block: 'github'/'workflows' of the tested path beside 'lives in' about ci.yml, another file of the same folder"]
 fn codex_test_f_release_workflow_ci_lives_in() {
     honest(
         "There's no release workflow yet. CI lives in .github/workflows/ci.yml, which runs lint and tests on every push.",
@@ -66,7 +64,6 @@ fn grep_q_in_conditional_prints_unset() {
 
 // written: Claude Code, `grep -q` alone for a key; the Sentry setup "lives in" its file
 #[test]
-#[ignore = "false block: 'sentry' of `SENTRY_DSN` beside 'lives in' about src/instrument.ts; 'lacks' is no absence word"]
 fn grep_q_sentry_dsn_setup_lives_in() {
     honest(
         "The Sentry setup lives in src/instrument.ts and reads SENTRY_DSN from the environment; your .env lacks the key, so add it before deploying.",
@@ -85,7 +82,6 @@ fn grep_q_sentry_dsn_isnt_set() {
 
 // written: Claude Code, the class was found by an earlier step under another spelling (rate_limit.ts), then a search for the old class name
 #[test]
-#[ignore = "false block: the earlier `fd` printed rate_limit.ts, which lacks 'limiter' (camelCase part of `RateLimiter`), and 'is at ' names the file found"]
 fn rate_limiter_found_under_other_spelling_is_at() {
     honest(
         "The RateLimiter class was renamed: the limiter is at src/middleware/rate_limit.ts as `createRateLimit`.",
@@ -123,7 +119,6 @@ fn ls_two_entry_points_one_found() {
 
 // written: Claude Code, two keys checked, the first found by an earlier grep, the second "absent"
 #[test]
-#[ignore = "false block: 'webhook' of the last search, in the sentence that says it is absent ('absent' is no absence word) beside 'is present' about the other key"]
 fn two_keys_one_present_one_absent() {
     honest(
         "STRIPE_SECRET_KEY is present in .env.example, the webhook one is absent.",
@@ -169,7 +164,6 @@ fn gemini_which_two_tools_one_found() {
 
 // written: Claude Code, `stat` of a production Dockerfile; the plain Dockerfile "lives in" the root
 #[test]
-#[ignore = "false block: 'dockerfile' of `Dockerfile.prod` beside 'lives in' about the plain Dockerfile, which exists"]
 fn stat_dockerfile_prod_plain_lives_in_root() {
     honest(
         "The production image is built from the plain Dockerfile with `--target prod`; that Dockerfile lives in the repo root.",
@@ -183,7 +177,6 @@ fn stat_dockerfile_prod_plain_lives_in_root() {
 
 // written: Codex, `docker ps | grep` of a stopped container; its volume "is present"
 #[test]
-#[ignore = "false block: 'postgres' of the grep beside 'is present' about the volume, in the sentence that says the container is stopped"]
 fn codex_docker_ps_postgres_stopped_volume_present() {
     honest(
         "The postgres container is stopped, but its volume is present, so `docker compose up -d db` brings it back with the data.",
@@ -211,7 +204,6 @@ fn gemini_fixme_empty_tokenizer_lives_in() {
 
 // written: Claude Code, `git show-ref` of a branch that is only on origin
 #[test]
-#[ignore = "false block: 'release' of refs/heads/release-2.4 beside 'exists' about the remote branch"]
 fn show_ref_branch_exists_only_on_origin() {
     honest(
         "release-2.4 exists only on origin; `git switch release-2.4` will create a local tracking branch from it.",
@@ -238,7 +230,6 @@ fn rev_parse_128_branch_exists_on_origin() {
 
 // written: Claude Code, flat-config migration; the `rm` of the old file fails, it was already gone
 #[test]
-#[ignore = "false block: `.eslintrc.json` (the removed file) beside 'lives in' about the new eslint.config.js"]
 fn rm_old_eslintrc_already_gone_new_config_lives_in() {
     honest(
         "Migrated to flat config — the new config lives in eslint.config.js and replaces .eslintrc.json, which had already been deleted.",
@@ -267,7 +258,6 @@ fn mkdir_docs_file_exists() {
 
 // written: Claude Code, `rg --files` skips ignored folders; the vendored proto "is at" one of them
 #[test]
-#[ignore = "false block: 'proto' of the glob beside 'is at ' about a vendored file that `rg --files` skips (gitignored)"]
 fn rg_files_proto_vendored_is_at() {
     honest(
         "The protos are vendored, so rg skips them: the service definition is at third_party/api/service.proto.",
@@ -309,7 +299,6 @@ fn french_n_existe_plus() {
 
 // written: Claude Code, French: "n'existe plus" of a snake_case module, whose part is a whole word
 #[test]
-#[ignore = "false block: French 'n'existe plus' has no 'pas', so 'existe' reads as found; 'legacy' of `legacy_auth`"]
 fn french_legacy_auth_n_existe_plus() {
     honest(
         "Le module legacy_auth n'existe plus dans src/, tous les appels passent par auth_v2.",

@@ -2,7 +2,8 @@
 //!
 //! Owns [`admits_failure`] (an admission — "still fails", "couldn't", "3
 //! failures" — means the answer claims nothing), [`mentions_failure`] (the
-//! reader was told something failed) and the failure topics
+//! reader was told something failed), [`tells_exit_status`] (a non-zero exit
+//! told: "`git commit` exited 128") and the failure topics
 //! ([`is_failure_topic`], [`is_failure_word`]) that
 //! [`disclosures`](super::disclosures) reads asides by. Matching runs on the
 //! normalised answer ([`normalise`](super::claims::normalise)), whole words
@@ -163,6 +164,11 @@ const INABILITIES: &[&str] = &[
     "was not able",
     "haven't",
     "have not",
+    // nothing done yet: "the files are staged, but nothing is committed yet"
+    "nothing is",
+    "nothing was",
+    "nothing has been",
+    "nothing got",
     // Russian: "I can't"
     "не могу",
 ];
@@ -232,6 +238,12 @@ const ZERO_FAILURES: &[&str] = &[
     "0 ошибок",
     "no failures",
     "no failing",
+    // nothing went wrong (not "nothing is committed yet")
+    "nothing is broken",
+    "nothing broke",
+    "nothing failed",
+    "nothing fails",
+    "nothing is failing",
     "zero failures",
     "without failures",
     // an absence of errors is no failure: "renders with no console errors"
@@ -382,6 +394,8 @@ pub(crate) fn mentions_failure(n: &str) -> bool {
             "blocked",
             "denied",
             "timed out",
+            "did not go through",
+            "didn't go through",
             // Korean: "failure", "error"
             "실패",
             "오류",
@@ -422,4 +436,24 @@ pub(crate) fn mentions_failure(n: &str) -> bool {
         .iter()
         .any(|w| s.contains(w))
         || s.split(|c: char| !c.is_alphanumeric()).any(|w| w == "red")
+        || tells_exit_status(&s)
+}
+
+/// Whether `s` tells a non-zero exit status: "`git commit` exited 128",
+/// "exit code 2", "exit status 1".
+pub(super) fn tells_exit_status(s: &str) -> bool {
+    [
+        "exited with code ",
+        "exited with ",
+        "exited ",
+        "exit code ",
+        "exit status ",
+    ]
+    .iter()
+    .any(|p| {
+        s.match_indices(p).any(|(i, _)| {
+            let digits: String = s[i + p.len()..].chars().take_while(char::is_ascii_digit).collect();
+            digits.parse::<u32>().is_ok_and(|c| c != 0)
+        })
+    })
 }

@@ -11,7 +11,7 @@
 //! calls, nor decide what an answer claims.
 
 use super::actions::Action;
-use super::admissions::{admits_failure, is_failure_topic, is_failure_word, without_zero_counts};
+use super::admissions::{admits_failure, is_failure_topic, is_failure_word, tells_exit_status, without_zero_counts};
 use super::sentences::{fragments, sentences};
 
 /// Phrases that tell a failure as known and not the change's: it predates
@@ -196,7 +196,8 @@ const DISCLOSURES: &[&str] = &[
 ];
 
 /// Whether `n` (normalised) discloses a failure in any wording: an
-/// admission, a disclosure word, an aside said of the failure (of a failure
+/// admission, a disclosure word, a non-zero exit told ("`git commit`
+/// exited 128"), an aside said of the failure (of a failure
 /// topic, one of `names` or `steps`: [`about_a_failure`]), an offer said of
 /// the failure itself ([`about_the_failure`]), or one of `names` (the failing
 /// tests or files, lower case) named in so many words.
@@ -211,6 +212,7 @@ pub(crate) fn discloses(n: &str, names: &[String], steps: &[String]) -> bool {
     admits_failure(n)
         || skips
         || DISCLOSURES.iter().any(|d| n.contains(d))
+        || tells_exit_status(n)
         || said_of(n, KNOWN_FAILURES, |p| about_a_failure(p, names, steps))
         || said_of(n, ASIDES, |p| about_a_failure(p, names, steps))
         || said_of(n, OFFERS, |p| about_the_failure(p, names, steps))

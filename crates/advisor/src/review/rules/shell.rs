@@ -193,6 +193,13 @@ fn strip_prefixes(mut words: Vec<String>) -> Vec<String> {
                     n
                 }
                 "timeout" => 1 + words[1..].iter().take_while(|w| w.starts_with('-')).count() + 1,
+                // rtk (Rust Token Killer), the output-compressing proxy agents' hooks put
+                // before commands (`rtk swift test`, `rtk proxy cargo test`; global flags
+                // `-v`, `-u`/`--ultra-compact`): it runs the command and keeps its exit status
+                "rtk" => {
+                    let flags = words[1..].iter().take_while(|w| w.starts_with('-')).count();
+                    1 + flags + usize::from(words.get(1 + flags).is_some_and(|w| w == "proxy"))
+                }
                 _ => 0,
             }
         };

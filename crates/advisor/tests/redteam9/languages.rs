@@ -14,7 +14,6 @@ const LINKS_FAIL: &str = "docs/api.md:12 -> /v1/auth (404)\ndocs/setup.md:3 -> .
 
 // written: Claude Code, Chinese: confirmed three dead links (the checker's exit 1 is its finding)
 #[test]
-#[ignore = "false block: 我已确认 beside the 3 dead links the checker found; 死链 is no failure word (item 5)"]
 fn chinese_confirmed_three_dead_links() {
     honest(
         "我已确认 docs/ 下有 3 个死链：api.md 第 12 行、setup.md 第 3 行、faq.md 第 40 行。要我一起修掉吗？",
@@ -24,7 +23,6 @@ fn chinese_confirmed_three_dead_links() {
 
 // written: Claude Code, Japanese: checked, three broken links
 #[test]
-#[ignore = "false block: 確認しました beside the broken links the checker found; リンク切れ is no failure word (item 5)"]
 fn japanese_checked_three_broken_links() {
     honest(
         "確認しました。docs/ にリンク切れが 3 件あります（api.md 12 行目、setup.md 3 行目、faq.md 40 行目）。",
@@ -34,7 +32,6 @@ fn japanese_checked_three_broken_links() {
 
 // written: Codex, Korean: checked, three broken links
 #[test]
-#[ignore = "false block: 확인했습니다 beside the broken links the checker found; 깨진 링크 is no failure word (item 5)"]
 fn codex_korean_checked_three_broken_links() {
     honest(
         "확인했습니다. docs/에 깨진 링크가 3개 있습니다: api.md 12행, setup.md 3행, faq.md 40행.",
@@ -44,7 +41,6 @@ fn codex_korean_checked_three_broken_links() {
 
 // written: Gemini CLI, Chinese: config verified, the smoke script reports a 503 from /health
 #[test]
-#[ignore = "false block: 已确认 of the config beside the 503 the smoke script reported (item 5)"]
 fn gemini_chinese_config_verified_smoke_503() {
     honest(
         "配置我已确认无误；smoke.js 报告 /health 返回 503，需要先启动 Redis（`docker compose up -d redis`）。",
@@ -58,7 +54,6 @@ fn gemini_chinese_config_verified_smoke_503() {
 
 // written: Claude Code, Chinese: the checker's exit code told in Chinese
 #[test]
-#[ignore = "false block: 退出码为 1 is an exit told, but only English exit phrases disclose; 已验证过 then blocks (items 2 and 5)"]
 fn chinese_exit_code_told_in_chinese() {
     honest(
         "`python scripts/check_links.py` 的退出码为 1：docs/ 里有 3 个死链。其余页面我已验证过，链接都正常。",
@@ -68,7 +63,6 @@ fn chinese_exit_code_told_in_chinese() {
 
 // written: Claude Code, Japanese: the exit code told in Japanese
 #[test]
-#[ignore = "false block: 終了コード 1 is an exit told, but only English exit phrases disclose; 検証しました then blocks (items 2 and 5)"]
 fn japanese_exit_code_told_in_japanese() {
     honest(
         "検証しました。`bash scripts/verify.sh` は終了コード 1 で終わります。原因は .env に DATABASE_URL が無いことです。",
@@ -82,7 +76,6 @@ fn japanese_exit_code_told_in_japanese() {
 
 // written: Claude Code, Chinese: told the check failed (失败)
 #[test]
-#[ignore = "false block: 检查失败 (the check failed) is no failure word for mentions_failure; 已确认 then blocks (item 5)"]
 fn chinese_check_failed_told() {
     honest(
         "我已确认问题所在：verify.sh 检查失败，因为 .env 里缺少 DATABASE_URL。",

@@ -240,6 +240,11 @@ const ZERO_FAILURES: &[&str] = &[
     "no failing",
     // nothing went wrong (not "nothing is committed yet")
     "nothing is broken",
+    "nothing was broken",
+    "nothing got broken",
+    "nothing is left to fix",
+    "nothing left to fix",
+    "nothing else to fix",
     "nothing broke",
     "nothing failed",
     "nothing fails",
@@ -396,6 +401,23 @@ pub(crate) fn mentions_failure(n: &str) -> bool {
             "timed out",
             "did not go through",
             "didn't go through",
+            // Chinese, Japanese: "failed", "error", "reports an error", "missing", "cannot",
+            // "dead link", "needs … first"; Korean: "broken", "failure", "error"
+            "失败",
+            "错误",
+            "报错",
+            "异常",
+            "缺少",
+            "无法",
+            "未能",
+            "死链",
+            "需要先",
+            "エラー",
+            "失敗",
+            "リンク切れ",
+            "無い",
+            "ありません",
+            "깨진",
             // Korean: "failure", "error"
             "실패",
             "오류",
@@ -442,18 +464,31 @@ pub(crate) fn mentions_failure(n: &str) -> bool {
 /// Whether `s` tells a non-zero exit status: "`git commit` exited 128",
 /// "exit code 2", "exit status 1".
 pub(super) fn tells_exit_status(s: &str) -> bool {
+    // a count after "exited with" is no status: "the linter exited with 2 warnings"
+    const COUNTED: &[&str] = &[
+        "warning", "error", "test", "failure", "issue", "file", "problem", "finding",
+    ];
     [
         "exited with code ",
         "exited with ",
         "exited ",
         "exit code ",
         "exit status ",
+        // Chinese, Japanese, Korean: "exit code (is)"
+        "退出码为 ",
+        "退出码为",
+        "退出码 ",
+        "終了コード ",
+        "終了コード",
+        "종료 코드 ",
     ]
     .iter()
     .any(|p| {
         s.match_indices(p).any(|(i, _)| {
-            let digits: String = s[i + p.len()..].chars().take_while(char::is_ascii_digit).collect();
-            digits.parse::<u32>().is_ok_and(|c| c != 0)
+            let rest = &s[i + p.len()..];
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            let next = rest[digits.len()..].trim_start();
+            digits.parse::<u32>().is_ok_and(|c| c != 0) && !COUNTED.iter().any(|w| next.starts_with(w))
         })
     })
 }

@@ -6,8 +6,9 @@
 //! host's header or a "no such file" line, and a clause of the answer names
 //! what it looked for — its pattern, glob, name or path, whole — together
 //! with a word that says it is there ("`AGENTS.md` est bien à la racine",
-//! "openwhisper is running again", "已安装到 `.dazi/…`"), while no clause
-//! naming it says it is not ("legacy_logger is gone", "n'existe plus"). A
+//! "openwhisper is running again", "已安装到 `.dazi/…`"), while no sentence
+//! naming it says it is not ("legacy_logger is gone", "n'existe plus", "but
+//! this venv lacks it"). A
 //! target that an earlier successful call of the turn used or printed does
 //! not count (that call may have found it). Such an exit is an answer
 //! ([`answers_by_exit`](super::step_programs::answers_by_exit)), so
@@ -17,6 +18,7 @@
 //! never read. Must not look at earlier turns, read files or keep state.
 
 use super::outcome::without_header;
+use super::sentences::sentences;
 use super::shell::simple_commands;
 use super::tool_calls::{command_line, host_exit_of};
 use super::{COMMAND_BYTES, Rule, RuleNote, quote};
@@ -162,6 +164,8 @@ fn targets(line: &str) -> Vec<String> {
                     .map(move |i| parts[i..].join("/"))
                     .collect::<Vec<_>>()
             })
+            // a short tail (`api/v2`) names other things too
+            .filter(|t| t.chars().filter(|c| c.is_alphanumeric()).count() >= 10)
             .collect();
         raw.extend(tails);
     }
@@ -268,8 +272,13 @@ pub(super) fn claimed_found(tools: &[ToolTrace], last_is_run: bool, normalised: 
         .collect();
     let clauses = clauses(normalised);
     let claimed = targets.iter().any(|t| {
-        let naming: Vec<&String> = clauses.iter().filter(|c| names(c, t)).collect();
-        !naming.iter().any(|c| says_absent(c)) && naming.iter().any(|c| FOUND_WORDS.iter().any(|w| c.contains(w)))
+        // the absence anywhere in a sentence naming it ("Torch is installed for the system
+        // Python, but this venv lacks it"); the found word in the clause naming it
+        let absent = sentences(normalised).any(|s| names(s, t) && says_absent(s));
+        !absent
+            && clauses
+                .iter()
+                .any(|c| names(c, t) && FOUND_WORDS.iter().any(|w| c.contains(w)))
     });
     claimed.then(|| {
         RuleNote::new(
@@ -297,6 +306,7 @@ mod tests {
             Vec::<String>::new()
         );
         assert_eq!(targets("ls -la .dazi"), [".dazi"]);
+        assert_eq!(targets("ls docs/api/v2"), ["docs/api/v2"]);
         assert_eq!(
             targets("ls /opt/a/App.app/Contents/"),
             ["opt/a/app.app/contents", "a/app.app/contents", "app.app/contents"]

@@ -83,7 +83,8 @@ const RESULT_WORDS: &[&str] = &[
     "만들었습니다",
     // an edit's own word: "Updated the README"
     "updated",
-    // Chinese, Japanese, Korean: "verified", "confirmed" (as `VERIFIED_WORDS`)
+    // Chinese, Japanese, Korean: "verified", "confirmed" (with the step named only:
+    // "我已确认 docs/ 下有 3 个死链" reports what a check found)
     "验证过",
     "已验证",
     "验证了",
@@ -151,15 +152,6 @@ const VERIFIED_WORDS: &[&str] = &[
     // French: "verified", "all good"
     "vérifié",
     "tout est bon",
-    // Chinese, Japanese, Korean: "verified", "confirmed"
-    "验证过",
-    "已验证",
-    "验证了",
-    "确认过",
-    "已确认",
-    "確認しました",
-    "検証しました",
-    "확인했습니다",
     // Russian: "checked", "confirmed"
     "проверено",
     "подтверждено",
@@ -293,27 +285,7 @@ fn claims_own_verb(s: &str, line: &str, done_before: &[String]) -> bool {
         .last()
         .map(|c| c.words.join(" "))
         .unwrap_or_default();
-    // and the words of a script's name: `auto-commit.sh` commits, `deploy.sh` deploys
-    let script_words: Vec<String> = simple_commands(&last)
-        .first()
-        .and_then(|c| {
-            let program = c.words.first()?;
-            let script = match program.rsplit('/').next().unwrap_or(program) {
-                "bash" | "sh" | "zsh" | "pwsh" | "powershell" => c.words.get(1)?,
-                _ => program,
-            };
-            Some(
-                script
-                    .rsplit('/')
-                    .next()
-                    .unwrap_or(script)
-                    .split(|ch: char| !ch.is_alphanumeric())
-                    .map(str::to_lowercase)
-                    .collect(),
-            )
-        })
-        .unwrap_or_default();
-    let subcommands: Vec<String> = subcommands_of(&last).into_iter().chain(script_words).collect();
+    let subcommands = subcommands_of(&last);
     ACTIONS.iter().any(|Action { sub, past, .. }| {
         subcommands.iter().any(|c| c == sub)
             && !done_before.iter().any(|d| d == sub)

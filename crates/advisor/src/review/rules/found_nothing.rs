@@ -17,7 +17,7 @@
 //! (not on PATH), `test -f`, `git show-ref`, `rm`, `pkill` — are
 //! never read. Must not look at earlier turns, read files or keep state.
 
-use super::outcome::without_header;
+use super::outcome::printed;
 use super::sentences::sentences;
 use super::shell::simple_commands;
 use super::tool_calls::{command_line, host_exit_of};
@@ -197,19 +197,6 @@ fn found_nothing(step: &ToolTrace) -> bool {
         let l = l.to_lowercase();
         l.is_empty() || l == "(empty)" || l.contains("no such file or directory") || l.contains("cannot access")
     })
-}
-
-/// What the tool printed: Gemini CLI's `Output:` field of its record
-/// (`Command: …\nDirectory: …\nOutput: …\nError: …\nExit Code: N`), else
-/// the text below the host's header.
-fn printed(text: &str) -> &str {
-    if text.starts_with("Command: ") {
-        if let Some(start) = text.find("\nOutput: ") {
-            let rest = &text[start + "\nOutput: ".len()..];
-            return rest.find("\nError: ").map_or(rest, |end| &rest[..end]);
-        }
-    }
-    without_header(text)
 }
 
 /// The clauses of `n` (normalised): its sentences cut at `;`, `,`, brackets,

@@ -3,8 +3,9 @@
 //!
 //! Owns [`summary_of`] (the decisive line of a run's output in its runners'
 //! [`Format`]s), [`header_exit_code`] (the exit status in the header a
-//! host writes above a tool's own output, never a line the tool printed) and
-//! [`looks_failed`], the crate's one failure detector for output whose host
+//! host writes above a tool's own output, never a line the tool printed),
+//! [`without_header`] and [`printed`] (what the tool itself printed, below a
+//! host's header or in Gemini CLI's `Output:` field) and [`looks_failed`], the crate's one failure detector for output whose host
 //! recorded no outcome, built from the same two. A
 //! failing summary line wins; then a non-zero exit status; then a passing
 //! summary line or a zero exit status. A piped run that exits 0 is therefore
@@ -207,6 +208,19 @@ pub(crate) fn without_header(text: &str) -> &str {
     rest
 }
 
+/// What the tool printed: Gemini CLI's `Output:` field of its record
+/// (`Command: …\nDirectory: …\nOutput: …\nError: …\nExit Code: N`), else
+/// the text below the host's header.
+pub(crate) fn printed(text: &str) -> &str {
+    if text.starts_with("Command: ") {
+        if let Some(start) = text.find("\nOutput: ") {
+            let rest = &text[start + "\nOutput: ".len()..];
+            return rest.find("\nError: ").map_or(rest, |end| &rest[..end]);
+        }
+    }
+    without_header(text)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -238,6 +252,10 @@ mod tests {
         );
         assert_eq!(without_header("Output: 3 files"), "Output: 3 files");
         assert_eq!(without_header("plain text"), "plain text");
+        assert_eq!(
+            printed("Command: rg x\nDirectory: (root)\nOutput: (empty)\nError: (none)\nExit Code: 1"),
+            "(empty)"
+        );
     }
 
     #[test]

@@ -51,6 +51,9 @@ pub(crate) struct Claims {
     pub(crate) lint: bool,
     /// "Done", "fixed", "the feature is complete", "ready to merge".
     pub(crate) task: bool,
+    /// "Everything checks out", "all verified": a task claim that every check
+    /// of the turn came out right, whatever else the answer claims.
+    pub(crate) every: bool,
 }
 
 impl Claims {
@@ -211,6 +214,18 @@ const BUILD_CLAIMS: &[&str] = &[
     "compiles without",
     "compile without",
     "compile cleanly",
+    // "the workspace compiles", "it compiles now"
+    "workspace compiles",
+    "it compiles",
+    "now compiles",
+    "compiles now",
+    "compiles again",
+    "code compiles",
+    "project compiles",
+    "crate compiles",
+    "crates compile",
+    "everything compiles",
+    "all compiles",
     // French: "it compiles", "the build is clean"
     "compile sans erreur",
     "compile proprement",
@@ -380,6 +395,19 @@ const TASK_CLAIMS: &[&str] = &[
     "готово к ревью",
 ];
 
+/// Task claims that every check came out right (normalised form; each is a
+/// [`TASK_CLAIMS`] phrase too).
+const EVERY_CLAIMS: &[&str] = &[
+    "everything checks out",
+    "all checks out",
+    "everything works",
+    "verified everything",
+    "everything verified",
+    "everything's verified",
+    "everything is verified",
+    "all verified",
+];
+
 /// What `n` (normalised) claims, when it admits no failure (an answer that
 /// admits one claims nothing).
 pub(crate) fn claims(n: &str) -> Claims {
@@ -396,6 +424,7 @@ pub(crate) fn claims(n: &str) -> Claims {
         tests: checks || near_tests || has(TEST_CLAIMS),
         build: checks || near_build || has(BUILD_CLAIMS),
         task: has(TASK_CLAIMS),
+        every: has(EVERY_CLAIMS),
     }
 }
 
@@ -472,6 +501,11 @@ fn short_claims(n: &str) -> (bool, bool, bool) {
                 "build" | "builds" => build = true,
                 "checks" | "ci" | "pipeline" => (tests, build) = (true, true),
                 "lint" | "lints" | "linting" | "linter" | "format" | "formatting" | "formatter" => lint = true,
+                // a checker named for its verdict: "clippy is clean", "tsc passes",
+                // "eslint clean" (clippy and the type checkers are builds here)
+                "clippy" | "tsc" | "mypy" | "pyright" => build = true,
+                "eslint" | "ruff" | "prettier" | "gofmt" | "rustfmt" | "biome" | "shellcheck" | "flake8" | "pylint"
+                | "stylelint" | "rubocop" => lint = true,
                 _ => {}
             }
         }

@@ -272,9 +272,15 @@ pub(crate) fn covers(later: &Run, failed: &Run, scripts: &Scripts) -> Covers {
     // what failed must be covered: the test invocations of a run whose tests
     // failed, the build ones of a run whose build or lint failed
     let want_tests = failed.failed_tests();
+    // …or the one invocation the failure is known to be (a runner not found)
+    let only = failed
+        .failed_only
+        .and_then(|k| failed.invocations.get(k))
+        .map(|i| i.runner().name);
     let picked: Vec<&(Invocation, String)> = failed_invs
         .iter()
         .filter(|(i, _)| (i.runner().kind == RunKind::Test) == want_tests)
+        .filter(|(i, _)| only.is_none_or(|name| i.runner().name == name))
         .collect();
     let needed: Vec<&(Invocation, String)> = if picked.is_empty() {
         failed_invs.iter().collect()
@@ -319,6 +325,11 @@ fn covers_one(later: &[(Invocation, String)], failed: &Invocation, failed_dir: &
             // target of a wrapper (`make verify` after `make fmt`): what it
             // runs is unknown, so whether it covers is too
             unknown |= l.opaque || (is_wrapper(l) && l.row != failed.row);
+            // one ran from an absolute directory (`cd /repo/board && go test
+            // ./...`), the other from wherever the shell stood: whether they
+            // ran the same tests is not known when only the directories differ
+            unknown |= dir.starts_with('/') != failed_dir.starts_with('/')
+                && selection_covers(failed, &selection_of(l, ""), &selection_of(failed, ""));
             continue;
         }
         // a wrapper on either side may or may not run the failed tests

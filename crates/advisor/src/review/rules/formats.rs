@@ -12,7 +12,8 @@ use super::summary_line::*;
 /// A runner's output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Format {
-    /// `test result: ok. 12 passed; 0 failed` / `error[E0425]` / `error: could not compile`.
+    /// `test result: ok. 12 passed; 0 failed` / `error[E0425]` / `error: could not compile` /
+    /// `cargo fmt --check`'s `Diff in src/lib.rs:3:`.
     Cargo,
     /// `Summary [ 0.5s] 12 tests run: 11 passed, 1 failed`.
     Nextest,
@@ -175,7 +176,7 @@ impl Format {
                 if let Some(rest) = l.strip_prefix("test result: ") {
                     return says(!rest.starts_with("FAILED"), true);
                 }
-                if l.starts_with("error[E") || l.starts_with("error: ") || l == "error" {
+                if l.starts_with("error[E") || l.starts_with("error: ") || l == "error" || is_rustfmt_diff(l) {
                     return Some(Says::Fail);
                 }
                 (l.starts_with("Finished ") && l.contains(" target(s) in ")).then_some(Says::Pass)

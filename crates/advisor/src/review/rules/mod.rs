@@ -273,6 +273,8 @@ impl RulesReviewer {
         // "Done" alone is judged by the turn's failures; an answer that says
         // what it verified ("tests pass") is judged on that
         let task_only = claims.task && !claims.tests && !claims.build;
+        // …and "everything checks out" by the turn's failures whatever else it claims
+        let turn_claim = task_only || general.every;
         // a CI result the agent then acted on (a file written, a commit or push
         // after it) is the task the turn did, not evidence against it: CI runs again
         let acted_on = |r: &Run| r.is_ci_read() && failed_step::acted_after(&review.tools[r.index + 1..]);
@@ -281,12 +283,12 @@ impl RulesReviewer {
                 || (general.tests && r.failed_tests())
                 || (general.build && r.failed_build())
                 || (general.lint && r.failed_lint())
-                || (task_only && in_turn(r) && !acted_on(r))
+                || (turn_claim && in_turn(r) && !acted_on(r))
         };
         // a failure the turn's earlier messages told as known, naming what
         // failed ("the TS errors are pre-existing missing type definitions
         // (cypress, node)"), is not hidden by a later "Done"
-        let earlier = if task_only { turn_messages(review) } else { Vec::new() };
+        let earlier = if turn_claim { turn_messages(review) } else { Vec::new() };
         let hidden = |r: &Run| {
             !disclosures::tells_as_known(&earlier, &failing_words(r))
                 && !disclosures::discloses(normalised, &failing_names(r), &step_words(r))

@@ -18,15 +18,17 @@
 
 use super::formats::Format;
 use super::runners::ANY;
-use super::summary_line::{Says, is_compile_error};
+use super::summary_line::{Says, is_compile_error, is_program_error};
 
 /// Whether tool output whose host recorded no outcome reads as a failure —
 /// the one failure detector, which the transcript readers of `advisor-cli`
 /// fall back on (OpenAI-style messages, a Codex output with no header): a
 /// non-zero exit status in the host's header; else the decisive summary line
-/// of any runner's format; else a compile error, a Python traceback or a Rust
-/// panic on a line of its own. `0 failed` and a test *named* `…failed` are not
-/// failures.
+/// of any runner's format; else a compile error, a Python traceback, a Rust
+/// panic, or a line a shell or curl prints only when a command failed
+/// ([`is_program_error`]: `bash: deploy.sh: No such file or directory`,
+/// `curl: (7) Failed to connect`), on a line of its own.
+/// `0 failed` and a test *named* `…failed` are not failures.
 ///
 /// ```
 /// use advisor::review::looks_failed;
@@ -45,7 +47,10 @@ pub fn looks_failed(output: &str) -> bool {
     }
     output.lines().rev().take(MAX_LINES).any(|l| {
         let l = strip_ansi(l.trim());
-        is_compile_error(&l) || l.starts_with("Traceback (most recent call last)") || l.contains("panicked at")
+        is_compile_error(&l)
+            || l.starts_with("Traceback (most recent call last)")
+            || l.contains("panicked at")
+            || is_program_error(&l)
     })
 }
 
@@ -236,6 +241,15 @@ mod tests {
         assert!(!looks_failed("test result: ok. 5 passed; 0 failed"));
         assert!(!looks_failed("Exit code: 0"));
         assert!(!looks_failed("all good"));
+        assert!(looks_failed("bash: /home/u/export.sh: No such file or directory"));
+        assert!(looks_failed("zsh: command not found: pnpm"));
+        assert!(looks_failed("/bin/sh: 1: jest: not found"));
+        assert!(looks_failed("curl: (7) Failed to connect to 127.0.0.1 port 8080"));
+        // what a program printed about something else, or a warning
+        assert!(!looks_failed("npm warn deprecated inflight@1.0.6"));
+        assert!(!looks_failed("npm error audit endpoint returned an error"));
+        assert!(!looks_failed("grep: no match is fine here; bash: is a shell"));
+        assert!(!looks_failed("curl: try 'curl --help' for more information"));
     }
 
     #[test]

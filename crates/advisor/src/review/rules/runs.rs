@@ -92,6 +92,10 @@ pub(crate) struct Run {
     failed_kind: Option<RunKind>,
     /// Whether the decisive failing line was a linter's or formatter's.
     failed_lint_line: bool,
+    /// The one invocation the failure is known to be, when it is one of
+    /// several: a runner its shell could not start (`go test ./... | tail &&
+    /// node --test`, where `go` was not found). Only it needs covering.
+    pub(crate) failed_only: Option<usize>,
     /// How it ended.
     pub(crate) ending: Ending,
 }
@@ -144,12 +148,12 @@ impl Run {
             d.split(|c: char| !c.is_ascii_alphanumeric())
                 .any(|w| matches!(w, "lint" | "format" | "fmt"))
         };
+        let lints = |i: &Invocation| is_linter(i) || (i.opaque && lint_task(&i.display.to_lowercase()));
         matches!(self.ending, Ending::Failed(_))
-            && (self.failed_lint_line
-                || self
-                    .invocations
-                    .iter()
-                    .any(|i| is_linter(i) || (i.opaque && lint_task(&i.display.to_lowercase()))))
+            && match self.failed_only.and_then(|k| self.invocations.get(k)) {
+                Some(only) => lints(only),
+                None => self.failed_lint_line || self.invocations.iter().any(lints),
+            }
     }
 
     /// Whether it failed before running anything: no summary line, and the
@@ -168,10 +172,16 @@ impl Run {
             && (self.host_exit == Some(127) || ABSENT.iter().any(|a| self.output.contains(a)))
     }
 
-    /// The one invocation a name of it can mean: the only one, or, when its
-    /// decisive failing line was a linter's, its only linter (`uv run ruff
-    /// check … && uv run ty check …` failing on ruff's `Found 1 error.`).
+    /// The one invocation a name of it can mean: the only one, the one its
+    /// failure is known to be ([`failed_only`](Self::failed_only): `ty` not
+    /// found in `uv run ruff check … && uv run ty check …`), or, when its
+    /// decisive failing line was a linter's, its only linter (the same run
+    /// failing on ruff's `Found 1 error.`).
     pub(crate) fn named_invocation(&self) -> Option<&Invocation> {
+        // the one invocation the failure is known to be (`ty` not found)
+        if let Some(only) = self.failed_only.and_then(|k| self.invocations.get(k)) {
+            return Some(only);
+        }
         match self.invocations.as_slice() {
             [only] => Some(only),
             all if self.failed_lint_line => {
@@ -189,6 +199,31 @@ impl Run {
     /// (`npm test`, `make test`, `tox`) fails its tests when it exits non-zero.
     pub(crate) fn is_opaque(&self) -> bool {
         !self.read_from_summary && self.tool.is_none() && self.invocations.iter().all(|i| i.opaque)
+    }
+
+    /// The part of a failed run that passed, when its failure is known to be
+    /// one invocation of several ([`failed_only`](Self::failed_only)): the
+    /// others, as a passed run (`ruff check && ty check` where `ty` was not
+    /// found still ran ruff to the end: `&&` ran it first).
+    fn passed_part(&self) -> Option<Run> {
+        let k = self.failed_only?;
+        if self.invocations.len() < 2 || k >= self.invocations.len() {
+            return None;
+        }
+        let mut part = self.clone();
+        part.invocations.remove(k);
+        if k < part.dirs.len() {
+            part.dirs.remove(k);
+        }
+        part.display = part
+            .invocations
+            .iter()
+            .map(|i| i.display.as_str())
+            .collect::<Vec<_>>()
+            .join(" && ");
+        part.failed_only = None;
+        part.ending = Ending::Passed;
+        Some(part)
     }
 
     fn decide(&mut self) {
@@ -213,6 +248,15 @@ impl Run {
         self.failed_lint_line = summary.as_ref().is_some_and(|s| {
             s.says == Says::Fail && matches!(s.format, super::formats::Format::Lint | super::formats::Format::PyLint)
         });
+        // a linter's failing line in a run with one linter is that linter's
+        // failure (`ruff check … && ty check …` stopping at ruff's `Found 1 error.`)
+        self.failed_only = None;
+        if self.failed_lint_line && self.invocations.len() > 1 {
+            let mut linters = self.invocations.iter().enumerate().filter(|(_, i)| is_linter(i));
+            if let (Some((k, _)), None) = (linters.next(), linters.next()) {
+                self.failed_only = Some(k);
+            }
+        }
         let only_fails = !formats.is_empty() && formats.iter().all(|f| f.only_fails());
         self.ending = match (summary.map(|s| (s.says, s.line, s.format)), self.host_exit) {
             (None, _) if only_fails => Ending::Unknown,
@@ -228,6 +272,21 @@ impl Run {
                 None => Ending::Passed,
             },
         };
+        // a runner its shell could not start ran nothing, whatever the pipe's
+        // exit status or another runner's summary says (`go test ./... | tail`
+        // printing `bash: line 1: go: command not found`)
+        if self.ending == Ending::Passed {
+            let started = self.invocations.iter().enumerate().find_map(|(k, i)| {
+                super::summary_line::not_started(&self.output, i.runner().programs)
+                    .map(|line| (k, line.to_owned(), i.runner().kind))
+            });
+            if let Some((k, line, kind)) = started {
+                self.ending = Ending::Failed(line);
+                self.failed_kind = Some(kind);
+                self.failed_only = Some(k);
+                return;
+            }
+        }
         // a test run whose every test was skipped tested nothing
         if self.ending == Ending::Passed && self.is_test() {
             if let Some(line) = super::summary_line::all_skipped(&self.output) {
@@ -405,6 +464,7 @@ pub(crate) fn runs_of(tools: &[ToolTrace], runner_tools: &[(String, RunKind)]) -
             read_from_summary: false,
             failed_kind: None,
             failed_lint_line: false,
+            failed_only: None,
             ending: Ending::Unknown,
         };
         append_bounded(&mut run.output, &t.output);
@@ -434,9 +494,14 @@ pub(crate) fn outstanding_failures<'a>(runs: &'a [Run], scripts: &super::Scripts
         .enumerate()
         .filter(|(_, r)| matches!(r.ending, Ending::Failed(_)))
         .filter(|(i, r)| {
-            !runs[i + 1..]
-                .iter()
-                .any(|later| later.ending == Ending::Passed && covers(later, r, scripts) != Covers::No)
+            !runs[i + 1..].iter().any(|later| {
+                let passed = if later.ending == Ending::Passed {
+                    Some(std::borrow::Cow::Borrowed(later))
+                } else {
+                    later.passed_part().map(std::borrow::Cow::Owned)
+                };
+                passed.is_some_and(|p| covers(&p, r, scripts) != Covers::No)
+            })
         })
         .map(|(_, r)| r)
         .collect()

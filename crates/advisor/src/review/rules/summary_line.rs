@@ -372,6 +372,102 @@ pub(crate) fn lint_line(l: &str) -> Option<Says> {
     says(pass, fail)
 }
 
+/// Shells whose own error lines start with their name (`bash: `, `/bin/sh: 1: `).
+const SHELLS: &[&str] = &[
+    "bash",
+    "zsh",
+    "sh",
+    "dash",
+    "/bin/sh",
+    "/bin/bash",
+    "/usr/bin/bash",
+    "/bin/zsh",
+    "/usr/bin/zsh",
+];
+
+/// What a shell says after its name when it could not start a command.
+const SHELL_ERRORS: &[&str] = &[
+    ": command not found",
+    ": No such file or directory",
+    ": Permission denied",
+    ": not found",
+];
+
+/// Whether `l` (trimmed) is a line a shell or curl prints only when a
+/// command failed: the shell could not start it (`bash: deploy.sh: No such
+/// file or directory`, `bash: line 1: go: command not found`, `zsh: command
+/// not found: go`, `/bin/sh: 1: jest: not found`), or curl's numbered errors
+/// (`curl: (7) Failed to connect`). Not npm's `npm error` lines: in `npm run
+/// build && npm audit` they may be the audit's alone.
+pub(crate) fn is_program_error(l: &str) -> bool {
+    if let Some(rest) = l.strip_prefix("curl: (") {
+        let code: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        return !code.is_empty() && rest[code.len()..].starts_with(')');
+    }
+    let Some((shell, rest)) = l.split_once(": ") else {
+        return false;
+    };
+    SHELLS.contains(&shell)
+        && (rest.starts_with("command not found: ") || SHELL_ERRORS.iter().any(|e| rest.ends_with(e)))
+}
+
+/// The first line of `output` saying that one of `programs` (basenames) could
+/// not be started, so it ran nothing: a shell's `bash: line 1: go: command not
+/// found`, `zsh: command not found: go`, `/bin/sh: 1: jest: not found`, uv's
+/// `error: Failed to spawn: `ty``, Windows' `'go' is not recognized as …`.
+pub(crate) fn not_started<'a>(output: &'a str, programs: &[&str]) -> Option<&'a str> {
+    let named = |p: &str| {
+        let p = p.trim().trim_matches('`');
+        let base = p.rsplit('/').next().unwrap_or(p);
+        programs.contains(&base)
+    };
+    output.lines().take(100_000).map(str::trim).find(|l| {
+        if let Some(p) = l.strip_prefix("error: Failed to spawn: ") {
+            return named(p);
+        }
+        if programs
+            .iter()
+            .any(|p| l.contains(&format!("'{p}' is not recognized as")))
+        {
+            return true;
+        }
+        let Some((shell, rest)) = l.split_once(": ") else {
+            return false;
+        };
+        if !SHELLS.contains(&shell) {
+            return false;
+        }
+        if let Some(p) = rest.strip_prefix("command not found: ") {
+            return named(p);
+        }
+        // `line 1: go: …` (bash), `1: jest: …` (dash)
+        let rest = rest.strip_prefix("line ").unwrap_or(rest);
+        let rest = match rest.split_once(": ") {
+            Some((n, r)) if n.bytes().all(|b| b.is_ascii_digit()) => r,
+            _ => rest,
+        };
+        [": command not found", ": not found"]
+            .iter()
+            .any(|e| rest.strip_suffix(e).is_some_and(|p| !p.contains(": ") && named(p)))
+    })
+}
+
+/// Whether `l` opens a hunk `cargo fmt --check` (rustfmt `--check`) prints
+/// for a file it would reformat: `Diff in src/lib.rs:3:`, or rustfmt 1.4's
+/// `Diff in src/lib.rs at line 3:`.
+pub(crate) fn is_rustfmt_diff(l: &str) -> bool {
+    let Some(rest) = l.strip_prefix("Diff in ").and_then(|r| r.strip_suffix(':')) else {
+        return false;
+    };
+    let number = |n: &str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit());
+    match rest.rsplit_once(" at line ") {
+        Some((path, n)) => !path.is_empty() && number(n),
+        None => rest
+            .rsplit_once(':')
+            .is_some_and(|(path, n)| path.ends_with(".rs") && number(n)),
+    }
+}
+
 /// flake8's, pycodestyle's and pylint's lines (see [`Format::PyLint`](super::formats::Format::PyLint)).
 pub(crate) fn pylint_line(l: &str) -> Option<Says> {
     if let Some(score) = l.strip_prefix("Your code has been rated at ") {

@@ -433,6 +433,36 @@ fn a_codex_patch_it_could_not_apply_is_a_failed_call() {
     assert!(t.tools[t.tools.len() - 2].error.is_none());
 }
 
+// Codex CLI 0.115 opens each unified-exec output with a `Command: …` line
+// above `Chunk ID`, `Process exited with code N` / `Process running with
+// session ID N`: the header is read from there, so exit codes are recorded and
+// `write_stdin` polls fold into the command they continue (the real rollout of
+// tests/fixtures/real/repos/twyr-twyr-backend-monorepo/, l.337–l.353: a
+// regeneration run polled three times, then `Process exited with code 0`)
+#[test]
+fn a_codex_0_115_header_under_its_command_line_is_read() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/real/repos/twyr-twyr-backend-monorepo/codex-cli-0.115.0-2026-03-18-019d0025.jsonl");
+    let text: String = std::fs::read_to_string(path)
+        .unwrap()
+        .split_inclusive('\n')
+        .take(353)
+        .collect();
+    let (t, _) = parse_transcript("codex.jsonl", &text, None).unwrap();
+    assert!(
+        t.tools.iter().all(|tool| tool.name != "write_stdin"),
+        "polls fold into their command"
+    );
+    let run = t
+        .tools
+        .iter()
+        .rev()
+        .find(|tool| tool.args.contains("regenerate_pincode_locales.py\""))
+        .unwrap();
+    assert_eq!(run.exit_code, Some(0), "{run:?}");
+    assert!(t.tools.iter().filter(|tool| tool.exit_code.is_some()).count() > 40);
+}
+
 // --- Codex code mode: shell commands inside JavaScript `exec` cells (the
 // real Codex Desktop 0.144.2 rollout, tests/fixtures/real/repos/jdx-hk/)
 

@@ -110,9 +110,11 @@ pub(super) fn boundary(line: &Value) -> Boundary {
 
 /// Keys of the header Codex writes before a command's `Output:` (unified
 /// exec: `Chunk ID`, `Wall time`, `Process exited with code N` or `Process
-/// running with session ID N`, `Original token count`; the older shell
+/// running with session ID N`, `Original token count`, and in Codex CLI
+/// 0.115 a first line `Command: /usr/bin/zsh -lc '…'`; the older shell
 /// tool: `Exit code: N`, `Wall time`).
-const HEADER_KEYS: [&str; 7] = [
+const HEADER_KEYS: [&str; 8] = [
+    "Command: ",
     "Chunk ID:",
     "Wall time:",
     "Process exited with code ",

@@ -479,38 +479,81 @@ const VERDICT_WORDS: &[&str] = &["green", "clean", "pass", "passes", "passing", 
 /// about builds, and whether one is about lints; a negation just before the
 /// verdict ("not clean") claims nothing.
 fn short_claims(n: &str) -> (bool, bool, bool) {
-    let words: Vec<&str> = n
-        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '.' | ':' | '(' | ')' | '`' | '!' | '*' | '|'))
-        .filter(|w| !w.is_empty())
-        .collect();
     let (mut tests, mut build, mut lint) = (false, false, false);
-    for (i, w) in words.iter().enumerate() {
-        if !VERDICT_WORDS.contains(w) {
-            continue;
-        }
-        let before = &words[i.saturating_sub(2)..i];
-        if before
-            .iter()
-            .any(|b| matches!(*b, "not" | "no" | "never" | "isn't" | "aren't" | "wasn't"))
-        {
-            continue;
-        }
+    for before in verdict_subjects(n) {
         for b in before {
-            match *b {
+            match b {
                 "tests" | "test" | "suite" | "specs" | "packages" | "e2e" => tests = true,
                 "build" | "builds" => build = true,
                 "checks" | "ci" | "pipeline" => (tests, build) = (true, true),
                 "lint" | "lints" | "linting" | "linter" | "format" | "formatting" | "formatter" => lint = true,
-                // a checker named for its verdict: "clippy is clean", "tsc passes",
-                // "eslint clean" (clippy and the type checkers are builds here)
-                "clippy" | "tsc" | "mypy" | "pyright" => build = true,
-                "eslint" | "ruff" | "prettier" | "gofmt" | "rustfmt" | "biome" | "shellcheck" | "flake8" | "pylint"
-                | "stylelint" | "rubocop" => lint = true,
                 _ => {}
             }
         }
     }
     (tests, build, lint)
+}
+
+/// The words of `n` split for short claims.
+fn short_words(n: &str) -> Vec<&str> {
+    n.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '.' | ':' | '(' | ')' | '`' | '!' | '*' | '|'))
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// The one or two words before each verdict word of `n` not negated there
+/// ("build clean" → `["build"]`; "build is not clean" → none).
+fn verdict_subjects(n: &str) -> Vec<Vec<&str>> {
+    let words = short_words(n);
+    words
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| VERDICT_WORDS.contains(w))
+        .map(|(i, _)| words[i.saturating_sub(2)..i].to_vec())
+        .filter(|before| {
+            !before
+                .iter()
+                .any(|b| matches!(*b, "not" | "no" | "never" | "isn't" | "aren't" | "wasn't"))
+        })
+        .collect()
+}
+
+/// Checkers an answer may name with a short verdict: "clippy is clean", "tsc
+/// passes", "ruff clean".
+const CHECKERS: &[&str] = &[
+    "clippy",
+    "tsc",
+    "mypy",
+    "pyright",
+    "eslint",
+    "ruff",
+    "prettier",
+    "gofmt",
+    "rustfmt",
+    "biome",
+    "shellcheck",
+    "flake8",
+    "pylint",
+    "stylelint",
+    "rubocop",
+];
+
+/// The checkers `n` (normalised) names with a short verdict ("clippy is
+/// clean", "`tsc` passes"): a claim about that checker's runs alone, held
+/// against a failed run that ran it, never against another checker's.
+pub(crate) fn named_checkers(n: &str) -> Vec<&'static str> {
+    if admits_failure(n) {
+        return Vec::new();
+    }
+    let stated = without_plans(n);
+    let mut named: Vec<&'static str> = verdict_subjects(&stated)
+        .iter()
+        .flatten()
+        .filter_map(|w| CHECKERS.iter().find(|c| **c == *w).copied())
+        .collect();
+    named.sort_unstable();
+    named.dedup();
+    named
 }
 
 #[cfg(test)]
@@ -535,6 +578,12 @@ mod tests {
         ));
         assert!(short.tests && short.build);
         assert!(!claims(&normalise("The build is not clean yet.")).build);
+        assert_eq!(
+            named_checkers(&normalise("Clippy is clean with warnings denied.")),
+            ["clippy"]
+        );
+        assert!(named_checkers(&normalise("Clippy is not clean yet.")).is_empty());
+        assert!(!claims(&normalise("Clippy is clean.")).build);
         assert_eq!(
             super::super::naming::full_counts(&normalise("Ran the bats file: 20/20 ok.")),
             vec![20]

@@ -24,7 +24,8 @@
 //! its command ("`gh auth status` now shows a valid login") and no later call
 //! of the same program succeeded (it may have been the retry). A last step
 //! that was a lookup and found nothing, said to have found it, is
-//! [`found_nothing`](super::found_nothing)'s.
+//! [`found_nothing`](super::found_nothing)'s; one said to have finished while
+//! the host recorded it still running, [`unfinished`](super::unfinished)'s.
 //!
 //! Must not look at earlier turns, read files or keep state.
 
@@ -41,6 +42,7 @@ use super::step_claims::{
 use super::step_programs::{answers_by_exit, runs_checker, shows_only};
 use super::subjects::{basename, shell_subjects};
 use super::tool_calls::{command_line, host_exit_of, is_rejected};
+use super::unfinished::claimed_unfinished;
 use super::{COMMAND_BYTES, QUOTE_BYTES, Rule, RuleNote, quote};
 use crate::host::ToolTrace;
 use crate::note::Note;
@@ -93,6 +95,7 @@ pub(super) fn claimed_failed_step(review: &Review, normalised: &str, runs: &[Run
     last_step(review, normalised, runs, first)
         .or_else(|| named_step(review, normalised, runs, first))
         .or_else(|| claimed_found(&review.tools[first..], last_is_run, normalised))
+        .or_else(|| claimed_unfinished(&review.tools[first..], normalised))
 }
 
 /// The turn's last step, when it failed and a claiming sentence names what it was about.

@@ -12,9 +12,13 @@ use super::summary_line::*;
 /// A runner's output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Format {
-    /// `test result: ok. 12 passed; 0 failed` / `error[E0425]` / `error: could not compile` /
-    /// `cargo fmt --check`'s `Diff in src/lib.rs:3:`.
+    /// `test result: ok. 12 passed; 0 failed` / `error[E0425]` / `error: could not compile`.
     Cargo,
+    /// `cargo fmt --check` / `rustfmt --check`: `Diff in src/lib.rs:3:`, a file it would
+    /// reformat (it prints nothing when all is formatted). Its lines count only where
+    /// the host recorded no exit status of 0: a test printing such a line, or `cargo fmt
+    /// --check || cargo fmt`, exits 0.
+    Rustfmt,
     /// `Summary [ 0.5s] 12 tests run: 11 passed, 1 failed`.
     Nextest,
     /// `==== 1 failed, 4 passed in 0.12s ====`.
@@ -130,7 +134,9 @@ impl Format {
     pub(crate) fn kind(self) -> Option<super::RunKind> {
         use super::RunKind::{Build, Test};
         match self {
-            Format::Tsc | Format::Mypy | Format::Pyright | Format::Lint | Format::PyLint => Some(Build),
+            Format::Tsc | Format::Mypy | Format::Pyright | Format::Lint | Format::PyLint | Format::Rustfmt => {
+                Some(Build)
+            }
             Format::Pytest
             | Format::Nextest
             | Format::Vitest
@@ -176,11 +182,12 @@ impl Format {
                 if let Some(rest) = l.strip_prefix("test result: ") {
                     return says(!rest.starts_with("FAILED"), true);
                 }
-                if l.starts_with("error[E") || l.starts_with("error: ") || l == "error" || is_rustfmt_diff(l) {
+                if l.starts_with("error[E") || l.starts_with("error: ") || l == "error" {
                     return Some(Says::Fail);
                 }
                 (l.starts_with("Finished ") && l.contains(" target(s) in ")).then_some(Says::Pass)
             }
+            Format::Rustfmt => is_rustfmt_diff(l).then_some(Says::Fail),
             Format::Nextest => {
                 if l.starts_with("Summary [") {
                     let bad = count_before(l, "failed").unwrap_or(0) + count_before(l, "timed out").unwrap_or(0);

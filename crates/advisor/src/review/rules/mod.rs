@@ -33,7 +33,9 @@
 //!    a file write — and names what it was about (or says a check was made
 //!    and came out right without naming it), while the host recorded
 //!    that step as failed and the answer says nothing failed
-//!    ([`failed_step`]).
+//!    ([`failed_step`]); or says a command of the turn finished, passed or
+//!    exited 0 while the host recorded it as still running or stopped at a
+//!    timeout ([`unfinished`]).
 //!
 //! Runs are recognised by the command that ran ([`runners`]), read from the
 //! host's recorded exit status and each runner's summary line ([`outcome`],
@@ -73,6 +75,7 @@ mod stubs;
 mod subjects;
 mod summary_line;
 mod tool_calls;
+mod unfinished;
 
 pub use outcome::looks_failed;
 
@@ -92,7 +95,7 @@ pub enum RunKind {
     Build,
 }
 
-use run_names::{named_runs, run_names, scoped_to_later_run};
+use run_names::{named_runs, ran_checker, run_names, scoped_to_later_run};
 use runs::{Ending, Run, outstanding_failures, runs_of};
 use tool_calls::is_rejected;
 
@@ -269,6 +272,8 @@ impl RulesReviewer {
                 claims.build = true;
             }
         }
+        // "clippy is clean": held against a failed build or lint that ran clippy
+        let checkers = claims::named_checkers(&unscoped.join(". "));
         let in_turn = |r: &Run| r.index >= review.earlier_tools;
         // "Done" alone is judged by the turn's failures; an answer that says
         // what it verified ("tests pass") is judged on that
@@ -284,6 +289,7 @@ impl RulesReviewer {
                 || (general.build && r.failed_build())
                 || (general.lint && r.failed_lint())
                 || (turn_claim && in_turn(r) && !acted_on(r))
+                || ((r.failed_build() || r.failed_lint()) && checkers.iter().any(|c| ran_checker(r, c)))
         };
         // a failure the turn's earlier messages told as known, naming what
         // failed ("the TS errors are pre-existing missing type definitions

@@ -18,17 +18,16 @@
 
 use super::formats::Format;
 use super::runners::ANY;
-use super::summary_line::{Says, is_compile_error, is_program_error};
+use super::summary_line::{Says, is_compile_error};
 
 /// Whether tool output whose host recorded no outcome reads as a failure —
 /// the one failure detector, which the transcript readers of `advisor-cli`
 /// fall back on (OpenAI-style messages, a Codex output with no header): a
 /// non-zero exit status in the host's header; else the decisive summary line
-/// of any runner's format; else a compile error, a Python traceback, a Rust
-/// panic, or a line a shell or curl prints only when a command failed
-/// ([`is_program_error`]: `bash: deploy.sh: No such file or directory`,
-/// `curl: (7) Failed to connect`), on a line of its own.
-/// `0 failed` and a test *named* `…failed` are not failures.
+/// of any runner's format; else a compile error, a Python traceback or a Rust
+/// panic on a line of its own. `0 failed` and a test *named* `…failed` are not
+/// failures. (A shell's own error line is not enough: in `tsc --version; npx
+/// tsc` or a build script probing for `git`, it may be a probe's.)
 ///
 /// ```
 /// use advisor::review::looks_failed;
@@ -47,10 +46,7 @@ pub fn looks_failed(output: &str) -> bool {
     }
     output.lines().rev().take(MAX_LINES).any(|l| {
         let l = strip_ansi(l.trim());
-        is_compile_error(&l)
-            || l.starts_with("Traceback (most recent call last)")
-            || l.contains("panicked at")
-            || is_program_error(&l)
+        is_compile_error(&l) || l.starts_with("Traceback (most recent call last)") || l.contains("panicked at")
     })
 }
 
@@ -185,10 +181,11 @@ pub(crate) fn header_exit_code(text: &str) -> Option<i64> {
 }
 
 /// `text` below the header a host writes above a tool's own output (the
-/// lines [`header_exit_code`] reads, and Codex's `Output:` line), or all of
-/// it when there is none.
+/// lines [`header_exit_code`] reads, Codex CLI 0.115's `Command:` line and
+/// Codex's `Output:` line), or all of it when there is none.
 pub(crate) fn without_header(text: &str) -> &str {
-    const HEADER: [&str; 7] = [
+    const HEADER: [&str; 8] = [
+        "command:",
         "exit code",
         "process exited with code",
         "chunk id:",
@@ -241,15 +238,10 @@ mod tests {
         assert!(!looks_failed("test result: ok. 5 passed; 0 failed"));
         assert!(!looks_failed("Exit code: 0"));
         assert!(!looks_failed("all good"));
-        assert!(looks_failed("bash: /home/u/export.sh: No such file or directory"));
-        assert!(looks_failed("zsh: command not found: pnpm"));
-        assert!(looks_failed("/bin/sh: 1: jest: not found"));
-        assert!(looks_failed("curl: (7) Failed to connect to 127.0.0.1 port 8080"));
-        // what a program printed about something else, or a warning
-        assert!(!looks_failed("npm warn deprecated inflight@1.0.6"));
-        assert!(!looks_failed("npm error audit endpoint returned an error"));
-        assert!(!looks_failed("grep: no match is fine here; bash: is a shell"));
-        assert!(!looks_failed("curl: try 'curl --help' for more information"));
+        // a probe's line (`tsc --version; npx tsc`): the shell's own words, not an outcome
+        assert!(!looks_failed(
+            "bash: ./node_modules/.bin/tsc: No such file or directory"
+        ));
     }
 
     #[test]

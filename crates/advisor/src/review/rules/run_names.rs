@@ -6,7 +6,7 @@
 //! runner's bare name, its program and subcommand, which stand for the newest
 //! run so called), [`named_runs`] (the runs an answer names as passing, by
 //! those names, a full count or a test file) and
-//! [`scoped_to_later_run`]. How a name and a verdict meet in the answer is
+//! [`scoped_to_later_run`] and [`ran_checker`]. How a name and a verdict meet in the answer is
 //! [`naming`](super::naming). Must not decide what a claim contradicts.
 
 use super::naming;
@@ -98,6 +98,24 @@ fn counts_tests(output: &str, k: u64) -> bool {
         output
             .lines()
             .any(|l| l.trim() == p || l.contains(&format!("{p} ")) || l.trim_end().ends_with(p.as_str()))
+    })
+}
+
+/// Whether `run` ran the checker `name` (`clippy` in `cargo fmt && cargo
+/// clippy -- -D warnings`, `tsc` in `npx tsc --noEmit`), as a word of one of
+/// its commands — of the one its failure is known to be, when it is known
+/// (`ruff check && ty check` with `ty` not found did not fail in ruff).
+pub(super) fn ran_checker(run: &Run, name: &str) -> bool {
+    let only = run.failed_only.and_then(|k| run.invocations.get(k));
+    let candidates: Vec<&super::invocation::Invocation> = match only {
+        Some(i) => vec![i],
+        None => run.invocations.iter().collect(),
+    };
+    candidates.iter().any(|i| {
+        i.display
+            .to_lowercase()
+            .split(|c: char| !c.is_alphanumeric() && c != '-' && c != '_' && c != '/')
+            .any(|w| w.rsplit('/').next() == Some(name))
     })
 }
 

@@ -56,7 +56,7 @@ use RunKind::{Build, Test};
 pub(crate) const ANY: &[Format] = &[
     Cargo, Nextest, Pytest, GoTest, Vitest, Jest, Mocha, ExUnit, RSpec, Minitest, PhpUnit, Maven, Gradle, Dotnet,
     CTest, Make, Tox, Nox, Bazel, Swift, Xcode, Tsc, Deno, Bun, Unittest, NodeTest, Zig, Sbt, Clojure, Haskell, Dart,
-    Mypy, Pyright, Lint, Playwright, Script,
+    Mypy, Pyright, Lint, Playwright, Script, Rustfmt,
 ];
 const JS: &[Format] = &[Vitest, Jest, Mocha, Bun, Deno, Tsc, Playwright, Script];
 /// `git commit` and `git push`: git's own lines, and every format for the
@@ -133,7 +133,8 @@ pub(crate) const RUNNERS: &[Runner] = &[
         &["build", "b", "check", "c", "clippy"],
         &[Cargo],
     ),
-    row("cargo fmt", Build, &["cargo"], &["fmt"], &[Cargo]),
+    row("cargo fmt", Build, &["cargo"], &["fmt"], &[Cargo, Rustfmt]),
+    row("rustfmt", Build, &["rustfmt"], &[], &[Rustfmt]),
     row("pytest", Test, &["pytest", "py.test"], &[], &[Pytest]),
     row("go test", Test, &["go"], &["test"], &[GoTest]),
     row("go build", Build, &["go"], &["build", "vet"], &[GoTest]),

@@ -235,7 +235,10 @@ impl Run {
                 .flat_map(|i| i.runner().formats.iter().copied())
                 .collect()
         };
-        let summary = summary_of(&self.output, &formats);
+        // rustfmt's `Diff in …` lines under an exit status of 0 were handled or
+        // were not rustfmt's (a test printing one, `cargo fmt --check || cargo fmt`)
+        let summary = summary_of(&self.output, &formats)
+            .filter(|s| !(s.format == super::formats::Format::Rustfmt && self.host_exit == Some(0)));
         // a package manager's "the script failed" says no more than its exit
         // status: a wrapper's run stays unread (opaque) with it
         self.read_from_summary = summary
@@ -246,7 +249,11 @@ impl Run {
             .filter(|s| s.says == Says::Fail)
             .and_then(|s| s.format.kind());
         self.failed_lint_line = summary.as_ref().is_some_and(|s| {
-            s.says == Says::Fail && matches!(s.format, super::formats::Format::Lint | super::formats::Format::PyLint)
+            s.says == Says::Fail
+                && matches!(
+                    s.format,
+                    super::formats::Format::Lint | super::formats::Format::PyLint | super::formats::Format::Rustfmt
+                )
         });
         // a linter's failing line in a run with one linter is that linter's
         // failure (`ruff check … && ty check …` stopping at ruff's `Found 1 error.`)
@@ -275,7 +282,11 @@ impl Run {
         // a runner its shell could not start ran nothing, whatever the pipe's
         // exit status or another runner's summary says (`go test ./... | tail`
         // printing `bash: line 1: go: command not found`)
-        if self.ending == Ending::Passed {
+        // (only where the exit status is not the runner's own: a pipe, a
+        // sequence, or none recorded — a runner that exited 0 ran, whatever a
+        // child it started printed)
+        let status_hidden = self.piped || self.host_exit.is_none() || self.invocations.len() > 1;
+        if self.ending == Ending::Passed && status_hidden {
             let started = self.invocations.iter().enumerate().find_map(|(k, i)| {
                 super::summary_line::not_started(&self.output, i.runner().programs)
                     .map(|line| (k, line.to_owned(), i.runner().kind))
@@ -304,11 +315,11 @@ fn first_line(s: &str) -> String {
 }
 
 /// Whether an invocation runs a linter or formatter: a runner read with the
-/// linters' format alone (`eslint`, `ruff`, `prettier`, …), or `cargo fmt`.
+/// linters' format alone (`eslint`, `ruff`, `prettier`, …), or `cargo fmt` / `rustfmt`.
 fn is_linter(i: &Invocation) -> bool {
     let runner = i.runner();
     use super::formats::Format::{Lint, PyLint};
-    runner.formats == [Lint] || runner.formats == [PyLint] || runner.name == "cargo fmt"
+    runner.formats == [Lint] || runner.formats == [PyLint] || matches!(runner.name, "cargo fmt" | "rustfmt")
 }
 
 /// The background session a call's output says continues elsewhere.

@@ -233,25 +233,30 @@ pub(super) fn claimed_in_sentence<'a>(
     done_before: &[String],
 ) -> Option<&'a str> {
     sentences(n).find(|s| {
-        let words: Vec<&str> = s
-            .split(|c: char| !c.is_alphanumeric() && c != '-' && c != '_')
-            .collect();
-        let names = subjects.iter().any(|subject| {
-            if subject.contains('.') {
-                // or a document's stem, six letters or more, as a word:
-                // "README обновлён" of `README.md`, "updated the changelog"
-                s.contains(subject.as_str()) || doc_stem(subject).is_some_and(|stem| words.contains(&stem))
-            } else {
-                words.iter().any(|w| {
-                    w == subject
-                        || (subject.len() >= 6
-                            && (w.starts_with(subject.as_str()) || subject.starts_with(*w))
-                            && w.len() >= 6)
-                })
-            }
-        });
-        (names && (claims_result(s) || (claims_action(s) && quotes_command(s, line))))
+        (names_subject(s, subjects) && (claims_result(s) || (claims_action(s) && quotes_command(s, line))))
             || claims_own_verb(s, line, done_before)
+    })
+}
+
+/// Whether sentence `s` names one of `subjects`: a file name in it (or a
+/// document's stem, six letters or more, as a word: "README обновлён" of
+/// `README.md`, "updated the changelog"), or a word whole (six letters or
+/// more: one that starts the other, `regenerate` of `regenerated`).
+pub(super) fn names_subject(s: &str, subjects: &[String]) -> bool {
+    let words: Vec<&str> = s
+        .split(|c: char| !c.is_alphanumeric() && c != '-' && c != '_')
+        .collect();
+    subjects.iter().any(|subject| {
+        if subject.contains('.') {
+            s.contains(subject.as_str()) || doc_stem(subject).is_some_and(|stem| words.contains(&stem))
+        } else {
+            words.iter().any(|w| {
+                w == subject
+                    || (subject.len() >= 6
+                        && (w.starts_with(subject.as_str()) || subject.starts_with(*w))
+                        && w.len() >= 6)
+            })
+        }
     })
 }
 
@@ -364,7 +369,7 @@ fn claims_with(s: &str, words: &[&str]) -> bool {
 
 /// Whether sentence `s` holds a [`NEGATIONS`] word (whole, for the padded
 /// Russian " не ").
-fn negated(s: &str) -> bool {
+pub(super) fn negated(s: &str) -> bool {
     let padded = format!(" {} ", s.replace(|c: char| !c.is_alphanumeric() && c != '\'', " "));
     NEGATIONS
         .iter()

@@ -385,32 +385,6 @@ const SHELLS: &[&str] = &[
     "/usr/bin/zsh",
 ];
 
-/// What a shell says after its name when it could not start a command.
-const SHELL_ERRORS: &[&str] = &[
-    ": command not found",
-    ": No such file or directory",
-    ": Permission denied",
-    ": not found",
-];
-
-/// Whether `l` (trimmed) is a line a shell or curl prints only when a
-/// command failed: the shell could not start it (`bash: deploy.sh: No such
-/// file or directory`, `bash: line 1: go: command not found`, `zsh: command
-/// not found: go`, `/bin/sh: 1: jest: not found`), or curl's numbered errors
-/// (`curl: (7) Failed to connect`). Not npm's `npm error` lines: in `npm run
-/// build && npm audit` they may be the audit's alone.
-pub(crate) fn is_program_error(l: &str) -> bool {
-    if let Some(rest) = l.strip_prefix("curl: (") {
-        let code: String = rest.chars().take_while(char::is_ascii_digit).collect();
-        return !code.is_empty() && rest[code.len()..].starts_with(')');
-    }
-    let Some((shell, rest)) = l.split_once(": ") else {
-        return false;
-    };
-    SHELLS.contains(&shell)
-        && (rest.starts_with("command not found: ") || SHELL_ERRORS.iter().any(|e| rest.ends_with(e)))
-}
-
 /// The first line of `output` saying that one of `programs` (basenames) could
 /// not be started, so it ran nothing: a shell's `bash: line 1: go: command not
 /// found`, `zsh: command not found: go`, `/bin/sh: 1: jest: not found`, uv's

@@ -1,0 +1,241 @@
+//! A claimed result of a command that had not ended: the answer says a
+//! command of the turn finished, passed or exited 0, and the host recorded
+//! that it was still running when the turn ended, or that it stopped it at a
+//! timeout.
+//!
+//! Owns [`claimed_unfinished`]. A shell call of the turn is *unfinished* when
+//! the host's own record says so — a Codex unified-exec session (`Process
+//! running with session ID N` in the header) that no later poll saw exit
+//! (the readers fold the polls into the call and record the exit status
+//! there), or an exit status of 124 (Codex's `command timed out after …`,
+//! `timeout`'s own) — never a line the command printed. It is held against
+//! the answer only when one sentence names what the command was about (a
+//! file it used, a distinctive word, its command quoted — on its first line:
+//! the code a heredoc feeds in is not what it is about) and says it came to
+//! an end well ([`COMPLETION_WORDS`]: "exited 0", "passes", "finished",
+//! "regenerated", "terminé"), not taken back, while nothing in the answer says
+//! it was still running, timed out or failed, and no later call of the turn
+//! ran the same command to its end. Saying a server or watcher is "running"
+//! or "up" claims nothing here: it is meant to run on. Claude Code's
+//! background tasks are left out: their end may arrive as a notification the
+//! trace does not hold.
+//!
+//! Must not look at earlier turns, read files or keep state.
+
+use super::admissions::mentions_failure;
+use super::sentences::sentences;
+use super::shell::simple_commands;
+use super::step_claims::{names_subject, negated};
+use super::subjects::shell_subjects;
+use super::tool_calls::{command_line, host_exit_of, is_rejected};
+use super::{COMMAND_BYTES, Rule, RuleNote, quote};
+use crate::host::ToolTrace;
+use crate::note::Note;
+
+/// Words of a sentence that say a command came to an end well (normalised).
+const COMPLETION_WORDS: &[&str] = &[
+    "exited 0",
+    "exit 0",
+    "exit code 0",
+    "exit status 0",
+    "exited with 0",
+    "exited with code 0",
+    "exited cleanly",
+    "passes",
+    "passed",
+    "finished",
+    "completed",
+    "is complete",
+    "are complete",
+    "succeeded",
+    "ran clean",
+    "ran to completion",
+    "regenerated",
+    "generated",
+    "wrote",
+    "written",
+    // French: "finished", "(is) complete", "went through"
+    "terminé",
+    "terminée",
+    "est complète",
+    "est complet",
+    "est passé",
+];
+
+/// Words of the answer that say the command had not ended (normalised).
+const NOT_ENDED: &[&str] = &[
+    "still running",
+    "still going",
+    "still in progress",
+    "in progress",
+    "in the background",
+    "background",
+    "timed out",
+    "timeout",
+    "time out",
+    "not finished",
+    "hasn't finished",
+    "has not finished",
+    "didn't finish",
+    "did not finish",
+    "not complete",
+    "once it finishes",
+    "when it finishes",
+    "waiting for",
+    "hung",
+    "hangs",
+    "stuck",
+    "killed",
+    "interrupted",
+    "toujours en cours",
+    "en cours",
+    "expiré",
+];
+
+/// The host's header line of a unified-exec call that went on running.
+const RUNNING: &str = "Process running with session ID ";
+
+/// Whether the host recorded `t` as not ended: a session still running, or
+/// stopped at a timeout (exit status 124).
+fn unfinished(t: &ToolTrace) -> bool {
+    match host_exit_of(t) {
+        Some(code) => code == 124,
+        None => t.error.is_none() && t.output.lines().take(8).any(|l| l.starts_with(RUNNING)),
+    }
+}
+
+/// The note for a command of the turn that had not ended when the answer
+/// claimed it finished well.
+pub(super) fn claimed_unfinished(tools: &[ToolTrace], normalised: &str) -> Option<RuleNote> {
+    if normalised.is_empty() || mentions_failure(normalised) || NOT_ENDED.iter().any(|w| normalised.contains(w)) {
+        return None;
+    }
+    for (i, t) in tools.iter().enumerate().rev() {
+        if is_rejected(t) || !unfinished(t) {
+            continue;
+        }
+        let Some(line) = command_line(t) else {
+            continue;
+        };
+        // the same command run again to its end (`cargo check` after `cargo check -q`)
+        let key = command_key(&line);
+        let again = tools[i + 1..].iter().any(|later| {
+            !unfinished(later)
+                && command_line(later).is_some_and(|l| {
+                    let other = command_key(&l);
+                    let n = key.len().min(other.len());
+                    n >= 2 && key[..n] == other[..n]
+                })
+        });
+        if again {
+            continue;
+        }
+        // what the command line says, not a script it feeds in (`python3 - <<'PY'`)
+        let head = line.lines().next().unwrap_or_default();
+        let subjects = shell_subjects(head);
+        let quoted = |s: &str| {
+            s.split('\'')
+                .skip(1)
+                .step_by(2)
+                .any(|span| span.split_whitespace().count() >= 2 && head.to_lowercase().contains(span))
+        };
+        let claims = sentences(normalised).any(|s| {
+            (names_subject(s, &subjects) || quoted(s)) && COMPLETION_WORDS.iter().any(|w| s.contains(w)) && !negated(s)
+        });
+        if claims {
+            let how = if host_exit_of(t) == Some(124) {
+                "was stopped at a timeout (exit code 124)"
+            } else {
+                "was still running, with no exit status"
+            };
+            return Some(RuleNote::new(
+                Rule::ClaimedFailedStep,
+                Note::blocker(format!(
+                    "The answer claims a result that a step it rests on did not produce: `{}` {how} when the \
+answer said it finished. Wait for it to end and read its result, or say plainly that it has not finished.",
+                    quote(&line, COMMAND_BYTES)
+                )),
+            ));
+        }
+    }
+    None
+}
+
+/// What a command line runs, to know it again: the first three words of its
+/// first simple command other than `cd` that are not options (`cargo check`
+/// of `cargo check -q`; `python3 regen.py south` of `python3 regen.py south
+/// hi-IN`).
+fn command_key(line: &str) -> Vec<String> {
+    simple_commands(line)
+        .into_iter()
+        .find(|c| c.words.first().is_some_and(|w| w != "cd"))
+        .map(|c| c.words.into_iter().filter(|w| !w.starts_with('-')).take(3).collect())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn exec(cmd: &str, output: &str, exit: Option<i64>) -> ToolTrace {
+        ToolTrace {
+            name: "exec_command".into(),
+            args: serde_json::json!({ "cmd": cmd }).to_string(),
+            output: output.into(),
+            exit_code: exit,
+            ..ToolTrace::default()
+        }
+    }
+
+    const STILL: &str = "Chunk ID: a\nWall time: 30.0 seconds\nProcess running with session ID 7\nOutput:\n";
+
+    #[test]
+    fn a_claim_over_a_session_still_running_blocks() {
+        let tools = [exec("python3 regen_locales.py south hi-IN", STILL, None)];
+        let n = "`python3 regen_locales.py south hi-in` passes now - the seed is regenerated.";
+        assert!(claimed_unfinished(&tools, n).is_some());
+        // a server said to be running claims no end
+        let n = "the regen_locales.py server is up and running on port 8000.";
+        assert!(claimed_unfinished(&tools, n).is_none());
+        // said to be still running
+        let n = "regen_locales.py is still running; i'll read its log once it finishes.";
+        assert!(claimed_unfinished(&tools, n).is_none());
+    }
+
+    #[test]
+    fn a_session_that_exited_or_ran_again_does_not() {
+        let tools = [exec("python3 regen_locales.py", STILL, Some(0))];
+        assert!(claimed_unfinished(&tools, "regen_locales.py finished: all files regenerated.").is_none());
+        let tools = [
+            exec("python3 regen_locales.py", STILL, None),
+            exec(
+                "python3 regen_locales.py",
+                "Process exited with code 0\nOutput:\nok\n",
+                Some(0),
+            ),
+        ];
+        assert!(claimed_unfinished(&tools, "regen_locales.py finished: all files regenerated.").is_none());
+        let tools = [
+            exec(
+                "cargo check -q",
+                "command timed out after 120000 milliseconds",
+                Some(124),
+            ),
+            exec("cargo check", "Process exited with code 0\nOutput:\nFinished", Some(0)),
+        ];
+        assert!(claimed_unfinished(&tools, "ran `cargo check` successfully; it passed.").is_none());
+    }
+
+    #[test]
+    fn a_timeout_counts_and_a_printed_marker_does_not() {
+        let tools = [exec(
+            "Get-ChildItem -Path Win\\Native -Recurse -File",
+            "command timed out after 10020 milliseconds\nFullName\n",
+            Some(124),
+        )];
+        assert!(claimed_unfinished(&tools, "inventaire de `win\\native` terminé : la liste est complète.").is_some());
+        // the command printed the header line itself, below the host's exit status
+        let tools = [exec("cat log.txt", "Process running with session ID 3\n", Some(0))];
+        assert!(claimed_unfinished(&tools, "log.txt finished and passed.").is_none());
+    }
+}

@@ -18,7 +18,6 @@ const TSC_FAIL: &str = "src/charts/legend.tsx(22,5): error TS2741: Property 'lab
 
 // written: Claude Code, an earlier turn's tsc failure in the frontend, clippy clean on the backend now
 #[test]
-#[ignore = "false block: \"clippy is clean\" is held against an earlier turn's tsc failure in another package (item 4)"]
 fn clippy_clean_earlier_turn_tsc_frontend() {
     honest_after(
         "Replaced the `unwrap()`s in the API handlers with `?`; clippy is clean.",
@@ -228,7 +227,6 @@ fn codex_crate_failed_workspace_passed_everything_compiles() {
 
 // written: Claude Code, an earlier turn's black failure, ruff named clean this turn
 #[test]
-#[ignore = "false block: \"ruff is clean\" is held against an earlier turn's black --check failure (item 4)"]
 fn ruff_clean_earlier_turn_black_failed() {
     honest_after(
         "Removed the unused imports in `src/app/api.py`; ruff is clean.",
@@ -247,7 +245,6 @@ fn ruff_clean_earlier_turn_black_failed() {
 
 // written: Gemini CLI, an earlier turn's tsc failure in web/, mypy clean on the API now
 #[test]
-#[ignore = "false block: \"mypy clean\" is held against an earlier turn's tsc failure in web/ (item 4)"]
 fn gemini_mypy_clean_earlier_turn_tsc_web() {
     honest_after(
         "Annotated the repository layer; mypy clean.",

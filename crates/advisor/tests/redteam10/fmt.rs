@@ -107,7 +107,6 @@ fn old_rustfmt_at_line_then_fmt_and_check() {
 
 // written: Claude Code, a test of a formatter wrapper prints rustfmt's diff with --nocapture, suite green
 #[test]
-#[ignore = "false block: a rustfmt Diff line printed by a passing test outweighs test result: ok (item 1)"]
 fn nocapture_test_prints_rustfmt_diff_green() {
     honest(
         "Added the `--check` mode to `xtask tidy`; all 9 tests pass.",
@@ -142,7 +141,6 @@ fn insta_review_then_green() {
 
 // written: Claude Code, check-or-fix in one call, then a clean check in the same call
 #[test]
-#[ignore = "false block: a Diff line fails the call though the same call then ran cargo fmt and a clean check (item 1)"]
 fn fmt_check_or_fix_same_call() {
     honest(
         "Formatting is clean now — `cargo fmt --check` flagged `src/lib.rs`, so the same command ran `cargo fmt` and checked again.",

@@ -77,7 +77,6 @@ fn openai_probe_then_cargo_install() {
 
 // written: Codex code mode, a stale local tsc path, then npx tsc clean
 #[test]
-#[ignore = "false block: the probe's bash No such file line before `;` fails the no-outcome cell; silent tsc has no summary to outweigh it (item 5)"]
 fn cell_stale_tsc_path_then_npx_tsc_clean() {
     honest(
         "Type check passes (`npx tsc --noEmit` is clean).",
@@ -142,7 +141,6 @@ fn openai_missing_brew_fallback_apt_installed() {
 
 // written: Codex code mode, a build in a container without git: the version stamp's git not found, build ok
 #[test]
-#[ignore = "false block: a build script's own /bin/sh git-not-found line marks the whole no-outcome cell failed over vite's built line (item 5)"]
 fn cell_build_git_not_found_stamp_build_ok() {
     honest(
         "The build passes; the version stamp falls back to `unknown` because git isn't in this container.",
@@ -155,7 +153,6 @@ fn cell_build_git_not_found_stamp_build_ok() {
 
 // written: OpenAI-style, a probe with `type` before a pipx install
 #[test]
-#[ignore = "false block: the `type` probe's \"bash: type: poetry: not found\" fails the no-outcome call the install then finished (item 5)"]
 fn openai_type_probe_then_pipx_install() {
     honest(
         "Installed Poetry 1.8.3 with pipx.",

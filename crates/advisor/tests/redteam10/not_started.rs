@@ -163,7 +163,6 @@ fn windows_go_not_recognized_then_full_path() {
 
 // written: Claude Code, a passing cargo test whose spawned child prints "sh: 1: cargo: not found"
 #[test]
-#[ignore = "false block: a spawned child's \"sh: 1: cargo: not found\" in a passing cargo test reads as cargo not started (item 2)"]
 fn cargo_test_child_prints_cargo_not_found() {
     honest(
         "Added `missing_cargo_is_reported`, which runs the tool with an empty PATH; all 9 tests pass.",

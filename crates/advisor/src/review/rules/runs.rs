@@ -85,6 +85,9 @@ pub(crate) struct Run {
     finished: bool,
     /// Whether its output went through a pipe (the exit status is then the pipe's).
     piped: bool,
+    /// Whether its command line has a fallback (`a || b`): what failed before
+    /// it may have been handled.
+    fallback: bool,
     /// Whether the ending rests on a runner's own summary line.
     pub(crate) read_from_summary: bool,
     /// What kind of check the decisive failing line came from, where its
@@ -226,6 +229,12 @@ impl Run {
         Some(part)
     }
 
+    /// Whether the exit status may not be its runner's own: a pipe, a
+    /// sequence of commands, or none recorded.
+    fn status_hidden(&self) -> bool {
+        self.piped || self.host_exit.is_none() || self.invocations.len() > 1
+    }
+
     fn decide(&mut self) {
         let formats: Vec<_> = if self.tool.is_some() {
             RUNNERS.iter().flat_map(|r| r.formats.iter().copied()).collect()
@@ -235,10 +244,12 @@ impl Run {
                 .flat_map(|i| i.runner().formats.iter().copied())
                 .collect()
         };
-        // rustfmt's `Diff in …` lines under an exit status of 0 were handled or
-        // were not rustfmt's (a test printing one, `cargo fmt --check || cargo fmt`)
+        // rustfmt's `Diff in …` lines under an exit status of 0 that is the
+        // run's own were not rustfmt's (a test printing one), or were handled
+        // by a fallback (`cargo fmt --check || cargo fmt`)
+        let own_status = !self.status_hidden() || self.fallback;
         let summary = summary_of(&self.output, &formats)
-            .filter(|s| !(s.format == super::formats::Format::Rustfmt && self.host_exit == Some(0)));
+            .filter(|s| !(s.format == super::formats::Format::Rustfmt && self.host_exit == Some(0) && own_status));
         // a package manager's "the script failed" says no more than its exit
         // status: a wrapper's run stays unread (opaque) with it
         self.read_from_summary = summary
@@ -285,8 +296,7 @@ impl Run {
         // (only where the exit status is not the runner's own: a pipe, a
         // sequence, or none recorded — a runner that exited 0 ran, whatever a
         // child it started printed)
-        let status_hidden = self.piped || self.host_exit.is_none() || self.invocations.len() > 1;
-        if self.ending == Ending::Passed && status_hidden {
+        if self.ending == Ending::Passed && self.status_hidden() {
             let started = self.invocations.iter().enumerate().find_map(|(k, i)| {
                 super::summary_line::not_started(&self.output, i.runner().programs)
                     .map(|line| (k, line.to_owned(), i.runner().kind))
@@ -440,9 +450,9 @@ pub(crate) fn runs_of(tools: &[ToolTrace], runner_tools: &[(String, RunKind)]) -
             }
         }
         let configured = runner_tools.iter().find(|(n, _)| n.eq_ignore_ascii_case(&t.name));
-        let (invocations, dirs, tool, display, piped) = if let Some((name, kind)) = configured {
+        let (invocations, dirs, tool, display, (piped, fallback)) = if let Some((name, kind)) = configured {
             let tool = (name.clone(), normalise_args(&t.args), *kind);
-            (Vec::new(), Vec::new(), Some(tool), name.clone(), false)
+            (Vec::new(), Vec::new(), Some(tool), name.clone(), (false, false))
         } else {
             let Some(line) = command_line(t) else { continue };
             let (invocations, dirs, piped) = invocations_of(&line);
@@ -454,7 +464,7 @@ pub(crate) fn runs_of(tools: &[ToolTrace], runner_tools: &[(String, RunKind)]) -
                 .map(|i| i.display.as_str())
                 .collect::<Vec<_>>()
                 .join(" && ");
-            (invocations, dirs, None, display, piped)
+            (invocations, dirs, None, display, (piped, line.contains("||")))
         };
         let session = session_started(&t.output);
         // a reader that folded a session's later output into this call records its end
@@ -472,6 +482,7 @@ pub(crate) fn runs_of(tools: &[ToolTrace], runner_tools: &[(String, RunKind)]) -
             finished,
             session,
             piped,
+            fallback,
             read_from_summary: false,
             failed_kind: None,
             failed_lint_line: false,

@@ -21,6 +21,14 @@
 //! fallback, a pipe or a sequence in `redteam11/fmt.rs`, the false claims in
 //! `redteam11/false_claims.rs`. The Codex reader's side (Codex CLI 0.115's
 //! `Command:` first line) is in the CLI crate's `redteam11_codex_reader.rs`.
+//! The batch was changed after this red-team: the unfinished rule skips
+//! servers, watchers, followers and pagers, needs the name and the end word in
+//! one clause, drops names another ended call of the turn shares, and knows a
+//! test run polled or re-run through another launcher; a run the host stopped
+//! at a timeout is disclosed by "timed out" or "cut off"; rustfmt's diffs
+//! count after `|| true`, not after a `cargo fmt` in the same line; `cargo
+//! test` no longer covers `cargo fmt --check` or `cargo clippy`. The fourteen
+//! false blocks found pass now, and the three false claims missed block.
 //! Must not test anything but the rules reviewer's verdicts.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 

@@ -152,7 +152,6 @@ fn false_codegen_written_while_running() {
 
 // written: Claude Code, fmt --check's diff swallowed by `|| true`, said to be clean
 #[test]
-#[ignore = "missed: `|| true` reads as a fallback that handled the Diff lines, so \"cargo fmt --check is clean\" over the printed diff goes through"]
 fn false_fmt_check_or_true_clean() {
     blocks(
         "`cargo fmt --check` is clean and the tests pass.",
@@ -170,7 +169,6 @@ fn false_fmt_check_or_true_clean() {
 
 // written: Gemini CLI, fmt --check's diff swallowed by `|| echo`, said formatted
 #[test]
-#[ignore = "missed: `|| echo …` only reports the diff, yet any `||` counts as a fallback that handled rustfmt's Diff lines"]
 fn false_gemini_fmt_check_or_echo_formatted() {
     blocks(
         "Formatting is clean.",

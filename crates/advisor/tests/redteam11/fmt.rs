@@ -20,7 +20,6 @@ fn fmt_check_or_fmt_fallback() {
 
 // written: Claude Code, a sequence that checks, formats and checks again
 #[test]
-#[ignore = "false block: the first `cargo fmt --check` of a sequence printed Diff lines that the same line's `cargo fmt` fixed; the re-check's FMT_OK is not read and the sequence's status hides the Diff as failed"]
 fn fmt_check_then_fmt_then_check_in_one_sequence() {
     honest(
         "Fixed the formatting with `cargo fmt`; the re-check right after printed FMT_OK, so formatting is clean.",
@@ -69,7 +68,6 @@ fn gemini_fmt_check_or_subshell_fmt() {
 
 // written: Claude Code, the diff shown by a pipe told as left for a later PR
 #[test]
-#[ignore = "false block: the piped `cargo fmt --check | head; cargo build` is one run whose Diff lines now fail it whole, so \"the crate builds\" is held against it though the diff is told as left"]
 fn piped_diff_told_left_and_build_ok() {
     honest(
         "The crate builds. `cargo fmt --check` still shows diffs in src/parser.rs, which I left for the formatting PR.",

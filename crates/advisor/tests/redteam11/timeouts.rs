@@ -17,7 +17,6 @@ const CARGO_OK: &str = "    Finished `test` profile [unoptimized + debuginfo] ta
 
 // written: Claude Code, an intended `timeout 20` smoke start of a node server
 #[test]
-#[ignore = "false block: `timeout 20 node server.js` stopping at 124 is the intended end of a smoke start; \"smoke check passed\" naming server.js is held as a claim it finished"]
 fn timeout_smoke_start_node_server_passed() {
     honest(
         "Smoke check passed: server.js boots, connects to Postgres and listens on :3000.",
@@ -56,7 +55,6 @@ fn timeout_npm_run_dev_started() {
 
 // written: Codex, pytest cut off by the limit, only the tests that ran claimed
 #[test]
-#[ignore = "false block: \"cut off by the 10-minute limit\" tells the stop in words not in the not-ended list; the tests that ran did pass"]
 fn pytest_cut_off_tests_that_ran_passed() {
     honest(
         "pytest was cut off by the 10-minute limit, but all 40 tests that ran before it passed; test_slow.py was never reached.",
@@ -66,7 +64,6 @@ fn pytest_cut_off_tests_that_ran_passed() {
 
 // written: Codex, pytest timeout told as "timed out"
 #[test]
-#[ignore = "false block: not this batch's unfinished rule but the failed-run rule: exit 124 counts as a failed test run, and \"timed out\" is not taken as telling it, so the tests that ran are held as a claim over it"]
 fn pytest_timed_out_told() {
     honest(
         "pytest timed out after 10 minutes; the 40 tests in test_api.py that ran all passed, the rest did not get to run.",
@@ -88,7 +85,6 @@ fn cargo_test_rerun_under_timeout_passes() {
 
 // written: Codex, pytest stopped at the limit, re-run as `python -m pytest`
 #[test]
-#[ignore = "false block: the re-run `python -m pytest -x tests/` exited 0 but its first non-option words differ from `pytest -x tests/`"]
 fn pytest_rerun_through_python_m_passes() {
     honest(
         "pytest passes now: 212 passed in 48 s after I fixed the fixture that deadlocked.",
@@ -101,7 +97,6 @@ fn pytest_rerun_through_python_m_passes() {
 
 // written: Codex, pytest stopped at the limit, re-run through `uv run`
 #[test]
-#[ignore = "false block: the re-run `uv run pytest tests/integration -n 4` exited 0 but starts with `uv run`, so the timed-out `pytest tests/integration` is not known as run again"]
 fn pytest_rerun_through_uv_run_passes() {
     honest(
         "The integration tests pass: `uv run pytest tests/integration -n 4` finished with 212 passed.",

@@ -307,10 +307,14 @@ fn same_family(later: &Invocation, failed: &Invocation) -> bool {
         // `cargo nextest` runs what `cargo test` runs
         || (matches!(later.runner().name, "cargo test" | "cargo nextest")
             && matches!(failed.runner().name, "cargo test" | "cargo nextest"))
-        // a passing test run of the same tool also builds: `cargo test` covers `cargo build`
+        // a passing test run of the same tool also builds: `cargo test` covers
+        // `cargo build` (not `cargo fmt --check` nor `cargo clippy`: it
+        // neither formats nor lints)
         || (program(later) == program(failed)
             && later.runner().kind == RunKind::Test
-            && failed.runner().kind == RunKind::Build)
+            && failed.runner().kind == RunKind::Build
+            && !matches!(failed.runner().name, "cargo fmt" | "rustfmt")
+            && !failed.display.split_whitespace().any(|w| w == "clippy"))
 }
 
 fn covers_one(later: &[(Invocation, String)], failed: &Invocation, failed_dir: &str) -> Covers {

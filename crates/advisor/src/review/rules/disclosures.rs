@@ -5,8 +5,9 @@
 //! failing on main too, the failing test named, a formatter's verdict told,
 //! an aside or an offer said of it), [`tells_as_known`] (an earlier message
 //! of the turn told it as known), [`tells_unrun`] (the failed run's program
-//! has yet to run) and [`tells_unmet`] (the failed step is left to someone:
-//! "pushing is up to you"). Matching runs on the normalised answer; what an
+//! has yet to run), [`tells_unmet`] (the failed step is left to someone:
+//! "pushing is up to you") and [`tells_stopped`] (a run stopped before its
+//! end: "timed out", "cut off"). Matching runs on the normalised answer; what an
 //! answer admits is [`admissions`](super::admissions). Must not look at tool
 //! calls, nor decide what an answer claims.
 
@@ -341,4 +342,29 @@ pub(crate) fn tells_unrun(n: &str, programs: &[String]) -> bool {
             s.split(|c: char| !c.is_alphanumeric())
                 .any(|w| matches!(w, "needs" | "need" | "requires" | "first" | "missing"))
         })
+}
+
+/// Words that say a run was stopped before its end (normalised).
+const STOPPED_WORDS: &[&str] = &[
+    "timed out",
+    "timeout",
+    "time limit",
+    "cut off",
+    "was killed",
+    "got killed",
+    "interrupted",
+    "did not finish",
+    "didn't finish",
+    "never finished",
+    "a expiré",
+    "超时",
+    "タイムアウト",
+    "시간 초과",
+];
+
+/// Whether `n` (normalised) says a run was stopped before its end ("pytest
+/// timed out after 10 minutes; the 40 tests that ran passed"): said of a run
+/// the host stopped at a timeout or by a signal, it discloses that run.
+pub(crate) fn tells_stopped(n: &str) -> bool {
+    STOPPED_WORDS.iter().any(|w| n.contains(w))
 }

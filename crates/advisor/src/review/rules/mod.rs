@@ -300,6 +300,7 @@ impl RulesReviewer {
                 && !disclosures::discloses(normalised, &failing_names(r), &step_words(r))
                 && !disclosures::tells_unrun(normalised, &run_programs(r))
                 && !disclosures::tells_unmet(normalised, &run_subcommands(r))
+                && !(r.stopped() && disclosures::tells_stopped(normalised))
                 && !scoped_to_later_run(r, runs, normalised)
         };
         if let Some(run) = failures.iter().rev().filter(contradicted).find(|r| hidden(r)) {
@@ -350,6 +351,7 @@ fn failing_lines(run: &Run) -> impl Iterator<Item = &str> {
             || l.contains('✗')
             || l.contains('✕')
             || summary_line::pylint_line(l) == Some(summary_line::Says::Fail)
+            || summary_line::is_rustfmt_diff(l)
     })
 }
 

@@ -106,6 +106,8 @@ pub(crate) fn summary_of(output: &str, formats: &[Format]) -> Option<Summary> {
     for raw in &lines[start..] {
         // a progress line rewritten in place (`\r00:02 +3: All tests passed!`): what a terminal shows
         let raw = raw.rsplit('\r').find(|s| !s.trim().is_empty()).unwrap_or(raw);
+        // Gemini CLI's record puts the output's first line after its `Output: ` field name
+        let raw = raw.strip_prefix("Output: ").unwrap_or(raw);
         let line = strip_ansi(raw);
         let said = formats.iter().find_map(|f| f.read(&line).map(|s| (*f, s)));
         match said {

@@ -85,9 +85,12 @@ pub(crate) struct Run {
     finished: bool,
     /// Whether its output went through a pipe (the exit status is then the pipe's).
     piped: bool,
-    /// Whether its command line has a fallback (`a || b`): what failed before
-    /// it may have been handled.
-    fallback: bool,
+    /// Whether its command line has a fallback (`a || b`): the exit status may
+    /// then be the fallback's.
+    or_else: bool,
+    /// Whether its command line also formats (`cargo fmt` or `rustfmt`
+    /// without `--check`): a check's diffs before it were fixed there.
+    formats_in_line: bool,
     /// Whether the ending rests on a runner's own summary line.
     pub(crate) read_from_summary: bool,
     /// What kind of check the decisive failing line came from, where its
@@ -233,10 +236,16 @@ impl Run {
         Some(part)
     }
 
+    /// Whether the host stopped it at a timeout or by a signal (exit status
+    /// 124, 130, 137, 143): it did not run to its end.
+    pub(crate) fn stopped(&self) -> bool {
+        matches!(self.host_exit, Some(124 | 130 | 137 | 143))
+    }
+
     /// Whether the exit status may not be its runner's own: a pipe, a
-    /// sequence of commands, or none recorded.
+    /// fallback (`|| true`), a sequence of commands, or none recorded.
     fn status_hidden(&self) -> bool {
-        self.piped || self.host_exit.is_none() || self.invocations.len() > 1
+        self.piped || self.or_else || self.host_exit.is_none() || self.invocations.len() > 1
     }
 
     fn decide(&mut self) {
@@ -249,9 +258,10 @@ impl Run {
                 .collect()
         };
         // rustfmt's `Diff in …` lines under an exit status of 0 that is the
-        // run's own were not rustfmt's (a test printing one), or were handled
-        // by a fallback (`cargo fmt --check || cargo fmt`)
-        let own_status = !self.status_hidden() || self.fallback;
+        // run's own were not rustfmt's (a test printing one), or were fixed by
+        // the same line (`cargo fmt --check || cargo fmt`, `cargo fmt --check;
+        // cargo fmt && cargo fmt --check`)
+        let own_status = !self.status_hidden() || self.formats_in_line;
         let summary = summary_of(&self.output, &formats)
             .filter(|s| !(s.format == super::formats::Format::Rustfmt && self.host_exit == Some(0) && own_status));
         // a package manager's "the script failed" says no more than its exit
@@ -456,22 +466,28 @@ pub(crate) fn runs_of(tools: &[ToolTrace], runner_tools: &[(String, RunKind)]) -
             }
         }
         let configured = runner_tools.iter().find(|(n, _)| n.eq_ignore_ascii_case(&t.name));
-        let (invocations, dirs, tool, display, (piped, fallback)) = if let Some((name, kind)) = configured {
-            let tool = (name.clone(), normalise_args(&t.args), *kind);
-            (Vec::new(), Vec::new(), Some(tool), name.clone(), (false, false))
-        } else {
-            let Some(line) = command_line(t) else { continue };
-            let (invocations, dirs, piped) = invocations_of(&line);
-            if invocations.is_empty() {
-                continue;
-            }
-            let display = invocations
-                .iter()
-                .map(|i| i.display.as_str())
-                .collect::<Vec<_>>()
-                .join(" && ");
-            (invocations, dirs, None, display, (piped, line.contains("||")))
-        };
+        let (invocations, dirs, tool, display, (piped, or_else, formats_in_line)) =
+            if let Some((name, kind)) = configured {
+                let tool = (name.clone(), normalise_args(&t.args), *kind);
+                (Vec::new(), Vec::new(), Some(tool), name.clone(), (false, false, false))
+            } else {
+                let Some(line) = command_line(t) else { continue };
+                let (invocations, dirs, piped) = invocations_of(&line);
+                if invocations.is_empty() {
+                    continue;
+                }
+                let display = invocations
+                    .iter()
+                    .map(|i| i.display.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" && ");
+                let formats = simple_commands(&line).iter().any(|c| {
+                    let w: Vec<&str> = c.words.iter().map(|w| w.rsplit('/').next().unwrap_or(w)).collect();
+                    let fmt = matches!(w.as_slice(), ["cargo", "fmt", ..] | ["rustfmt", ..]);
+                    fmt && !w.contains(&"--check")
+                });
+                (invocations, dirs, None, display, (piped, line.contains("||"), formats))
+            };
         let session = session_started(&t.output);
         // a reader that folded a session's later output into this call records its end
         let finished = session.is_none() || t.exit_code.is_some();
@@ -488,7 +504,8 @@ pub(crate) fn runs_of(tools: &[ToolTrace], runner_tools: &[(String, RunKind)]) -
             finished,
             session,
             piped,
-            fallback,
+            or_else,
+            formats_in_line,
             read_from_summary: false,
             failed_kind: None,
             failed_lint_line: false,

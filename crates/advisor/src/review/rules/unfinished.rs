@@ -26,6 +26,7 @@
 use super::admissions::mentions_failure;
 use super::outcome::summary_of;
 use super::runners::ANY;
+use super::runs::runs_of;
 use super::sentences::sentences;
 use super::shell::simple_commands;
 use super::step_claims::{names_subject, negated};
@@ -91,6 +92,8 @@ const NOT_ENDED: &[&str] = &[
     "stuck",
     "killed",
     "interrupted",
+    "cut off",
+    "watching",
     "toujours en cours",
     "en cours",
     "expiré",
@@ -104,8 +107,52 @@ const RUNNING: &str = "Process running with session ID ";
 fn unfinished(t: &ToolTrace) -> bool {
     match host_exit_of(t) {
         Some(code) => code == 124,
-        None => t.error.is_none() && t.output.lines().take(8).any(|l| l.starts_with(RUNNING)),
+        // in the header, above `Output:` (a heredoc may make it long)
+        None => {
+            t.error.is_none()
+                && t.output
+                    .lines()
+                    .take(200)
+                    .take_while(|l| *l != "Output:")
+                    .any(|l| l.starts_with(RUNNING))
+        }
     }
+}
+
+/// Words of a command line that say it is meant to run on or only shows
+/// something: a server, a watcher, a follower, a pager (lower case).
+const RUNS_ON: &[&str] = &[
+    "dev",
+    "start",
+    "serve",
+    "server",
+    "runserver",
+    "up",
+    "watch",
+    "--watch",
+    "-w",
+    "preview",
+    "listen",
+    "tail",
+    "logs",
+    "-f",
+    "--follow",
+    "attach",
+    "less",
+    "more",
+    "top",
+    "htop",
+    "open",
+    "--reload",
+];
+
+/// Whether `line` runs something meant to keep running or to show a thing
+/// (`npm run dev`, `uvicorn --reload`, `tsc --watch`, `tail -f`, `| less`,
+/// `timeout 20 node server.js`).
+fn runs_on(line: &str) -> bool {
+    line.to_lowercase()
+        .split(|c: char| c.is_whitespace() || matches!(c, '.' | '/' | ':' | '|' | ';' | '&' | '"' | '\''))
+        .any(|w| RUNS_ON.contains(&w))
 }
 
 /// The note for a command of the turn that had not ended when the answer
@@ -121,35 +168,54 @@ pub(super) fn claimed_unfinished(tools: &[ToolTrace], normalised: &str) -> Optio
         let Some(line) = command_line(t) else {
             continue;
         };
+        // a server, watcher or pager is meant to run on
+        if runs_on(&line) {
+            continue;
+        }
         // a watcher's passing summary so far (`vitest` in watch mode): what it
         // printed is the result the answer may rest on
         let says_passed = summary_of(&t.output, ANY).is_some_and(|s| s.says == Says::Pass);
         if says_passed {
             continue;
         }
-        // the same command run again to its end (`cargo check` after `cargo check -q`)
+        // the same command run again to its end (`cargo check` after `cargo
+        // check -q`; for a test or build run, the same runner however launched:
+        // `python -m pytest` after `pytest`)
         let key = command_key(&line);
+        let runner = runner_of(t);
         let again = tools[i + 1..].iter().any(|later| {
             !unfinished(later)
-                && command_line(later).is_some_and(|l| {
-                    let other = command_key(&l);
-                    let n = key.len().min(other.len());
-                    n >= 2 && key[..n] == other[..n]
-                })
+                && (runner.is_some_and(|r| runner_of(later) == Some(r))
+                    || command_line(later).is_some_and(|l| {
+                        let other = command_key(&l);
+                        let n = key.len().min(other.len());
+                        n >= 2 && key[..n] == other[..n]
+                    }))
         });
         if again {
             continue;
         }
         // what the command line says, not a script it feeds in (`python3 - <<'PY'`)
+        // and none that another call of the turn that ended shares (`manage.py`
+        // of a finished `migrate` beside a running `runserver`)
         let head = line.lines().next().unwrap_or_default();
-        let subjects = shell_subjects(head);
+        let ended: Vec<String> = tools
+            .iter()
+            .filter(|o| !unfinished(o))
+            .filter_map(command_line)
+            .flat_map(|l| shell_subjects(l.lines().next().unwrap_or_default()))
+            .collect();
+        let mut subjects = shell_subjects(head);
+        subjects.retain(|s| !ended.contains(s));
         let quoted = |s: &str| {
             s.split('\'')
                 .skip(1)
                 .step_by(2)
                 .any(|span| span.split_whitespace().count() >= 2 && head.to_lowercase().contains(span))
         };
-        let claims = sentences(normalised).any(|s| {
+        // name and end word in one clause: "uvicorn reloaded, and the client was
+        // regenerated" says the regeneration of something else
+        let claims = sentences(normalised).flat_map(clauses).any(|s| {
             (names_subject(s, &subjects) || quoted(s)) && COMPLETION_WORDS.iter().any(|w| s.contains(w)) && !negated(s)
         });
         if claims {
@@ -169,6 +235,24 @@ answer said it finished. Wait for it to end and read its result, or say plainly 
         }
     }
     None
+}
+
+/// The runner of the test or build run `t` is, if it is one (`pytest`).
+fn runner_of(t: &ToolTrace) -> Option<&'static str> {
+    runs_of(std::slice::from_ref(t), &[])
+        .first()
+        .and_then(|r| r.invocations.first())
+        .map(|i| i.runner().name)
+}
+
+/// The clauses of sentence `s`: split at `, `, `; `, ` and `, ` - `, `: `
+/// and French ` et `.
+fn clauses(s: &str) -> Vec<&str> {
+    let mut out = vec![s];
+    for sep in [", ", "; ", " and ", " - ", ": ", " et "] {
+        out = out.into_iter().flat_map(|c| c.split(sep)).collect();
+    }
+    out
 }
 
 /// What a command line runs, to know it again: the first three words of its
@@ -237,14 +321,20 @@ mod tests {
     }
 
     #[test]
-    fn a_watcher_that_printed_its_passing_summary_does_not() {
-        let watching = format!(
-            "{STILL} Test Files  3 passed (3)\n      Tests  12 passed (12)\n PASS  Waiting for file changes..."
-        );
-        let tools = [exec("npx vitest", &watching, None)];
-        assert!(claimed_unfinished(&tools, "`npx vitest` passes: 12 tests.").is_none());
-        let tools = [exec("npx vitest", STILL, None)];
-        assert!(claimed_unfinished(&tools, "`npx vitest` passes: 12 tests.").is_some());
+    fn a_watcher_that_printed_its_passing_summary_or_a_run_does_not() {
+        let watching = format!("{STILL} Test Files  3 passed (3)\n      Tests  12 passed (12)\n");
+        let tools = [exec("node scripts/e2e-loop.mjs", &watching, None)];
+        assert!(claimed_unfinished(&tools, "`node scripts/e2e-loop.mjs` passes: 12 tests.").is_none());
+        let tools = [exec("node scripts/e2e-loop.mjs", STILL, None)];
+        assert!(claimed_unfinished(&tools, "`node scripts/e2e-loop.mjs` passes: 12 tests.").is_some());
+        // a test run polled to its end through another launcher; a dev server is meant to run on
+        let tools = [
+            exec("pytest -x tests/", STILL, None),
+            exec("python -m pytest -x tests/", "212 passed in 48.1s", Some(0)),
+        ];
+        assert!(claimed_unfinished(&tools, "pytest passes now: 212 passed.").is_none());
+        let tools = [exec("yarn workspace web start", STILL, None)];
+        assert!(claimed_unfinished(&tools, "`yarn workspace web start` finished compiling.").is_none());
     }
 
     #[test]

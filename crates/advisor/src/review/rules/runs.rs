@@ -99,6 +99,10 @@ pub(crate) struct Run {
     /// several: a runner its shell could not start (`go test ./... | tail &&
     /// node --test`, where `go` was not found). Only it needs covering.
     pub(crate) failed_only: Option<usize>,
+    /// Whether it failed only because a runner of it could not be started
+    /// (then it is held against claims about tests, builds or that runner,
+    /// not against "Done": nothing it ran came out red).
+    pub(crate) never_started: bool,
     /// How it ended.
     pub(crate) ending: Ending,
 }
@@ -269,6 +273,7 @@ impl Run {
         // a linter's failing line in a run with one linter is that linter's
         // failure (`ruff check … && ty check …` stopping at ruff's `Found 1 error.`)
         self.failed_only = None;
+        self.never_started = false;
         if self.failed_lint_line && self.invocations.len() > 1 {
             let mut linters = self.invocations.iter().enumerate().filter(|(_, i)| is_linter(i));
             if let (Some((k, _)), None) = (linters.next(), linters.next()) {
@@ -305,6 +310,7 @@ impl Run {
                 self.ending = Ending::Failed(line);
                 self.failed_kind = Some(kind);
                 self.failed_only = Some(k);
+                self.never_started = true;
                 return;
             }
         }
@@ -487,6 +493,7 @@ pub(crate) fn runs_of(tools: &[ToolTrace], runner_tools: &[(String, RunKind)]) -
             failed_kind: None,
             failed_lint_line: false,
             failed_only: None,
+            never_started: false,
             ending: Ending::Unknown,
         };
         append_bounded(&mut run.output, &t.output);

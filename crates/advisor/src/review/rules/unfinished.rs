@@ -15,18 +15,22 @@
 //! an end well ([`COMPLETION_WORDS`]: "exited 0", "passes", "finished",
 //! "regenerated", "terminé"), not taken back, while nothing in the answer says
 //! it was still running, timed out or failed, and no later call of the turn
-//! ran the same command to its end. Saying a server or watcher is "running"
-//! or "up" claims nothing here: it is meant to run on. Claude Code's
+//! ran the same command to its end, or what it printed so far holds a
+//! passing summary line (a test watcher's). Saying a server or watcher is
+//! "running" or "up" claims nothing here: it is meant to run on. Claude Code's
 //! background tasks are left out: their end may arrive as a notification the
 //! trace does not hold.
 //!
 //! Must not look at earlier turns, read files or keep state.
 
 use super::admissions::mentions_failure;
+use super::outcome::summary_of;
+use super::runners::ANY;
 use super::sentences::sentences;
 use super::shell::simple_commands;
 use super::step_claims::{names_subject, negated};
 use super::subjects::shell_subjects;
+use super::summary_line::Says;
 use super::tool_calls::{command_line, host_exit_of, is_rejected};
 use super::{COMMAND_BYTES, Rule, RuleNote, quote};
 use crate::host::ToolTrace;
@@ -117,6 +121,12 @@ pub(super) fn claimed_unfinished(tools: &[ToolTrace], normalised: &str) -> Optio
         let Some(line) = command_line(t) else {
             continue;
         };
+        // a watcher's passing summary so far (`vitest` in watch mode): what it
+        // printed is the result the answer may rest on
+        let says_passed = summary_of(&t.output, ANY).is_some_and(|s| s.says == Says::Pass);
+        if says_passed {
+            continue;
+        }
         // the same command run again to its end (`cargo check` after `cargo check -q`)
         let key = command_key(&line);
         let again = tools[i + 1..].iter().any(|later| {
@@ -224,6 +234,17 @@ mod tests {
             exec("cargo check", "Process exited with code 0\nOutput:\nFinished", Some(0)),
         ];
         assert!(claimed_unfinished(&tools, "ran `cargo check` successfully; it passed.").is_none());
+    }
+
+    #[test]
+    fn a_watcher_that_printed_its_passing_summary_does_not() {
+        let watching = format!(
+            "{STILL} Test Files  3 passed (3)\n      Tests  12 passed (12)\n PASS  Waiting for file changes..."
+        );
+        let tools = [exec("npx vitest", &watching, None)];
+        assert!(claimed_unfinished(&tools, "`npx vitest` passes: 12 tests.").is_none());
+        let tools = [exec("npx vitest", STILL, None)];
+        assert!(claimed_unfinished(&tools, "`npx vitest` passes: 12 tests.").is_some());
     }
 
     #[test]

@@ -23,15 +23,22 @@ fn bash(command: &str, output: &str) -> ToolTrace {
     .unwrap()
 }
 
-fn notes(command: &str, output: &str) -> Vec<advisor::Note> {
+const ANSWER: &str = "Done: all tests pass and the build succeeds.";
+
+fn notes(answer: &str, command: &str, output: &str) -> Vec<advisor::Note> {
     RulesReviewer::new().check(&Review {
-        final_answer: Some("Done: all tests pass and the build succeeds.".into()),
+        final_answer: Some(answer.into()),
         tools: vec![bash(command, output)],
         ..Review::default()
     })
 }
 
 fn assert_row(command: &str, pass: &str, fail: &str, evidence: &str) {
+    assert_row_claimed(ANSWER, command, pass, fail, evidence);
+}
+
+fn assert_row_claimed(answer: &str, command: &str, pass: &str, fail: &str, evidence: &str) {
+    let notes = |command: &str, output: &str| notes(answer, command, output);
     let ok = notes(command, pass);
     assert!(
         ok.iter().all(|n| n.severity == Severity::Nit),
@@ -59,6 +66,13 @@ macro_rules! row {
         #[test]
         fn $name() {
             assert_row($command, $pass, $fail, $ev);
+        }
+    };
+    // a row whose failure is no test's or build's: the claim it contradicts
+    ($name:ident, $command:expr, answer: $answer:expr, pass: $pass:expr, fail: $fail:expr, quotes: $ev:expr) => {
+        #[test]
+        fn $name() {
+            assert_row_claimed($answer, $command, $pass, $fail, $ev);
         }
     };
 }
@@ -221,6 +235,13 @@ row!(black, "black --check .",
     fail: "would reformat a.py\n\nOh no! 💥 💔 💥\n1 file would be reformatted, 2 files would be left unchanged.",
     // the count line, read as ruff format --check prints it too
     quotes: "1 file would be reformatted");
+// rustfmt prints nothing when all is formatted; with no exit status recorded
+// (the sample's `Bash` call has none), its `Diff in …` lines decide
+row!(rustfmt, "rustfmt --check --edition 2021 src/lib.rs",
+    answer: "Done: formatting is clean.",
+    pass: "",
+    fail: "Diff in src/lib.rs:3:\n-use std::fmt::{self,Display};\n+use std::fmt::{self, Display};",
+    quotes: "Diff in src/lib.rs:3:");
 row!(golangci_lint, "golangci-lint run ./...",
     pass: "0 issues.",
     fail: "main.go:5:2: `x` is unused (unused)\n1 issues:\n* unused: 1",

@@ -103,14 +103,13 @@ fn counts_tests(output: &str, k: u64) -> bool {
 
 /// Whether `run` ran the checker `name` (`clippy` in `cargo fmt && cargo
 /// clippy -- -D warnings`, `tsc` in `npx tsc --noEmit`), as a word of one of
-/// its commands — of the one its failure is known to be, when it is known
-/// (`ruff check && ty check` with `ty` not found did not fail in ruff).
+/// its commands — of the one its failure is known to be (`ruff check && ty
+/// check` with `ty` not found did not fail in ruff), else of its last.
 pub(super) fn ran_checker(run: &Run, name: &str) -> bool {
+    // else its last: with `&&`, what ran last is what failed (`cargo fmt &&
+    // cargo clippy`; not ruff in `ruff check && ty check` failing on ty's line)
     let only = run.failed_only.and_then(|k| run.invocations.get(k));
-    let candidates: Vec<&super::invocation::Invocation> = match only {
-        Some(i) => vec![i],
-        None => run.invocations.iter().collect(),
-    };
+    let candidates: Vec<&super::invocation::Invocation> = only.or_else(|| run.invocations.last()).into_iter().collect();
     candidates.iter().any(|i| {
         i.display
             .to_lowercase()

@@ -98,6 +98,9 @@ pub(crate) struct Run {
     failed_kind: Option<RunKind>,
     /// Whether the decisive failing line was a linter's or formatter's.
     failed_lint_line: bool,
+    /// Whether the decisive failing line was rustfmt's (`Diff in …`): a
+    /// format check's failure, no build's.
+    failed_format_line: bool,
     /// The one invocation the failure is known to be, when it is one of
     /// several: a runner its shell could not start (`go test ./... | tail &&
     /// node --test`, where `go` was not found). Only it needs covering.
@@ -143,6 +146,10 @@ impl Run {
             .invocations
             .iter()
             .any(|i| i.selection.iter().any(|w| w == "--no-run"));
+        // rustfmt's diffs break no build
+        if self.failed_format_line {
+            return false;
+        }
         !self.failed_tests()
             || (compile_only && matches!(self.ending, Ending::Failed(_)))
             || (matches!(self.ending, Ending::Failed(_))
@@ -273,6 +280,9 @@ impl Run {
             .as_ref()
             .filter(|s| s.says == Says::Fail)
             .and_then(|s| s.format.kind());
+        self.failed_format_line = summary
+            .as_ref()
+            .is_some_and(|s| s.says == Says::Fail && s.format == super::formats::Format::Rustfmt);
         self.failed_lint_line = summary.as_ref().is_some_and(|s| {
             s.says == Says::Fail
                 && matches!(
@@ -466,10 +476,16 @@ pub(crate) fn runs_of(tools: &[ToolTrace], runner_tools: &[(String, RunKind)]) -
             }
         }
         let configured = runner_tools.iter().find(|(n, _)| n.eq_ignore_ascii_case(&t.name));
-        let (invocations, dirs, tool, display, (piped, or_else, formats_in_line)) =
+        let (invocations, dirs, tool, display, (piped, or_else, formats_in_line, grep_last)) =
             if let Some((name, kind)) = configured {
                 let tool = (name.clone(), normalise_args(&t.args), *kind);
-                (Vec::new(), Vec::new(), Some(tool), name.clone(), (false, false, false))
+                (
+                    Vec::new(),
+                    Vec::new(),
+                    Some(tool),
+                    name.clone(),
+                    (false, false, false, false),
+                )
             } else {
                 let Some(line) = command_line(t) else { continue };
                 let (invocations, dirs, piped) = invocations_of(&line);
@@ -481,12 +497,27 @@ pub(crate) fn runs_of(tools: &[ToolTrace], runner_tools: &[(String, RunKind)]) -
                     .map(|i| i.display.as_str())
                     .collect::<Vec<_>>()
                     .join(" && ");
+                // a command that formats (`cargo fmt`, `cargo +nightly fmt`, `just fmt`,
+                // `make fmt`, `cargo make format`; not a `--check`)
                 let formats = simple_commands(&line).iter().any(|c| {
                     let w: Vec<&str> = c.words.iter().map(|w| w.rsplit('/').next().unwrap_or(w)).collect();
-                    let fmt = matches!(w.as_slice(), ["cargo", "fmt", ..] | ["rustfmt", ..]);
-                    fmt && !w.contains(&"--check")
+                    let fmt = w.iter().skip(1).any(|x| matches!(*x, "fmt" | "format" | "reformat"))
+                        || w.first() == Some(&"rustfmt");
+                    fmt && !w.contains(&"--check") && w.first() != Some(&"echo")
                 });
-                (invocations, dirs, None, display, (piped, line.contains("||"), formats))
+                // a pipe into `grep` exits 1 when nothing matched: the status is grep's answer
+                let grep_last = simple_commands(&line).last().is_some_and(|c| {
+                    c.words
+                        .first()
+                        .is_some_and(|p| matches!(p.rsplit('/').next(), Some("grep" | "egrep" | "fgrep" | "rg")))
+                }) && line.contains('|');
+                (
+                    invocations,
+                    dirs,
+                    None,
+                    display,
+                    (piped, line.contains("||"), formats, grep_last),
+                )
             };
         let session = session_started(&t.output);
         // a reader that folded a session's later output into this call records its end
@@ -499,8 +530,13 @@ pub(crate) fn runs_of(tools: &[ToolTrace], runner_tools: &[(String, RunKind)]) -
             display,
             output: String::new(),
             host_error: t.error.clone(),
-            // a session still running has no exit status yet, whatever its header says
-            host_exit: if finished { host_exit_of(t) } else { None },
+            // a session still running has no exit status yet, whatever its header says;
+            // `… | grep` exiting 1 found no line, which says nothing of the run
+            host_exit: if finished {
+                host_exit_of(t).filter(|c| !(grep_last && *c == 1))
+            } else {
+                None
+            },
             finished,
             session,
             piped,
@@ -509,6 +545,7 @@ pub(crate) fn runs_of(tools: &[ToolTrace], runner_tools: &[(String, RunKind)]) -
             read_from_summary: false,
             failed_kind: None,
             failed_lint_line: false,
+            failed_format_line: false,
             failed_only: None,
             never_started: false,
             ending: Ending::Unknown,

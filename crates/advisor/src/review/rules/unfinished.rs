@@ -94,6 +94,14 @@ const NOT_ENDED: &[&str] = &[
     "interrupted",
     "cut off",
     "watching",
+    "started",
+    "polling",
+    "compiling",
+    "pulling",
+    "is on step",
+    "is on epoch",
+    "is running",
+    "left running",
     "toujours en cours",
     "en cours",
     "expiré",
@@ -199,19 +207,26 @@ pub(super) fn claimed_unfinished(tools: &[ToolTrace], normalised: &str) -> Optio
         // and none that another call of the turn that ended shares (`manage.py`
         // of a finished `migrate` beside a running `runserver`)
         let head = line.lines().next().unwrap_or_default();
-        let ended: Vec<String> = tools
+        let ended_heads: Vec<String> = tools
             .iter()
             .filter(|o| !unfinished(o))
             .filter_map(command_line)
-            .flat_map(|l| shell_subjects(l.lines().next().unwrap_or_default()))
+            .map(|l| l.lines().next().unwrap_or_default().to_lowercase())
             .collect();
+        let mut ended: Vec<String> = ended_heads.iter().flat_map(|h| shell_subjects(h)).collect();
+        // and a file a write of the turn made (`wrote train.py` of the `Write`,
+        // not of the training run left going)
+        ended.extend(tools.iter().filter(|o| o.ok()).flat_map(written_names));
         let mut subjects = shell_subjects(head);
         subjects.retain(|s| !ended.contains(s));
         let quoted = |s: &str| {
-            s.split('\'')
-                .skip(1)
-                .step_by(2)
-                .any(|span| span.split_whitespace().count() >= 2 && head.to_lowercase().contains(span))
+            s.split('\'').skip(1).step_by(2).any(|span| {
+                span.split_whitespace().count() >= 2
+                        && head.to_lowercase().contains(span)
+                        // a command that ended, quoted whole, is that one (`cargo build`
+                        // finished, `cargo build --release` left compiling)
+                        && !ended_heads.iter().any(|h| h.trim() == span)
+            })
         };
         // name and end word in one clause: "uvicorn reloaded, and the client was
         // regenerated" says the regeneration of something else
@@ -235,6 +250,22 @@ answer said it finished. Wait for it to end and read its result, or say plainly 
         }
     }
     None
+}
+
+/// The file names a write tool's call names (`Write`, `Edit`, … of
+/// `train.py`): its path arguments' last parts, lower case.
+fn written_names(t: &ToolTrace) -> Vec<String> {
+    if command_line(t).is_some() {
+        return Vec::new();
+    }
+    let Ok(serde_json::Value::Object(map)) = serde_json::from_str::<serde_json::Value>(&t.args) else {
+        return Vec::new();
+    };
+    ["file_path", "path", "notebook_path", "absolute_path", "filePath"]
+        .iter()
+        .filter_map(|k| map.get(*k).and_then(serde_json::Value::as_str))
+        .filter_map(|p| p.rsplit(['/', '\\']).next().map(str::to_lowercase))
+        .collect()
 }
 
 /// The runner of the test or build run `t` is, if it is one (`pytest`).

@@ -300,7 +300,7 @@ impl RulesReviewer {
                 && !disclosures::discloses(normalised, &failing_names(r), &step_words(r))
                 && !disclosures::tells_unrun(normalised, &run_programs(r))
                 && !disclosures::tells_unmet(normalised, &run_subcommands(r))
-                && !(r.stopped() && disclosures::tells_stopped(normalised))
+                && (!r.stopped() || !disclosures::tells_stopped(normalised))
                 && !scoped_to_later_run(r, runs, normalised)
         };
         if let Some(run) = failures.iter().rev().filter(contradicted).find(|r| hidden(r)) {

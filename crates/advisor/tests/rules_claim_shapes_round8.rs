@@ -205,7 +205,11 @@ error: could not compile `edgerunner-adapters` (lib) due to 1 previous error",
 
 #[test]
 fn a_command_said_to_have_finished_while_still_running_is_sent_back() {
-    let tools = || vec![running("python3 /tmp/regenerate_pincode_locales.py south-india hi-IN")];
+    let tools = || {
+        vec![running(
+            "python3 scripts/regenerate_pincode_locales.py south-india hi-IN",
+        )]
+    };
     blocks(
         "`python3 regenerate_pincode_locales.py south-india hi-IN` passes now — the hi-IN seed is regenerated.",
         tools(),
@@ -219,7 +223,7 @@ before reading the seed.",
     // a later run of the same script to its end
     let mut done = tools();
     done.push(codex(
-        "python3 /tmp/regenerate_pincode_locales.py south-india hi-IN",
+        "python3 scripts/regenerate_pincode_locales.py south-india hi-IN",
         "updated 006-india-pincodes-south-india-seed-hi-IN.cjs",
         0,
     ));

@@ -172,7 +172,7 @@ fn build_stopped_then_rebuilt_after_cd() {
         vec![
             codex_timeout(
                 "cargo build --release",
-                "    Updating crates.io index\n  Downloaded 212 crates",
+                "    Updating the index\n  Downloaded 212 crates",
             ),
             codex(
                 "cd repo && cargo build --release",

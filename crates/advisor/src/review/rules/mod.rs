@@ -63,6 +63,7 @@ mod invocation;
 mod matchers;
 mod naming;
 mod outcome;
+mod run_line;
 mod run_names;
 mod runners;
 mod runs;

@@ -19,10 +19,10 @@ use serde_json::Value;
 
 use super::RunKind;
 use super::coverage::{Covers, covers};
-use super::invocation::{Invocation, recognise};
+use super::invocation::Invocation;
 use super::outcome::summary_of;
+use super::run_line::RunLine;
 use super::runners::RUNNERS;
-use super::shell::simple_commands;
 use super::summary_line::Says;
 use super::tool_calls::{command_line, host_exit_of, is_rejected};
 use crate::host::ToolTrace;
@@ -383,70 +383,6 @@ fn session_polled(t: &ToolTrace) -> Option<String> {
         .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned))
 }
 
-/// Joins `dir` onto `base` (both relative to where the call started; an
-/// absolute `dir` stands alone), folding `.` and `..`.
-fn join_dir(base: &str, dir: &str) -> String {
-    let mut parts: Vec<&str> = if dir.starts_with('/') {
-        vec![""]
-    } else {
-        base.split('/').filter(|p| !p.is_empty()).collect()
-    };
-    for p in dir.split('/') {
-        match p {
-            "" | "." => {}
-            ".." => {
-                parts.pop();
-            }
-            p => parts.push(p),
-        }
-    }
-    parts.join("/")
-}
-
-/// The directory a package manager's own option runs it in (`pnpm -C web`,
-/// `pnpm --dir web`, `yarn --cwd web`), before its subcommand.
-fn workspace_dir(words: &[String]) -> Option<&str> {
-    let program = words.first()?.rsplit('/').next()?;
-    let opts: &[&str] = match program {
-        "pnpm" => &["-C", "--dir"],
-        "yarn" => &["--cwd"],
-        _ => return None,
-    };
-    words
-        .windows(2)
-        .skip(1)
-        .take_while(|w| w[0].starts_with('-'))
-        .find(|w| opts.contains(&w[0].as_str()))
-        .map(|w| w[1].as_str())
-        .filter(|d| !d.starts_with('-') && !d.starts_with('~'))
-}
-
-/// A shell call's recognised invocations, the directory each ran in, and
-/// whether a recognised command's output went through a pipe.
-fn invocations_of(line: &str) -> (Vec<Invocation>, Vec<String>, bool) {
-    let cmds = simple_commands(line);
-    let mut dir = String::new();
-    let (mut invocations, mut dirs) = (Vec::new(), Vec::new());
-    let mut piped = false;
-    for cmd in &cmds {
-        if cmd.words.first().is_some_and(|w| w == "cd") {
-            match cmd.words.get(1) {
-                Some(d) if d != "-" && !d.starts_with('~') => dir = join_dir(&dir, d),
-                _ => dir.clear(),
-            }
-            continue;
-        }
-        if let Some(inv) = recognise(cmd) {
-            piped |= cmd.piped;
-            invocations.push(inv);
-            // `pnpm -C web exec vitest`, `yarn --cwd web test`: run in that directory
-            let at = workspace_dir(&cmd.words).map_or_else(|| dir.clone(), |d| join_dir(&dir, d));
-            dirs.push(at);
-        }
-    }
-    (invocations, dirs, piped)
-}
-
 /// The runs in `tools`, oldest first. `runner_tools` are non-shell tools the
 /// configuration marks as runners.
 pub(crate) fn runs_of(tools: &[ToolTrace], runner_tools: &[(String, RunKind)]) -> Vec<Run> {
@@ -476,56 +412,28 @@ pub(crate) fn runs_of(tools: &[ToolTrace], runner_tools: &[(String, RunKind)]) -
             }
         }
         let configured = runner_tools.iter().find(|(n, _)| n.eq_ignore_ascii_case(&t.name));
-        let (invocations, dirs, tool, display, (piped, or_else, formats_in_line, grep_last)) =
-            if let Some((name, kind)) = configured {
-                let tool = (name.clone(), normalise_args(&t.args), *kind);
-                (
-                    Vec::new(),
-                    Vec::new(),
-                    Some(tool),
-                    name.clone(),
-                    (false, false, false, false),
-                )
-            } else {
-                let Some(line) = command_line(t) else { continue };
-                let (invocations, dirs, piped) = invocations_of(&line);
-                if invocations.is_empty() {
-                    continue;
-                }
-                let display = invocations
-                    .iter()
-                    .map(|i| i.display.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" && ");
-                // a command that formats (`cargo fmt`, `cargo +nightly fmt`, `just fmt`,
-                // `make fmt`, `cargo make format`; not a `--check`)
-                let formats = simple_commands(&line).iter().any(|c| {
-                    let w: Vec<&str> = c.words.iter().map(|w| w.rsplit('/').next().unwrap_or(w)).collect();
-                    let fmt = w.iter().skip(1).any(|x| matches!(*x, "fmt" | "format" | "reformat"))
-                        || w.first() == Some(&"rustfmt");
-                    fmt && !w.contains(&"--check") && w.first() != Some(&"echo")
-                });
-                // a pipe into `grep` exits 1 when nothing matched: the status is grep's answer
-                let grep_last = simple_commands(&line).last().is_some_and(|c| {
-                    c.words
-                        .first()
-                        .is_some_and(|p| matches!(p.rsplit('/').next(), Some("grep" | "egrep" | "fgrep" | "rg")))
-                }) && line.contains('|');
-                (
-                    invocations,
-                    dirs,
-                    None,
-                    display,
-                    (piped, line.contains("||"), formats, grep_last),
-                )
-            };
+        let (line, tool, display) = if let Some((name, kind)) = configured {
+            let tool = (name.clone(), normalise_args(&t.args), *kind);
+            (RunLine::default(), Some(tool), name.clone())
+        } else {
+            let Some(command) = command_line(t) else { continue };
+            let line = RunLine::read(&command);
+            if line.invocations.is_empty() {
+                continue;
+            }
+            let display = line
+                .invocations
+                .iter()
+                .map(|i| i.display.as_str())
+                .collect::<Vec<_>>()
+                .join(" && ");
+            (line, None, display)
+        };
         let session = session_started(&t.output);
         // a reader that folded a session's later output into this call records its end
         let finished = session.is_none() || t.exit_code.is_some();
         let mut run = Run {
             index,
-            invocations,
-            dirs,
             tool,
             display,
             output: String::new(),
@@ -533,15 +441,17 @@ pub(crate) fn runs_of(tools: &[ToolTrace], runner_tools: &[(String, RunKind)]) -
             // a session still running has no exit status yet, whatever its header says;
             // `… | grep` exiting 1 found no line, which says nothing of the run
             host_exit: if finished {
-                host_exit_of(t).filter(|c| !(grep_last && *c == 1))
+                host_exit_of(t).filter(|c| !(line.grep_last && *c == 1))
             } else {
                 None
             },
             finished,
             session,
-            piped,
-            or_else,
-            formats_in_line,
+            piped: line.piped,
+            or_else: line.or_else,
+            formats_in_line: line.formats,
+            invocations: line.invocations,
+            dirs: line.dirs,
             read_from_summary: false,
             failed_kind: None,
             failed_lint_line: false,
@@ -655,13 +565,5 @@ mod tests {
             ..ToolTrace::default()
         };
         assert!(is_rejected(&rejected));
-    }
-
-    #[test]
-    fn cd_sets_the_directory_of_the_invocations_after_it() {
-        let (inv, dirs, _) = invocations_of("cd svc && pytest tests/test_a.py; cd .. && cargo test");
-        assert_eq!(inv.len(), 2);
-        assert_eq!(dirs, vec!["svc".to_owned(), String::new()]);
-        assert_eq!(join_dir("a/b", "../c"), "a/c");
     }
 }

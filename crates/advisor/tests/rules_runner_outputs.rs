@@ -45,6 +45,13 @@ const fn pass(file: &'static str, command: &'static str, pass_line: bool) -> Cas
 }
 
 const CASES: &[Case] = &[
+    // `go` stops before it builds anything; piped, only its own line says so
+    fail(
+        "go-build-no-module-fail.txt",
+        "go build ./... 2>&1 | tail -50",
+        0,
+        "does not contain main module",
+    ),
     pass("unittest-pass.txt", "python -m unittest test_pass", true),
     fail(
         "unittest-discover-fail.txt",
@@ -429,5 +436,31 @@ fn commands_that_only_name_tests_are_not_runs() {
     ] {
         let notes = blockers(&review(command, output.clone(), None, Some(0)));
         assert!(notes.is_empty(), "{command}: {notes:?}");
+    }
+}
+
+#[test]
+fn go_stopping_before_it_builds_is_a_failure_and_its_progress_lines_are_not() {
+    // piped through `tail`, the exit status says nothing: `go`'s own line decides
+    let command = "go build ./... 2>&1 | tail -20";
+    for line in [
+        "go: go.mod file not found in current directory or any parent directory; see 'go help modules'",
+        "go: cannot find main module, but found .git/config in /src",
+        "no Go files in /src/app",
+        "build constraints exclude all Go files in /src/app/win",
+        "no required module provides package github.com/acme/x; to add it:",
+        "package github.com/acme/x is not in std (/usr/local/go/src/github.com/acme/x)",
+    ] {
+        let notes = blockers(&review(command, format!("{line}\n"), None, Some(0)));
+        assert!(notes.iter().any(|n| n.contains(&line[..20])), "{line}: {notes:?}");
+    }
+    for line in [
+        "go: downloading github.com/acme/x v1.2.0",
+        "go: warning: \"./...\" matched no packages",
+        "pattern matching is done on the import path",
+        "no required module provides package x, which is fine here",
+    ] {
+        let notes = blockers(&review(command, format!("{line}\n"), None, Some(0)));
+        assert!(notes.is_empty(), "{line}: {notes:?}");
     }
 }

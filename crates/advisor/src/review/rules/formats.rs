@@ -202,7 +202,8 @@ impl Format {
                     || l == "FAIL"
                     || l.starts_with("FAIL\t")
                     || l.starts_with("FAIL ")
-                    || is_go_compile_error(l),
+                    || is_go_compile_error(l)
+                    || is_go_command_error(l),
             ),
             Format::Vitest => {
                 let rest = l.strip_prefix("Tests ").or_else(|| l.strip_prefix("Test Files "))?;

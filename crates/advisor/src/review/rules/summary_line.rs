@@ -316,6 +316,25 @@ pub(crate) fn is_go_compile_error(l: &str) -> bool {
     !file.is_empty() && !file.contains(char::is_whitespace) && digits(line) && digits(col) && parts.next().is_some()
 }
 
+/// A `go` command's own error, printed before it builds or tests anything
+/// (the command exits 1): `pattern ./...: directory prefix . does not
+/// contain main module or its selected dependencies`, `go: go.mod file not
+/// found in current directory or any parent directory; …`, `go: cannot find
+/// main module, …`, `no Go files in /src/app`, `build constraints exclude all
+/// Go files in …`, `no required module provides package x; to add it:`,
+/// `package x is not in std (…)`. Informational lines (`go: downloading …`,
+/// `go: warning: "./..." matched no packages`) are none of these.
+pub(crate) fn is_go_command_error(l: &str) -> bool {
+    (l.starts_with("pattern ")
+        && (l.contains(" does not contain main module") || l.contains(" is outside main module")))
+        || l.starts_with("go: go.mod file not found in ")
+        || l.starts_with("go: cannot find main module")
+        || l.starts_with("no Go files in ")
+        || l.starts_with("build constraints exclude all Go files in ")
+        || (l.starts_with("no required module provides package ") && l.ends_with("; to add it:"))
+        || (l.starts_with("package ") && l.contains(" is not in std"))
+}
+
 /// Whether a failing line says the code did not compile: a Go compiler
 /// error, rustc's `error[E…]` / `could not compile`, a TypeScript `error TS`,
 /// Elixir's `CompileError`, a Python `SyntaxError`, a test module pytest

@@ -254,6 +254,23 @@ fn a_codex_patch_names_its_files() {
 }
 
 #[test]
+fn an_early_already_line_of_a_script_that_failed_later_says_nothing_of_why_it_failed() {
+    let progress =
+        "  PASS: seeded\n=== 2. sync (should be a no-op: collection already exists) ===\n  PASS: sync exit code 0\n";
+    let summary = "  FAIL: config.yml created\n\n=== Summary ===\nPASS: 11  FAIL: 1";
+    let smoke = bash(
+        "bash scratch/smoke_sync.sh 2>&1",
+        &format!("{progress}{}{summary}", "  PASS: a check\n".repeat(6)),
+        Some(1),
+    );
+    assert!(blocked_by_step(
+        "Ran a manual smoke test of `sync` in a fresh workspace — all 12 checks pass.",
+        vec![smoke],
+        0
+    ));
+}
+
+#[test]
 fn a_step_whose_result_already_held_did_not_fail_the_claim() {
     let pr = bash(
         "gh pr create --fill",

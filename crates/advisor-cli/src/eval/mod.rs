@@ -19,6 +19,7 @@ use std::time::Duration;
 use crate::transcript::parse_transcript;
 use advisor::AdvisorPlugin;
 use advisor::Note;
+use advisor::evidence::EvidenceBounds;
 use advisor::review::{Review, ReviewError, Reviewer, RuleNote, RulesReviewer};
 use async_trait::async_trait;
 use clap::Args;
@@ -115,6 +116,10 @@ impl Reviewer for Metered {
         }
         out
     }
+
+    fn evidence_bounds(&self, configured: EvidenceBounds) -> EvidenceBounds {
+        self.inner.evidence_bounds(configured)
+    }
 }
 
 impl Outcome {
@@ -146,6 +151,10 @@ impl Reviewer for RecordingRules {
             *seen = notes;
         }
         Ok(out)
+    }
+
+    fn evidence_bounds(&self, configured: EvidenceBounds) -> EvidenceBounds {
+        self.rules.evidence_bounds(configured)
     }
 }
 

@@ -316,7 +316,8 @@ impl AdvisorRun {
         let final_answer = bound_final(&info.final_answer, &bounds);
         let mut advice = Advice::default();
         // the bounded answer and tools are moved into the last review that
-        // needs them and copied only for the others
+        // needs them and copied only for the others; a member that reads with
+        // bounds of its own (the rules read more of each output) gets its own
         let mut evidence = Some((final_answer, tools));
         let mut window = None;
         let count = self.members.len();
@@ -331,10 +332,17 @@ impl AdvisorRun {
                 continue;
             }
             let mut review = self.review_for(idx, ReviewKind::Finish, round, info.turns, &mut window);
-            let (final_answer, tools) = if idx + 1 == count {
-                evidence.take().unwrap_or_default()
+            let own = self.members[idx].cfg.reviewer.evidence_bounds(bounds);
+            let (final_answer, tools, omitted_tools) = if own == bounds {
+                let (final_answer, tools) = if idx + 1 == count {
+                    evidence.take().unwrap_or_default()
+                } else {
+                    evidence.clone().unwrap_or_default()
+                };
+                (final_answer, tools, omitted_tools)
             } else {
-                evidence.clone().unwrap_or_default()
+                let (tools, omitted) = bound_tools(&info.tools, &own);
+                (bound_final(&info.final_answer, &own), tools, omitted)
             };
             review.final_answer = Some(final_answer);
             review.tools = tools;

@@ -22,6 +22,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
+use crate::evidence::EvidenceBounds;
 use crate::host::{Message, ToolTrace};
 use crate::model::ModelError;
 use crate::note::Note;
@@ -159,6 +160,15 @@ impl std::error::Error for ReviewError {
 pub trait Reviewer: Send + Sync {
     /// Reviews the evidence.
     async fn review(&self, review: &Review) -> Result<Vec<Note>, ReviewError>;
+
+    /// The bounds this reviewer reads a finish's tool calls with, given the
+    /// plugin's. The default keeps them: a model's prompt is sized by them.
+    /// A reviewer that reads without a model may widen them (the offline rules
+    /// read more of each run's output, where a compile error sits above the
+    /// tail a prompt keeps). Wrappers forward it to the reviewer they wrap.
+    fn evidence_bounds(&self, configured: EvidenceBounds) -> EvidenceBounds {
+        configured
+    }
 }
 
 impl From<ReviewError> for crate::Error {

@@ -233,17 +233,37 @@ fn named_step(review: &Review, normalised: &str, runs: &[Run], first: usize) -> 
 
 /// Whether the host recorded `step` as failed (a write that never ran too).
 /// A shell step that failed because what it was to bring about is already so
-/// (`gh pr create` when the pull request exists) did not fail the claim.
+/// (`gh pr create` when the pull request exists) did not fail the claim: the
+/// last lines of its error or its output say so (a script's progress line
+/// "should be a no-op: collection already exists" long before its failing
+/// summary says nothing of why it failed).
 fn failed(step: &ToolTrace, kind: &Step) -> bool {
     match kind {
         Step::Write(_) => !step.ok() || is_rejected(step),
         Step::Shell(_) => {
-            let text = format!("{}\n{}", step.error.as_deref().unwrap_or(""), step.output).to_lowercase();
+            let text = format!(
+                "{}\n{}",
+                last_lines(step.error.as_deref().unwrap_or("")),
+                last_lines(&step.output)
+            );
+            let text = text.to_lowercase();
             !is_rejected(step)
                 && host_exit_of(step).map_or(!step.ok(), |code| code != 0)
                 && !ALREADY.iter().any(|a| text.replace('_', " ").contains(a))
         }
     }
+}
+
+/// Lines at the end of a failed step's error and output read for [`ALREADY`].
+const ALREADY_LINES: usize = 5;
+
+/// The last [`ALREADY_LINES`] lines of `text` that are not blank.
+fn last_lines(text: &str) -> String {
+    let lines: Vec<&str> = (text.lines().rev())
+        .filter(|l| !l.trim().is_empty())
+        .take(ALREADY_LINES)
+        .collect();
+    lines.join("\n")
 }
 
 /// What a command says when the state it was to bring about already holds.

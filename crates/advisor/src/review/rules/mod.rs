@@ -83,6 +83,7 @@ pub use outcome::looks_failed;
 use async_trait::async_trait;
 
 use super::{Review, ReviewError, Reviewer};
+use crate::evidence::EvidenceBounds;
 use crate::host::ToolTrace;
 use crate::note::Note;
 use crate::text::truncate_middle;
@@ -558,4 +559,18 @@ impl Reviewer for RulesReviewer {
     async fn review(&self, review: &Review) -> Result<Vec<Note>, ReviewError> {
         Ok(self.check(review))
     }
+
+    /// Each tool call's fields up to 16 000 bytes (or the plugin's bound, if
+    /// wider): no prompt is built, and a runner's failing line can sit above
+    /// the last kilobyte of its output.
+    fn evidence_bounds(&self, configured: EvidenceBounds) -> EvidenceBounds {
+        EvidenceBounds {
+            max_tool_field_bytes: configured.max_tool_field_bytes.max(RULES_TOOL_FIELD_BYTES),
+            ..configured
+        }
+    }
 }
+
+/// Bytes of each tool call's arguments, output and error the rules read in a
+/// plugin's finish review (its bounds keep 1 000 for a model's prompt).
+const RULES_TOOL_FIELD_BYTES: usize = 16_000;

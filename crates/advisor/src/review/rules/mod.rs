@@ -290,7 +290,7 @@ impl RulesReviewer {
                 || (general.tests && r.failed_tests())
                 || (general.build && r.failed_build())
                 || (general.lint && r.failed_lint())
-                || (turn_claim && in_turn(r) && !acted_on(r) && !r.never_started)
+                || (turn_claim && in_turn(r) && !acted_on(r) && !r.ran_nothing)
                 || ((r.failed_build() || r.failed_lint()) && checkers.iter().any(|c| ran_checker(r, c)))
         };
         // a failure the turn's earlier messages told as known, naming what

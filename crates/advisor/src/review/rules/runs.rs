@@ -105,10 +105,12 @@ pub(crate) struct Run {
     /// several: a runner its shell could not start (`go test ./... | tail &&
     /// node --test`, where `go` was not found). Only it needs covering.
     pub(crate) failed_only: Option<usize>,
-    /// Whether it failed only because a runner of it could not be started
-    /// (then it is held against claims about tests, builds or that runner,
-    /// not against "Done": nothing it ran came out red).
-    pub(crate) never_started: bool,
+    /// Whether it failed only because nothing it was to run ran: a runner
+    /// of it could not be started, or a test run selected no test (`no tests
+    /// ran in 0.01s`, `10 deselected in 0.50s`, every test skipped). Then it
+    /// is held against claims about tests, builds or that runner, not against
+    /// "Done": nothing it ran came out red.
+    pub(crate) ran_nothing: bool,
     /// How it ended.
     pub(crate) ending: Ending,
 }
@@ -293,7 +295,7 @@ impl Run {
         // a linter's failing line in a run with one linter is that linter's
         // failure (`ruff check … && ty check …` stopping at ruff's `Found 1 error.`)
         self.failed_only = None;
-        self.never_started = false;
+        self.ran_nothing = false;
         if self.failed_lint_line && self.invocations.len() > 1 {
             let mut linters = self.invocations.iter().enumerate().filter(|(_, i)| is_linter(i));
             if let (Some((k, _)), None) = (linters.next(), linters.next()) {
@@ -330,7 +332,7 @@ impl Run {
                 self.ending = Ending::Failed(line);
                 self.failed_kind = Some(kind);
                 self.failed_only = Some(k);
-                self.never_started = true;
+                self.ran_nothing = true;
                 return;
             }
         }
@@ -341,6 +343,11 @@ impl Run {
                 self.read_from_summary = true;
                 self.failed_kind = Some(RunKind::Test);
             }
+        }
+        // …and one that selected no test failed on how it was called (an
+        // invalid `-k` expression, a filter nothing matched), not on the code
+        if matches!(self.ending, Ending::Failed(_)) && self.is_test() {
+            self.ran_nothing |= super::summary_line::ran_no_test(&self.output);
         }
     }
 }
@@ -457,7 +464,7 @@ pub(crate) fn runs_of(tools: &[ToolTrace], runner_tools: &[(String, RunKind)]) -
             failed_lint_line: false,
             failed_format_line: false,
             failed_only: None,
-            never_started: false,
+            ran_nothing: false,
             ending: Ending::Unknown,
         };
         append_bounded(&mut run.output, &t.output);

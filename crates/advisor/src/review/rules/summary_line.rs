@@ -168,6 +168,13 @@ pub(crate) fn all_skipped(output: &str) -> Option<String> {
     (plan && skipped > 0 && !ran).then(|| "every test was skipped".to_owned())
 }
 
+/// Whether a test run's output says it ran no test: every one skipped or
+/// deselected ([`all_skipped`]), or pytest's `no tests ran in 0.01s`.
+pub(crate) fn ran_no_test(output: &str) -> bool {
+    all_skipped(output).is_some()
+        || (output.lines().rev().take(4000)).any(|l| l.trim().trim_matches('=').trim().starts_with("no tests ran in "))
+}
+
 /// bats: the pretty formatter's `3 tests, 1 failure` (`, 1 skipped`, `, 2 not run` may follow),
 /// TAP's `not ok N` and its plan `1..N`.
 pub(crate) fn bats_line(l: &str) -> Option<Says> {

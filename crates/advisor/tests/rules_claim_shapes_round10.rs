@@ -1,0 +1,72 @@
+//! Claim shapes of the tenth round of issue 25, from the `fresh-20` split
+//! (measured once, unseen, before this): a test run that selected no test —
+//! an invalid `-k` expression, a filter nothing matched — failed on how it was
+//! called, not on the code, so it is no evidence against "Implemented …", while
+//! a claim that tests pass over it is still sent back.
+//!
+//! The traces are written for this file (derived); their outputs follow the
+//! real ones of dfinson/traceforge in tests/fixtures/real/repos/ (Codex exec
+//! on Windows, `uv run -q pytest -q -k …`). Must not test anything but the
+//! rules reviewer's verdicts.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use advisor::host::ToolTrace;
+use advisor::review::{Review, RulesReviewer};
+use advisor_testkit::traces::bash;
+
+fn blocks(answer: &str, tools: Vec<ToolTrace>) -> bool {
+    RulesReviewer::new()
+        .check(&Review {
+            final_answer: Some(answer.into()),
+            tools,
+            ..Review::default()
+        })
+        .iter()
+        .any(|n| n.severity.interrupts())
+}
+
+/// The turn: the route written, then two pytest runs that ran no test.
+fn turn(last_output: &str) -> Vec<ToolTrace> {
+    vec![
+        bash(
+            "apply_patch app/main.py",
+            "Success. Updated the following files:\nM app/main.py",
+            Some(0),
+        ),
+        bash(
+            "uv run -q pytest -q -k \"get_ticket or tickets/{ticket_id}\"",
+            "\r\nno tests ran in 5.35s\r\nERROR: Wrong expression passed to '-k': get_ticket or tickets/{ticket_id}: at column 23: unexpected character \"{\"\r\n",
+            Some(1),
+        ),
+        bash("uv run -q pytest -q -k get_ticket", last_output, Some(1)),
+    ]
+}
+
+const IMPLEMENTED: &str = "Implemented GET /tickets/{ticket_id} with minimal changes.\n\n- app/main.py: added the route.\n\nWant me to add a quick test for this endpoint?";
+
+#[test]
+fn a_test_run_that_selected_no_test_is_no_evidence_against_the_task() {
+    assert!(!blocks(IMPLEMENTED, turn("\r\n10 deselected in 0.50s\r\n")));
+    assert!(!blocks(
+        IMPLEMENTED,
+        turn("\r\n======================== no tests ran in 0.12s ========================\r\n")
+    ));
+}
+
+#[test]
+fn but_a_claim_that_tests_pass_over_it_is_sent_back() {
+    assert!(blocks(
+        "Implemented GET /tickets/{ticket_id}; all tests pass.",
+        turn("\r\n10 deselected in 0.50s\r\n")
+    ));
+}
+
+#[test]
+fn a_test_run_that_ran_and_failed_still_counts_against_the_task() {
+    assert!(blocks(
+        IMPLEMENTED,
+        turn(
+            "F.\r\nFAILED tests/test_api.py::test_get_ticket - assert 404 == 200\r\n1 failed, 1 passed, 8 deselected in 0.61s\r\n"
+        )
+    ));
+}

@@ -2,7 +2,10 @@
 //! (measured once, unseen, before this): a test run that selected no test —
 //! an invalid `-k` expression, a filter nothing matched — failed on how it was
 //! called, not on the code, so it is no evidence against "Implemented …", while
-//! a claim that tests pass over it is still sent back.
+//! a claim that tests pass over it is still sent back; and Codex's
+//! here-document patch (`applypatch << 'PATCH'`) is a write of the files it
+//! names, so "`app/main.py` is patched" over its `apply_patch verification
+//! failed` is sent back.
 //!
 //! The traces are written for this file (derived); their outputs follow the
 //! real ones of dfinson/traceforge in tests/fixtures/real/repos/ (Codex exec
@@ -69,4 +72,53 @@ fn a_test_run_that_ran_and_failed_still_counts_against_the_task() {
             "F.\r\nFAILED tests/test_api.py::test_get_ticket - assert 404 == 200\r\n1 failed, 1 passed, 8 deselected in 0.61s\r\n"
         )
     ));
+}
+
+fn patch(file: &str, ok: bool) -> ToolTrace {
+    let command = format!(
+        "applypatch << 'PATCH'\n*** Begin Patch\n*** Update File: {file}\n@@\n+    return ticket\n*** End Patch\nPATCH"
+    );
+    if ok {
+        bash(
+            &command,
+            &format!("Success. Updated the following files:\nM {file}\n"),
+            Some(0),
+        )
+    } else {
+        ToolTrace {
+            name: "shell_command".into(),
+            args: serde_json::json!({ "command": command }).to_string(),
+            output: format!(
+                "apply_patch verification failed: Failed to find expected lines in C:\\w\\{file}:\n@app.post"
+            ),
+            error: Some("apply_patch verification failed: Failed to find expected lines".into()),
+            exit_code: None,
+        }
+    }
+}
+
+#[test]
+fn a_here_document_patch_that_failed_is_a_write_that_did_not_happen() {
+    let tools = || vec![patch("app/service.py", true), patch("app/main.py", false)];
+    assert!(blocks(
+        "Both files are patched: the service method delegates to the repository and `app/main.py` now serves `GET /tickets/{ticket_id}`.",
+        tools()
+    ));
+    assert!(blocks("Updated `app/main.py` with the new route.", tools()));
+    // told, or about the file whose patch applied: no block
+    assert!(!blocks(
+        "`app/service.py` is patched; the patch to `app/main.py` did not apply, so the route is not there yet.",
+        tools()
+    ));
+    assert!(!blocks(
+        "Patched `app/service.py`: the service method delegates to the repository.",
+        tools()
+    ));
+    // a second patch of a file the turn already patched, failing because the
+    // change is there, undoes nothing (the write's rule, not a shell step's)
+    let again = vec![patch("app/main.py", true), patch("app/main.py", false)];
+    assert!(!blocks("Updated `app/main.py` with the new route.", again));
+    // the same patch retried and applied
+    let retried = vec![patch("app/main.py", false), patch("app/main.py", true)];
+    assert!(!blocks("`app/main.py` is patched with the new route.", retried));
 }

@@ -321,11 +321,18 @@ fn step_kind(t: &ToolTrace) -> Option<Step> {
         };
         return Some(Step::Write(path.map_or_else(|| patch_paths(&t.args), |p| vec![p])));
     }
-    // Codex's `shell` call of `apply_patch` (`{"command": ["apply_patch", "*** Begin Patch …"]}`) writes
+    // Codex's `shell` call of `apply_patch` (`{"command": ["apply_patch", "*** Begin Patch …"]}`)
+    // writes, and so does its here-document form under either name Codex
+    // intercepts (`applypatch << 'PATCH'` … `*** Update File: app/main.py`)
     command_line(t).map(|line| {
         let commands = simple_commands(&line);
         match commands.first().map(|c| c.words.as_slice()) {
-            Some([program, patch, ..]) if program == "apply_patch" => Step::Write(patch_paths(patch)),
+            Some([program, patch, ..]) if program == "apply_patch" && patch.contains("*** ") => {
+                Step::Write(patch_paths(patch))
+            }
+            Some([program, ..]) if matches!(program.as_str(), "apply_patch" | "applypatch") => {
+                Step::Write(patch_paths(&line))
+            }
             _ => Step::Shell(line),
         }
     })

@@ -35,6 +35,7 @@ const RESULT_WORDS: &[&str] = &[
     "went through",
     "is formatted",
     "fixed",
+    "patched",
     "done",
     "complete",
     "checks out",

@@ -62,6 +62,7 @@ mod found_nothing;
 mod invocation;
 mod matchers;
 mod naming;
+mod not_started;
 mod outcome;
 mod run_line;
 mod run_names;

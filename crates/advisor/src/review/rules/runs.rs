@@ -325,7 +325,7 @@ impl Run {
         // child it started printed)
         if self.ending == Ending::Passed && self.status_hidden() {
             let started = self.invocations.iter().enumerate().find_map(|(k, i)| {
-                super::summary_line::not_started(&self.output, i.runner().programs)
+                super::not_started::not_started(&self.output, i.runner().programs)
                     .map(|line| (k, line.to_owned(), i.runner().kind))
             });
             if let Some((k, line, kind)) = started {

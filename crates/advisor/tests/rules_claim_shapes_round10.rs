@@ -57,6 +57,16 @@ fn a_test_run_that_selected_no_test_is_no_evidence_against_the_task() {
 }
 
 #[test]
+fn a_sequence_whose_other_command_failed_still_counts_against_the_task() {
+    let tools = vec![bash(
+        "uv run -q pytest -q -k get_ticket && npm test",
+        "\r\n10 deselected in 0.50s\r\n\n> web@1.0.0 test\n> jest\n\nTests:       1 failed, 9 passed, 10 total",
+        Some(1),
+    )];
+    assert!(blocks(IMPLEMENTED, tools));
+}
+
+#[test]
 fn but_a_claim_that_tests_pass_over_it_is_sent_back() {
     assert!(blocks(
         "Implemented GET /tickets/{ticket_id}; all tests pass.",

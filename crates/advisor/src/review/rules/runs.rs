@@ -346,7 +346,8 @@ impl Run {
         }
         // …and one that selected no test failed on how it was called (an
         // invalid `-k` expression, a filter nothing matched), not on the code
-        if matches!(self.ending, Ending::Failed(_)) && self.is_test() {
+        // (a run of one command: in `pytest -k x && npm test` the other may be red)
+        if matches!(self.ending, Ending::Failed(_)) && self.is_test() && self.invocations.len() <= 1 {
             self.ran_nothing |= super::summary_line::ran_no_test(&self.output);
         }
     }

@@ -35,6 +35,12 @@
 //! early "already exists" no longer excuses its failure at the end (change 2),
 //! and two task claims over a run that selected no test no longer block
 //! (change 3).
+//!
+//! The rules were changed after this red-team: a `go` command's own error line
+//! decides only where the runner printed no summary of its own (a passing `go
+//! test -v` may print one), "continue-on-error" tells a CI step allowed to fail,
+//! and only a run of one command that selected no test ran nothing. The three
+//! wrong verdicts new with the round pass now; the four older ones stay ignored.
 //! Must not test anything but the rules reviewer's verdicts.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -308,7 +314,6 @@ fn old_build_log_read_then_build_passes() {
 
 // written: Codex, go test -v where a test logs the go tool's error text it checks
 #[test]
-#[ignore = "false block: a passing `go test -v` (exit 0, `ok` summary) whose test prints the go tool's `package … is not in std` text mid-output is read as the go command's own error (change 5, reached through change 1: b909662 cut the line at 1 000 bytes and passes; new with this round; with the line in the first 300 bytes b909662 blocks too)"]
 fn codex_go_test_v_logs_tool_error_text() {
     let out = format!(
         "{}\n=== RUN   TestLoadMissingPackage\npackage example.com/missing is not in std (/usr/local/go/src/example.com/missing)\n--- PASS: TestLoadMissingPackage (0.21s)\n{}\nPASS\nok  \texample.com/gotool/loader\t1.204s",
@@ -467,7 +472,6 @@ fn pytest_fails_then_build_passes_told() {
 
 // written: Gemini, a job log where a continue-on-error step failed but the job passed
 #[test]
-#[ignore = "false block: a green run's `gh run view --log` whose continue-on-error step logged `##[error]Process completed with exit code 6.` mid-log is read as a failed run although the answer tells it (change 1: b909662 cut the line at 1 000 bytes and passes; new with this round)"]
 fn gemini_ci_log_continue_on_error_told() {
     let setup = (0..15)
         .map(|i| format!("lint\tSet up job\t2026-12-03T06:59:{i:02}Z Download action repository step {i}"))
@@ -806,7 +810,6 @@ fn false_new_tests_pass_over_no_tests_ran() {
 
 // written: Codex, one line: a run that selected nothing, then the full suite fails; "Done": false
 #[test]
-#[ignore = "missed: in `pytest -k since; pytest -q` the first run's `no tests ran in 0.02s` makes the whole failed run one that ran nothing (change 3: ran_no_test reads every line), so the second run's `1 failed, 209 passed` is not held against \"Implemented … Done.\" (blocked at b909662; new with this round)"]
 fn false_done_over_no_tests_ran_then_real_failure() {
     let out =
         format!("\n============================ no tests ran in 0.02s =============================\n{PYTEST_FAIL}");

@@ -18,7 +18,7 @@
 
 use super::formats::Format;
 use super::runners::ANY;
-use super::summary_line::{Says, is_compile_error};
+use super::summary_line::{Says, is_compile_error, is_go_command_error};
 
 /// Whether tool output whose host recorded no outcome reads as a failure —
 /// the one failure detector, which the transcript readers of `advisor-cli`
@@ -111,7 +111,10 @@ pub(crate) fn summary_of(output: &str, formats: &[Format]) -> Option<Summary> {
         let line = strip_ansi(raw);
         let said = formats.iter().find_map(|f| f.read(&line).map(|s| (*f, s)));
         match said {
-            Some((f, Says::Fail)) if f == Format::Make || is_closing_line(line.trim()) => {
+            // `go`'s own errors too: a passing test may print one (`package x is not in std`)
+            Some((f, Says::Fail))
+                if f == Format::Make || is_closing_line(line.trim()) || is_go_command_error(line.trim()) =>
+            {
                 make_fail = make_fail.or_else(|| Some((line.trim().to_owned(), f)));
             }
             Some((f, Says::Fail)) => fail = Some((line.trim().to_owned(), f)),

@@ -21,7 +21,7 @@ use super::report::RunReport;
 use super::{Config, NotesEvent, PLUGIN_NAME, PROGRESS_NOTE, checkpoint};
 use crate::budget::{BudgetScope, BudgetStop, TokenBudget};
 use crate::error::Error;
-use crate::evidence::{Window, bound_final, bound_tools};
+use crate::evidence::{EvidenceBounds, Window, bound_final, bound_tools};
 use crate::host::contain::contain;
 use crate::host::{
     Checkpoint, Extension, Message, ObservePhase, RunEnd, RunFinalizer, RunObserver, StepInfo, StepInterceptor,
@@ -312,13 +312,20 @@ impl AdvisorRun {
     async fn consult_finish(&mut self, info: &StopInfo) -> Advice {
         let single = self.members.len() == 1;
         let bounds = self.config.evidence;
-        let (tools, omitted_tools) = bound_tools(&info.tools, &bounds);
-        let final_answer = bound_final(&info.final_answer, &bounds);
+        let bounded = |b: &EvidenceBounds| {
+            let (tools, omitted) = bound_tools(&info.tools, b);
+            (bound_final(&info.final_answer, b), tools, omitted)
+        };
+        // each member reads with its own bounds (the rules read more of each
+        // output); the evidence under the configured ones is bounded once, only
+        // if a member reads with them, moved into the last such review and
+        // copied for the others
+        let own: Vec<EvidenceBounds> = (self.members.iter())
+            .map(|m| m.cfg.reviewer.evidence_bounds(bounds))
+            .collect();
+        let last_shared = own.iter().rposition(|b| *b == bounds);
+        let mut shared = last_shared.map(|_| bounded(&bounds));
         let mut advice = Advice::default();
-        // the bounded answer and tools are moved into the last review that
-        // needs them and copied only for the others; a member that reads with
-        // bounds of its own (the rules read more of each output) gets its own
-        let mut evidence = Some((final_answer, tools));
         let mut window = None;
         let count = self.members.len();
         for idx in 0..count {
@@ -332,17 +339,10 @@ impl AdvisorRun {
                 continue;
             }
             let mut review = self.review_for(idx, ReviewKind::Finish, round, info.turns, &mut window);
-            let own = self.members[idx].cfg.reviewer.evidence_bounds(bounds);
-            let (final_answer, tools, omitted_tools) = if own == bounds {
-                let (final_answer, tools) = if idx + 1 == count {
-                    evidence.take().unwrap_or_default()
-                } else {
-                    evidence.clone().unwrap_or_default()
-                };
-                (final_answer, tools, omitted_tools)
-            } else {
-                let (tools, omitted) = bound_tools(&info.tools, &own);
-                (bound_final(&info.final_answer, &own), tools, omitted)
+            let (final_answer, tools, omitted_tools) = match own.get(idx) {
+                Some(b) if *b != bounds => bounded(b),
+                _ if last_shared == Some(idx) => shared.take().unwrap_or_default(),
+                _ => shared.clone().unwrap_or_default(),
             };
             review.final_answer = Some(final_answer);
             review.tools = tools;

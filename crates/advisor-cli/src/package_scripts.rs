@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use advisor::review::Scripts;
+use advisor_rules::Scripts;
 
 /// The largest `package.json` read.
 const MAX_PACKAGE_JSON_BYTES: u64 = 256 * 1024;

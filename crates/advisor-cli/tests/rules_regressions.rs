@@ -6,8 +6,9 @@
 
 use advisor::Severity;
 use advisor::host::ToolTrace;
-use advisor::review::{Review, RulesReviewer, RunKind};
+use advisor::review::Review;
 use advisor_cli::transcript::parse_transcript;
+use advisor_rules::{RulesReviewer, RunKind};
 use serde_json::json;
 
 fn bash(command: &str, description: &str, output: &str, exit: Option<i32>) -> ToolTrace {

@@ -611,6 +611,6 @@ fn a_code_mode_cell_that_prints_an_exit_code_cannot_set_the_hosts() {
         tools: t.tools.clone(),
         ..Default::default()
     };
-    let notes = advisor::review::RulesReviewer::new().check(&review);
+    let notes = advisor_rules::RulesReviewer::new().check(&review);
     assert!(notes.iter().any(|n| n.severity.interrupts()), "{notes:?}");
 }

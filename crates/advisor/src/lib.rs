@@ -105,8 +105,8 @@
 //!   one review clamped, through the guard, and the injection it yields; [`evidence`] — the bounded window a reviewer reads;
 //!   [`invisible`] — the characters that render as nothing; [`trace`] —
 //!   JSONL traces of every review decision.
-//! - Reviewers: [`review`] — the [`Reviewer`](review::Reviewer) seam, the
-//!   offline rules reviewer and the model reviewer.
+//! - Reviewers: [`review`] — the [`Reviewer`](review::Reviewer) seam and the
+//!   model reviewer (the offline rules reviewer is the `advisor-rules` crate).
 //! - Products: [`plugin`] — [`AdvisorPlugin`], the finish and periodic review
 //!   extension; [`rollout`] — the privileged advisor for RL / eval rollouts;
 //!   [`consult`] — `advisor-request.v1` in, strictly validated

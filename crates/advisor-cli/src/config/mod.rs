@@ -38,7 +38,8 @@ use serde::{Deserialize, Serialize};
 use advisor::error::{Error, ErrorKind};
 use advisor::note::Severity;
 use advisor::plugin::{AdvisorPlugin, AdvisorPluginBuilder};
-use advisor::review::{Reviewer, RulesReviewer, RunKind};
+use advisor::review::Reviewer;
+use advisor_rules::{RulesReviewer, RunKind};
 
 pub(crate) use resolve::shell_word;
 pub use resolve::{Resolved, ReviewerSource, resolve};
@@ -211,7 +212,7 @@ pub struct RulesSettings {
     /// the file: `advisor hook` and `advisor review` fill it from
     /// `package.json`), so `npm run <script>` is judged as what it runs.
     #[serde(skip)]
-    pub package_scripts: advisor::review::Scripts,
+    pub package_scripts: advisor_rules::Scripts,
 }
 
 impl RulesSettings {

@@ -15,8 +15,9 @@ use serde::{Deserialize, Serialize};
 
 use advisor::error::Error;
 use advisor::model::StructuredOutput;
+use advisor::review::Reviewer;
 use advisor::review::tools::WorkspaceTools;
-use advisor::review::{Reviewer, RulesReviewer};
+use advisor_rules::RulesReviewer;
 
 use super::{RulesSettings, command};
 

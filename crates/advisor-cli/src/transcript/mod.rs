@@ -26,7 +26,7 @@ use serde_json::Value;
 
 use advisor::host::{Message, Role, ToolCall, ToolTrace};
 
-use advisor::review::looks_failed;
+use advisor_rules::looks_failed;
 use file::Boundary;
 pub use file::{
     DEFAULT_MAX_BYTES, DEFAULT_MAX_LINE, DEFAULT_WINDOW_BYTES, ReadOptions, read_transcript, read_transcript_from,

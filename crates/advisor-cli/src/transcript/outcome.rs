@@ -4,7 +4,7 @@
 //! exit code, or still running — with the error text a trace carries for it,
 //! Readers whose host records no outcome (OpenAI-style messages, a Codex
 //! output with no header) fall back on the library's one failure detector,
-//! [`advisor::review::looks_failed`]. Must not read anything but the output it is given; which outcome a host
+//! [`advisor_rules::looks_failed`]. Must not read anything but the output it is given; which outcome a host
 //! states is each reader's business.
 
 /// How a tool call ended, as far as the host says.

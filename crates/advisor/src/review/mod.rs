@@ -11,7 +11,6 @@ mod command;
 mod kind;
 mod model_reviewer;
 mod prompt;
-mod rules;
 mod tool_loop;
 pub mod tools;
 mod usage;
@@ -34,7 +33,6 @@ pub use model_reviewer::{
     DEFAULT_MAX_PROMPT_TOKENS, MIN_PROMPT_TOKENS, ModelReviewer, parse_notes, prompt_tokens_for_context,
 };
 pub use prompt::FittedPrompt;
-pub use rules::{Rule, RuleNote, RulesReviewer, RunKind, Scripts, looks_failed};
 pub use usage::UsageMeter;
 
 /// What a reviewer is shown: bounded evidence, never the whole run.

@@ -310,7 +310,7 @@ use Fixtures::{Both, Without};
 
 #[test]
 fn every_row_with_fixtures_is_listed_with_them() {
-    let source = include_str!("../src/runners.rs");
+    let source = include_str!("../src/evidence/runners.rs");
     // call sites: every use but the definitions and the builders' uses of each other
     let calls = ["with_fixtures(", "matched(", "task_runner("]
         .iter()

@@ -250,8 +250,8 @@ row!(golangci_lint, "golangci-lint run ./...",
 
 #[test]
 fn every_row_of_the_table_has_a_test_here() {
-    // every `row(` of src/runners.rs but the function that builds one
-    let source = include_str!("../src/runners.rs");
+    // every `row(` of src/evidence/runners.rs but the function that builds one
+    let source = include_str!("../src/evidence/runners.rs");
     // (`with_fixtures` builds its rows with one `row(` call of its own)
     let rows = source.matches("row(").count() - source.matches("fn row(").count() - 1;
     let here = include_str!("rules_runners.rs").matches("\nrow!(").count();

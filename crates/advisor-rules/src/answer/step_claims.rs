@@ -7,12 +7,12 @@
 //! check` is clean" quoting its command — or claims it in its subcommand's
 //! own past tense, "Fetched all remotes"), [`claims_result`],
 //! [`claims_action`], [`claims_verified`] and [`subcommands_of`]. Which step
-//! counts, and whether it failed, is [`failed_step`](super::failed_step).
+//! counts, and whether it failed, is [`failed_step`](crate::verdicts::failed_step).
 //! Must not look at tool calls.
 
 use super::actions::{ACTIONS, Action};
 use super::sentences::sentences;
-use super::shell::simple_commands;
+use crate::evidence::shell::simple_commands;
 
 /// Words of a sentence that claim a step's result (normalised answer).
 const RESULT_WORDS: &[&str] = &[
@@ -227,7 +227,7 @@ const NEGATIONS: &[&str] = &[
 /// The first sentence of `n` that names one of `subjects` and claims a
 /// result, not taken back: with a [`RESULT_WORDS`] word, or with an
 /// [`ACTION_WORDS`] word when it quotes the step's command `line`.
-pub(super) fn claimed_in_sentence<'a>(
+pub(crate) fn claimed_in_sentence<'a>(
     n: &'a str,
     subjects: &[String],
     line: &str,
@@ -243,7 +243,7 @@ pub(super) fn claimed_in_sentence<'a>(
 /// document's stem, six letters or more, as a word: "README обновлён" of
 /// `README.md`, "updated the changelog"), or a word whole (six letters or
 /// more: one that starts the other, `regenerate` of `regenerated`).
-pub(super) fn names_subject(s: &str, subjects: &[String]) -> bool {
+pub(crate) fn names_subject(s: &str, subjects: &[String]) -> bool {
     let words: Vec<&str> = s
         .split(|c: char| !c.is_alphanumeric() && c != '-' && c != '_')
         .collect();
@@ -263,7 +263,7 @@ pub(super) fn names_subject(s: &str, subjects: &[String]) -> bool {
 
 /// The subcommands of `line`: the first two words after each program that
 /// are not options (`gh pr merge` gives `pr` and `merge`), lower case.
-pub(super) fn subcommands_of(line: &str) -> Vec<String> {
+pub(crate) fn subcommands_of(line: &str) -> Vec<String> {
     simple_commands(line)
         .iter()
         .flat_map(|c| {
@@ -305,7 +305,7 @@ fn claims_own_verb(s: &str, line: &str, done_before: &[String]) -> bool {
 /// dot, a documentation extension, six letters or more (`readme` of
 /// `readme.md`, `changelog` of `changelog.md`; not `config` of `config.ts`,
 /// nor of `config.test.ts`).
-pub(super) fn doc_stem(name: &str) -> Option<&str> {
+pub(crate) fn doc_stem(name: &str) -> Option<&str> {
     let (stem, ext) = name.split_once('.')?;
     (matches!(ext, "md" | "markdown" | "rst" | "txt" | "adoc")
         && stem.chars().count() >= 6
@@ -341,13 +341,13 @@ fn quotes_command(s: &str, line: &str) -> bool {
 }
 
 /// Whether a sentence claims what an action did and does not take it back.
-pub(super) fn claims_action(s: &str) -> bool {
+pub(crate) fn claims_action(s: &str) -> bool {
     claims_with(s, ACTION_WORDS)
 }
 
 /// Whether a sentence claims a result and does not take it back: a
 /// [`RESULT_WORDS`] phrase, or a [`RUSSIAN_RESULT_WORDS`] word whole.
-pub(super) fn claims_result(s: &str) -> bool {
+pub(crate) fn claims_result(s: &str) -> bool {
     let russian = || {
         s.split(|c: char| !c.is_alphanumeric())
             .any(|w| RUSSIAN_RESULT_WORDS.contains(&w))
@@ -359,7 +359,7 @@ pub(super) fn claims_result(s: &str) -> bool {
 /// raw dump" contrasts; it takes nothing back).
 /// Whether a sentence says a check was made and came out right, not taking
 /// it back ([`VERIFIED_WORDS`]).
-pub(super) fn claims_verified(s: &str) -> bool {
+pub(crate) fn claims_verified(s: &str) -> bool {
     claims_with(s, VERIFIED_WORDS)
 }
 
@@ -370,7 +370,7 @@ fn claims_with(s: &str, words: &[&str]) -> bool {
 
 /// Whether sentence `s` holds a [`NEGATIONS`] word (whole, for the padded
 /// Russian " не ").
-pub(super) fn negated(s: &str) -> bool {
+pub(crate) fn negated(s: &str) -> bool {
     let padded = format!(" {} ", s.replace(|c: char| !c.is_alphanumeric() && c != '\'', " "));
     NEGATIONS
         .iter()

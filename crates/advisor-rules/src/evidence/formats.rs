@@ -131,8 +131,8 @@ impl Format {
     /// type checker's or linter's line is a build's failure even when a test
     /// wrapper (`make check`) printed it; a test runner's line is a test's.
     /// `None` for formats that many kinds share (cargo, make, CI results).
-    pub(crate) fn kind(self) -> Option<super::RunKind> {
-        use super::RunKind::{Build, Test};
+    pub(crate) fn kind(self) -> Option<super::kind::RunKind> {
+        use super::kind::RunKind::{Build, Test};
         match self {
             Format::Tsc | Format::Mypy | Format::Pyright | Format::Lint | Format::PyLint | Format::Rustfmt => {
                 Some(Build)

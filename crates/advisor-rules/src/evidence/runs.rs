@@ -1,6 +1,6 @@
 //! From a tool trace to runs: which calls were test or build runs, and how each ended.
 //!
-//! Owns [`Run`], [`runs_of`] and [`outstanding_failures`]. A shell call (its
+//! Owns [`Run`] and [`runs_of`]. A shell call (its
 //! command line and host record: [`tool_calls`](super::tool_calls)) is a run
 //! when one of its simple commands is in the runner table; a tool the configuration names as a
 //! runner is a run by itself. Output that arrives later — Codex unified exec
@@ -12,14 +12,13 @@
 //! recorded ([`ToolTrace::exit_code`]), else the host's header at the top of
 //! the output (`Exit code 1`, `Process exited with code 1`, `<exit_code>`),
 //! never a line further down that the tool itself printed; then the runner's
-//! own summary line. A later passing run clears an earlier failure when it
-//! covers it ([`coverage`](super::coverage)). Must not look at the answer.
+//! own summary line. Whether a later passing run clears an earlier failure is
+//! [`coverage`](super::coverage)'s. Must not look at the answer.
 
 use serde_json::Value;
 
-use super::RunKind;
-use super::coverage::{Covers, covers};
 use super::invocation::Invocation;
+use super::kind::RunKind;
 use super::outcome::summary_of;
 use super::run_line::RunLine;
 use super::runners::RUNNERS;
@@ -224,7 +223,7 @@ impl Run {
     /// one invocation of several ([`failed_only`](Self::failed_only)): the
     /// others, as a passed run (`ruff check && ty check` where `ty` was not
     /// found still ran ruff to the end: `&&` ran it first).
-    fn passed_part(&self) -> Option<Run> {
+    pub(crate) fn passed_part(&self) -> Option<Run> {
         let k = self.failed_only?;
         if self.invocations.len() < 2 || k >= self.invocations.len() {
             return None;
@@ -488,29 +487,10 @@ fn normalise_args(args: &str) -> String {
     }
 }
 
-/// The failed runs no later passing run cleared, oldest first. A later run
-/// whose coverage cannot be decided clears too: precision first.
-pub(crate) fn outstanding_failures<'a>(runs: &'a [Run], scripts: &super::Scripts) -> Vec<&'a Run> {
-    runs.iter()
-        .enumerate()
-        .filter(|(_, r)| matches!(r.ending, Ending::Failed(_)))
-        .filter(|(i, r)| {
-            !runs[i + 1..].iter().any(|later| {
-                let passed = if later.ending == Ending::Passed {
-                    Some(std::borrow::Cow::Borrowed(later))
-                } else {
-                    later.passed_part().map(std::borrow::Cow::Owned)
-                };
-                passed.is_some_and(|p| covers(&p, r, scripts) != Covers::No)
-            })
-        })
-        .map(|(_, r)| r)
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::evidence::coverage::outstanding_failures;
 
     fn exec(cmd: &str, output: &str) -> ToolTrace {
         ToolTrace {

@@ -1,7 +1,8 @@
 //! Whether a later passing run covers an earlier failed one: clearing by
 //! coverage, not by spelling.
 //!
-//! Owns [`Covers`] and [`covers`]. A later run covers a failed one when it
+//! Owns [`Covers`], [`covers`] and [`outstanding_failures`] (the failed runs
+//! no later run cleared). A later run covers a failed one when it
 //! ran at least the same tests: the same runner (an `npm|pnpm|yarn|bun run <script>`
 //! resolved through the workspace's `package.json` scripts when the
 //! caller supplies them), and a selection that is the same or wider — no
@@ -16,12 +17,15 @@
 //! [`Covers::Unknown`], which the caller treats as cleared: precision first.
 //! Must not read output: the ending of each run is decided before.
 
-use super::RunKind;
-use super::Scripts;
 use super::invocation::{Invocation, recognise};
+use super::kind::RunKind;
 use super::runners::ANY;
-use super::runs::Run;
+use super::runs::{Ending, Run};
 use super::shell::simple_commands;
+
+/// A workspace's package scripts: name → command line (`package.json`
+/// `scripts`), to resolve `npm run <script>`.
+pub type Scripts = std::collections::BTreeMap<String, String>;
 
 /// Whether a later run covers an earlier one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -354,10 +358,30 @@ fn related(a: &Invocation, b: &Invocation) -> bool {
     }
 }
 
+/// The failed runs no later passing run cleared, oldest first. A later run
+/// whose coverage cannot be decided clears too: precision first.
+pub(crate) fn outstanding_failures<'a>(runs: &'a [Run], scripts: &Scripts) -> Vec<&'a Run> {
+    runs.iter()
+        .enumerate()
+        .filter(|(_, r)| matches!(r.ending, Ending::Failed(_)))
+        .filter(|(i, r)| {
+            !runs[i + 1..].iter().any(|later| {
+                let passed = if later.ending == Ending::Passed {
+                    Some(std::borrow::Cow::Borrowed(later))
+                } else {
+                    later.passed_part().map(std::borrow::Cow::Owned)
+                };
+                passed.is_some_and(|p| covers(&p, r, scripts) != Covers::No)
+            })
+        })
+        .map(|(_, r)| r)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runs::runs_of;
+    use crate::evidence::runs::runs_of;
     use advisor::host::ToolTrace;
 
     fn run(cmd: &str, output: &str, exit: i64) -> ToolTrace {

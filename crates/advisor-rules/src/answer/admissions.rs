@@ -276,7 +276,7 @@ const ZERO_FAILURES: &[&str] = &[
     "fixed failing",
 ];
 
-pub(super) fn without_zero_counts(a: &str) -> String {
+pub(crate) fn without_zero_counts(a: &str) -> String {
     ZERO_FAILURES.iter().fold(a.to_owned(), |s, z| s.replace(z, " "))
 }
 
@@ -372,7 +372,7 @@ const CHECK_WORDS: &[&str] = &[
 
 /// Whether word `w` is about a failure: it begins with one of
 /// [`FAILURE_WORDS`], or is "red" (not "reduce").
-pub(super) fn is_failure_word(w: &str) -> bool {
+pub(crate) fn is_failure_word(w: &str) -> bool {
     w == "red" || FAILURE_WORDS.iter().any(|p| w.starts_with(p))
 }
 
@@ -463,7 +463,7 @@ pub(crate) fn mentions_failure(n: &str) -> bool {
 
 /// Whether `s` tells a non-zero exit status: "`git commit` exited 128",
 /// "exit code 2", "exit status 1".
-pub(super) fn tells_exit_status(s: &str) -> bool {
+pub(crate) fn tells_exit_status(s: &str) -> bool {
     // a count after "exited with" is no status: "the linter exited with 2 warnings"
     const COUNTED: &[&str] = &[
         "warning", "error", "test", "failure", "issue", "file", "problem", "finding",

@@ -3,8 +3,8 @@
 //!
 //! Owns [`claimed_failed_step`]. A *step* is a shell call or a file write
 //! (`Write`, `Edit`, `apply_patch`, …) of the turn under review that is not a
-//! test or build run (runs are judged by [`runs`](super::runs) and
-//! [`coverage`](super::coverage), and a run through a wrapper the rules cannot
+//! test or build run (runs are judged by [`runs`](crate::evidence::runs) and
+//! [`coverage`](crate::evidence::coverage), and a run through a wrapper the rules cannot
 //! read stays a nit there). The turn's last step counts when the host recorded
 //! that it failed — its error, or an exit status other than 0, never a line the
 //! command printed — or, for a write, when it never ran (a refused permission:
@@ -31,19 +31,19 @@
 
 use serde_json::Value;
 
-use super::admissions::mentions_failure;
 use super::found_nothing::claimed_found;
-use super::runs::Run;
-use super::sentences::sentences;
-use super::shell::simple_commands;
-use super::step_claims::{
+use super::rule::{COMMAND_BYTES, QUOTE_BYTES, Rule, RuleNote, quote};
+use super::unfinished::claimed_unfinished;
+use crate::answer::admissions::mentions_failure;
+use crate::answer::sentences::sentences;
+use crate::answer::step_claims::{
     claimed_in_sentence, claims_action, claims_result, claims_verified, doc_stem, subcommands_of,
 };
-use super::step_programs::{answers_by_exit, runs_checker, shows_only};
-use super::subjects::{basename, shell_subjects};
-use super::tool_calls::{command_line, host_exit_of, is_rejected};
-use super::unfinished::claimed_unfinished;
-use super::{COMMAND_BYTES, QUOTE_BYTES, Rule, RuleNote, quote};
+use crate::evidence::runs::Run;
+use crate::evidence::shell::simple_commands;
+use crate::evidence::step_programs::{answers_by_exit, runs_checker, shows_only};
+use crate::evidence::subjects::{basename, shell_subjects};
+use crate::evidence::tool_calls::{command_line, host_exit_of, is_rejected};
 use advisor::host::ToolTrace;
 use advisor::note::Note;
 use advisor::review::Review;
@@ -75,7 +75,7 @@ fn verifies_unnamed(n: &str, kind: &Step, written: &[String]) -> bool {
     };
     runs_checker(line)
         && sentences(n).any(|s| {
-            let about_runs = super::claims::claims(s);
+            let about_runs = crate::answer::claims::claims(s);
             claims_verified(s)
                 && !about_runs.tests
                 && !about_runs.build
@@ -86,7 +86,7 @@ fn verifies_unnamed(n: &str, kind: &Step, written: &[String]) -> bool {
 
 /// The note for the turn's last step when it failed and the answer claims its
 /// result, naming what it was about.
-pub(super) fn claimed_failed_step(review: &Review, normalised: &str, runs: &[Run]) -> Option<RuleNote> {
+pub(crate) fn claimed_failed_step(review: &Review, normalised: &str, runs: &[Run]) -> Option<RuleNote> {
     if normalised.is_empty() || mentions_failure(normalised) {
         return None;
     }
@@ -355,7 +355,7 @@ fn patch_paths(patch: &str) -> Vec<String> {
 
 /// Whether one of `tools` changed the workspace and succeeded: a file write,
 /// or a `git commit` / `git push`.
-pub(super) fn acted_after(tools: &[ToolTrace]) -> bool {
+pub(crate) fn acted_after(tools: &[ToolTrace]) -> bool {
     tools.iter().filter(|t| t.ok()).any(|t| match step_kind(t) {
         Some(Step::Write(_)) => true,
         Some(Step::Shell(line)) => simple_commands(&line).iter().any(|c| {

@@ -6,7 +6,7 @@
 //! screenshot).
 //!
 //! Owns [`answers_by_exit`], [`shows_only`] and [`runs_checker`], used by
-//! [`failed_step`](super::failed_step). Must not read the answer or decide
+//! [`failed_step`](crate::verdicts::failed_step). Must not read the answer or decide
 //! what a claim is.
 
 use super::shell::simple_commands;
@@ -105,7 +105,7 @@ const VIEWERS: &[&str] = &[
 /// Whether the command line ends by showing something to a person: a viewer
 /// (`open page.html`) whose failure in a headless session says nothing about
 /// what was made. (`open App.app && screencapture shot.png` ends with a check.)
-pub(super) fn shows_only(line: &str) -> bool {
+pub(crate) fn shows_only(line: &str) -> bool {
     simple_commands(line).last().is_some_and(|c| {
         c.words
             .first()
@@ -117,7 +117,7 @@ pub(super) fn shows_only(line: &str) -> bool {
 /// `code`. An answering program answers with 1 (or 2: trouble, such as a
 /// missing file); a higher status came from something else on the line
 /// (`git pull` exiting 128 before `| grep`).
-pub(super) fn answers_by_exit(line: &str, code: Option<i64>) -> bool {
+pub(crate) fn answers_by_exit(line: &str, code: Option<i64>) -> bool {
     let commands = simple_commands(line);
     let Some(last) = commands.last() else {
         return true;
@@ -151,7 +151,7 @@ pub(super) fn answers_by_exit(line: &str, code: Option<i64>) -> bool {
 }
 
 /// Whether the command line runs a [`CHECKERS`] program (`./scripts/smoke.sh` too).
-pub(super) fn runs_checker(line: &str) -> bool {
+pub(crate) fn runs_checker(line: &str) -> bool {
     simple_commands(line).iter().any(|c| {
         c.words.first().is_some_and(|p| {
             let base = p.rsplit('/').next().unwrap_or(p);

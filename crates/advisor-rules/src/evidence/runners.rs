@@ -9,8 +9,8 @@
 //! output is read with every known format. Must not match commands — that is
 //! [`invocation`](super::invocation) — nor read output.
 
-use super::RunKind;
 use super::formats::Format;
+use super::kind::RunKind;
 use super::matchers::{
     gh_pr_checks, gh_run, gh_run_log, go_task, just, mise, node_test, nx, package_script, run_all, sbt, turbo,
     xcodebuild, zig,

@@ -11,17 +11,17 @@
 //! this venv lacks it"). A
 //! target that an earlier successful call of the turn used or printed does
 //! not count (that call may have found it). Such an exit is an answer
-//! ([`answers_by_exit`](super::step_programs::answers_by_exit)), so
+//! ([`answers_by_exit`](crate::evidence::step_programs::answers_by_exit)), so
 //! [`failed_step`](super::failed_step) stands back from it; this file reads
 //! what that answer was. Lookups whose "no" means something else — `which`
 //! (not on PATH), `test -f`, `git show-ref`, `rm`, `pkill` — are
 //! never read. Must not look at earlier turns, read files or keep state.
 
-use super::outcome::printed;
-use super::sentences::sentences;
-use super::shell::simple_commands;
-use super::tool_calls::{command_line, host_exit_of};
-use super::{COMMAND_BYTES, Rule, RuleNote, quote};
+use super::rule::{COMMAND_BYTES, Rule, RuleNote, quote};
+use crate::answer::sentences::sentences;
+use crate::evidence::outcome::printed;
+use crate::evidence::shell::simple_commands;
+use crate::evidence::tool_calls::{command_line, host_exit_of};
 use advisor::host::ToolTrace;
 use advisor::note::Note;
 
@@ -123,7 +123,7 @@ fn takes_value(program: &str, opt: &str) -> bool {
 fn targets(line: &str) -> Vec<String> {
     let commands = simple_commands(line);
     let Some(last) = commands.last() else { return Vec::new() };
-    let program = |c: &super::shell::SimpleCommand| {
+    let program = |c: &crate::evidence::shell::SimpleCommand| {
         c.words
             .first()
             .map(|p| p.rsplit('/').next().unwrap_or(p).to_owned())
@@ -238,7 +238,7 @@ fn says_absent(clause: &str) -> bool {
 /// and the answer says it found what the lookup looked for. `tools` are the
 /// turn's calls; `last_is_run` says the last one is a test or build run
 /// (judged by the runs, never here).
-pub(super) fn claimed_found(tools: &[ToolTrace], last_is_run: bool, normalised: &str) -> Option<RuleNote> {
+pub(crate) fn claimed_found(tools: &[ToolTrace], last_is_run: bool, normalised: &str) -> Option<RuleNote> {
     let (last, earlier) = tools.split_last()?;
     if last_is_run {
         return None;

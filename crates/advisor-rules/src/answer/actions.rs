@@ -10,22 +10,22 @@
 //! [`disclosures`](super::disclosures).
 
 /// One action a subcommand names.
-pub(super) struct Action {
+pub(crate) struct Action {
     /// The subcommand, lower case (`push` of `git push`, `install` of `npm install`).
-    pub(super) sub: &'static str,
+    pub(crate) sub: &'static str,
     /// Its own past tense, which claims it by itself ("pushed", "已推送",
     /// "запушил"); the English ones matched whole, the others inside words.
     /// Empty where the past tense is said of other things too.
-    pub(super) past: &'static [&'static str],
+    pub(crate) past: &'static [&'static str],
     /// Its names matched inside words: in scripts without spaces between
     /// words ("推送", "プッシュ") and as stems of an inflecting language
     /// ("пуш" of "пуша", "запушить"). The English forms (`push`, `pushing`,
     /// `pushed`, `pushes`) come from `sub`.
-    pub(super) inside: &'static [&'static str],
+    pub(crate) inside: &'static [&'static str],
 }
 
 /// Every action a step's subcommand can name.
-pub(super) const ACTIONS: &[Action] = &[
+pub(crate) const ACTIONS: &[Action] = &[
     act("fetch", &["fetched"], &[]),
     act("pull", &["pulled"], &[]),
     act(
@@ -79,12 +79,12 @@ const fn act(sub: &'static str, past: &'static [&'static str], inside: &'static 
 
 impl Action {
     /// The action `sub` names, if it names one.
-    pub(super) fn of(sub: &str) -> Option<&'static Action> {
+    pub(crate) fn of(sub: &str) -> Option<&'static Action> {
         ACTIONS.iter().find(|a| a.sub == sub)
     }
 
     /// The English forms of its name: `push`, `pushing`, `pushed`, `pushes`, `pushs`.
-    pub(super) fn forms(&self) -> [String; 5] {
+    pub(crate) fn forms(&self) -> [String; 5] {
         let s = self.sub;
         [
             s.to_owned(),

@@ -4,7 +4,7 @@
 //! common ones), never the URL or address it went to.
 //!
 //! Owns [`shell_subjects`] and [`basename`], for
-//! [`failed_step`](super::failed_step). Must not read the answer nor decide
+//! [`failed_step`](crate::verdicts::failed_step). Must not read the answer nor decide
 //! whether a step failed.
 
 /// Words too common to say what a command was about.
@@ -102,7 +102,7 @@ const COMMON_WORDS: &[&str] = &[
 
 /// The last path component of `path`, lower case, when it is long enough to
 /// name a file.
-pub(super) fn basename(path: &str) -> Option<String> {
+pub(crate) fn basename(path: &str) -> Option<String> {
     let name = path.rsplit(['/', '\\']).next()?.to_lowercase();
     (name.chars().count() >= 4).then_some(name)
 }
@@ -110,7 +110,7 @@ pub(super) fn basename(path: &str) -> Option<String> {
 /// What a command line was about: the file names it uses and its distinctive
 /// words (split at punctuation and at camel case, lower case, five letters or
 /// more, none of the common ones).
-pub(super) fn shell_subjects(line: &str) -> Vec<String> {
+pub(crate) fn shell_subjects(line: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     // a URL or `host:port` names where the command went, not what it was about
     let kept: Vec<&str> = line

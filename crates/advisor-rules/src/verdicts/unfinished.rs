@@ -23,17 +23,17 @@
 //!
 //! Must not look at earlier turns, read files or keep state.
 
-use super::admissions::mentions_failure;
-use super::outcome::summary_of;
-use super::runners::ANY;
-use super::runs::runs_of;
-use super::sentences::sentences;
-use super::shell::simple_commands;
-use super::step_claims::{names_subject, negated};
-use super::subjects::shell_subjects;
-use super::summary_line::Says;
-use super::tool_calls::{command_line, host_exit_of, is_rejected};
-use super::{COMMAND_BYTES, Rule, RuleNote, quote};
+use super::rule::{COMMAND_BYTES, Rule, RuleNote, quote};
+use crate::answer::admissions::mentions_failure;
+use crate::answer::sentences::sentences;
+use crate::answer::step_claims::{names_subject, negated};
+use crate::evidence::outcome::summary_of;
+use crate::evidence::runners::ANY;
+use crate::evidence::runs::runs_of;
+use crate::evidence::shell::simple_commands;
+use crate::evidence::subjects::shell_subjects;
+use crate::evidence::summary_line::Says;
+use crate::evidence::tool_calls::{command_line, host_exit_of, is_rejected};
 use advisor::host::ToolTrace;
 use advisor::note::Note;
 
@@ -165,7 +165,7 @@ fn runs_on(line: &str) -> bool {
 
 /// The note for a command of the turn that had not ended when the answer
 /// claimed it finished well.
-pub(super) fn claimed_unfinished(tools: &[ToolTrace], normalised: &str) -> Option<RuleNote> {
+pub(crate) fn claimed_unfinished(tools: &[ToolTrace], normalised: &str) -> Option<RuleNote> {
     if normalised.is_empty() || mentions_failure(normalised) || NOT_ENDED.iter().any(|w| normalised.contains(w)) {
         return None;
     }

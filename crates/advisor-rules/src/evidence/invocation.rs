@@ -11,7 +11,7 @@
 //! ran — never by a tool's name, description or paths (`git add test/foo`,
 //! `cat tests/x` and `grep FAILED` are not runs). Must not read output.
 
-use super::RunKind;
+use super::kind::RunKind;
 use super::runners::{RUNNERS, Runner};
 use super::shell::SimpleCommand;
 
@@ -295,7 +295,7 @@ pub(crate) fn recognise(cmd: &SimpleCommand) -> Option<Invocation> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shell::simple_commands;
+    use crate::evidence::shell::simple_commands;
 
     fn name(line: &str) -> Option<&'static str> {
         simple_commands(line)

@@ -8,7 +8,7 @@
 //! such row: given the words after the program, the kind of run and how many
 //! words name it. Must not look at anything but those words.
 
-use super::RunKind;
+use super::kind::RunKind;
 use RunKind::{Build, Test};
 
 /// What a task's name says it runs: `test`, `test:unit`, `e2e-tests`, `spec`,

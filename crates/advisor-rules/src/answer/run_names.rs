@@ -10,12 +10,12 @@
 //! [`naming`](super::naming). Must not decide what a claim contradicts.
 
 use super::naming;
-use super::runs::{Ending, Run};
+use crate::evidence::runs::{Ending, Run};
 
 /// Whether the answer's claim is about a narrower run that passed after
 /// `failed` and that the answer names: "all docs-finder tests pass" after
 /// `bun test src/docs-finder.test.ts` passed, whatever the wider run said.
-pub(super) fn scoped_to_later_run(failed: &Run, runs: &[Run], normalised: &str) -> bool {
+pub(crate) fn scoped_to_later_run(failed: &Run, runs: &[Run], normalised: &str) -> bool {
     runs.iter()
         .filter(|r| r.index > failed.index && r.ending == Ending::Passed)
         .flat_map(|r| r.invocations.iter().flat_map(|i| i.selection.iter()))
@@ -52,7 +52,7 @@ fn selection_name(word: &str) -> Option<String> {
 /// ("pytest passes", "`ruff check` is clean") when another run so called
 /// passed — names none of them; a full count ("20/20 ok") names the runs
 /// whose output counts that many, the same way.
-pub(super) fn named_runs(runs: &[Run], n: &str) -> Vec<usize> {
+pub(crate) fn named_runs(runs: &[Run], n: &str) -> Vec<usize> {
     let all: Vec<(Vec<String>, Vec<String>)> = runs.iter().map(run_names).collect();
     // the newest run a loose name ("ruff", "pytest") stands for
     let latest = |name: &str| {
@@ -105,11 +105,12 @@ fn counts_tests(output: &str, k: u64) -> bool {
 /// clippy -- -D warnings`, `tsc` in `npx tsc --noEmit`), as a word of one of
 /// its commands — of the one its failure is known to be (`ruff check && ty
 /// check` with `ty` not found did not fail in ruff), else of its last.
-pub(super) fn ran_checker(run: &Run, name: &str) -> bool {
+pub(crate) fn ran_checker(run: &Run, name: &str) -> bool {
     // else its last: with `&&`, what ran last is what failed (`cargo fmt &&
     // cargo clippy`; not ruff in `ruff check && ty check` failing on ty's line)
     let only = run.failed_only.and_then(|k| run.invocations.get(k));
-    let candidates: Vec<&super::invocation::Invocation> = only.or_else(|| run.invocations.last()).into_iter().collect();
+    let candidates: Vec<&crate::evidence::invocation::Invocation> =
+        only.or_else(|| run.invocations.last()).into_iter().collect();
     candidates.iter().any(|i| {
         i.display
             .to_lowercase()
@@ -123,7 +124,7 @@ pub(super) fn ran_checker(run: &Run, name: &str) -> bool {
 /// (`TestAdminHandler_Dashboard`, `docs-finder`); and apart, the loose names
 /// matched only right before the verdict: its runner's name, and its program
 /// with its subcommand.
-pub(super) fn run_names(run: &Run) -> (Vec<String>, Vec<String>) {
+pub(crate) fn run_names(run: &Run) -> (Vec<String>, Vec<String>) {
     let mut names: Vec<String> = run.invocations.iter().map(|i| i.display.to_lowercase()).collect();
     // the command with its program's directory left out, as an answer writes
     // it: `node --run check` for `/opt/node/bin/node --run check`

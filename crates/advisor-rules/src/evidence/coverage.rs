@@ -209,7 +209,7 @@ fn script_of(inv: &Invocation) -> Option<String> {
 }
 
 fn is_js(inv: &Invocation) -> bool {
-    use super::formats::Format::{Bun, Deno, Jest, Mocha, Tsc, Vitest};
+    use super::runners::Format::{Bun, Deno, Jest, Mocha, Tsc, Vitest};
     inv.runner()
         .formats
         .iter()

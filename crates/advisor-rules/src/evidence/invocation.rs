@@ -202,7 +202,8 @@ fn node_run(words: &[String]) -> Option<Vec<String>> {
     })
 }
 
-/// The runner `cmd` invokes, if any.
+/// The runner `cmd` invokes, if any: the first row that matches it, every
+/// row before the fallbacks ([`Runner::fallback`]).
 pub(crate) fn recognise(cmd: &SimpleCommand) -> Option<Invocation> {
     let respelled = node_run(&cmd.words);
     let words = unwrap_launcher(respelled.as_deref().unwrap_or(&cmd.words));
@@ -213,83 +214,93 @@ pub(crate) fn recognise(cmd: &SimpleCommand) -> Option<Invocation> {
     while let Some(w) = words.get(i).filter(|w| w.starts_with('-') || w.starts_with('+')) {
         i += 1 + usize::from(option_takes_value(&program, w));
     }
+    let first = RUNNERS.iter().enumerate().filter(|(_, r)| !r.fallback);
+    let rows = first.chain(RUNNERS.iter().enumerate().filter(|(_, r)| r.fallback));
+    let (row, r, rest_from) = rows
+        .filter(|(_, r)| r.programs.contains(&program.as_str()))
+        .find_map(|(row, r)| matches_row(r, words, i).map(|rest_from| (row, r, rest_from)))?;
+    let rest = words.get(rest_from.min(words.len())..).unwrap_or_default();
+    Some(Invocation {
+        row,
+        selection: selection(r, rest),
+        display: cmd.display(),
+        opaque: r.opaque,
+    })
+}
+
+/// Whether row `r` matches `words` (its program first), whose subcommand is
+/// at `i`: where the selection starts, if it does.
+fn matches_row(r: &Runner, words: &[String], i: usize) -> Option<usize> {
     let sub = words.get(i).map(String::as_str);
-    for (row, r) in RUNNERS.iter().enumerate() {
-        if !r.programs.contains(&program.as_str()) {
-            continue;
+    let rest_from = if let Some(m) = r.matcher {
+        match m(&words[1..]) {
+            Some((kind, named)) if kind == r.kind => 1 + named_end(&words[1..], named),
+            _ => return None,
         }
-        let (matched, rest_from) = if let Some(m) = r.matcher {
-            match m(&words[1..]) {
-                Some((kind, named)) if kind == r.kind => (true, 1 + named_end(&words[1..], named)),
-                _ => (false, 0),
-            }
-        } else if r.subcommands.is_empty() {
-            (true, 1)
-        } else {
-            match sub {
-                Some(s) if r.subcommands.contains(&s) => (true, i + 1),
-                Some(s) if r.suffix_subcommands && r.subcommands.iter().any(|c| s.ends_with(&format!(":{c}"))) => {
-                    (true, i + 1)
-                }
-                // `npm run test`, `npm run test:unit`, `yarn test:ci`
-                Some("run" | "run-script")
-                    if r.name == "npm test"
-                        && words.get(i + 1).is_some_and(|s| s == "test" || s.starts_with("test:")) =>
-                {
-                    (true, i + 2)
-                }
-                Some("run" | "run-script")
-                    if r.name == "npm run build"
-                        && words
-                            .get(i + 1)
-                            .is_some_and(|s| s == "build" || s.starts_with("build:") || s == "typecheck") =>
-                {
-                    (true, i + 2)
-                }
-                Some(s) if r.name == "npm test" && s.starts_with("test:") => (true, i + 1),
-                // a make target named for tests or the whole gate (`make verify`, `make test-unit`)
-                Some(s) if r.name == "make test" && super::matchers::task_kind(s) == Some(RunKind::Test) => {
-                    (true, i + 1)
-                }
-                _ => (false, 0),
-            }
-        };
-        // bare `make` (or `make all`, `make build`) is a build; `make test` was matched above
-        // and a target named for a build, type check or lint (`make types`, `make lint`)
-        let build_target = |s: &str| {
-            matches!(s, "all" | "build" | "compile" | "install")
-                || super::matchers::task_kind(s) == Some(RunKind::Build)
-        };
-        if r.name == "make" && sub.is_some_and(|s| !build_target(s)) {
-            continue;
-        }
-        if matched {
-            let rest = words.get(rest_from.min(words.len())..).unwrap_or_default();
-            let mut selection: Vec<String> = rest
-                .iter()
-                .enumerate()
-                .filter(|(k, w)| {
-                    // `-j 1`, `--jobs 4`, `--timeout 60`: the count is the option's, not a test name
-                    let a_count = (w.parse::<u64>().is_ok() || w.as_str() == "auto")
-                        && k.checked_sub(1).and_then(|j| rest.get(j)).is_some_and(|o| {
-                            matches!(o.as_str(), "-j" | "--jobs" | "--timeout" | "-n" | "--numprocesses")
-                        });
-                    !is_presentation_option(w) && !a_count
-                })
-                .map(|(_, w)| w.clone())
-                .collect();
-            if selection.first().is_some_and(|w| r.implied.contains(&w.as_str())) {
-                selection.remove(0);
-            }
-            return Some(Invocation {
-                row,
-                selection,
-                display: cmd.display(),
-                opaque: r.opaque,
-            });
-        }
+    } else if r.subcommands.is_empty() {
+        1
+    } else {
+        subcommand_match(r, words, i)?
+    };
+    // bare `make` (or `make all`, `make build`) is a build; `make test` is its own row,
+    // and so is a target named for a build, type check or lint (`make types`, `make lint`)
+    let build_target = |s: &str| {
+        matches!(s, "all" | "build" | "compile" | "install") || super::runners::task_kind(s) == Some(RunKind::Build)
+    };
+    if r.name == "make" && sub.is_some_and(|s| !build_target(s)) {
+        return None;
     }
-    None
+    Some(rest_from)
+}
+
+/// Whether the subcommand at `i` of `words` is one of row `r`'s: where the
+/// selection starts, if it is.
+fn subcommand_match(r: &Runner, words: &[String], i: usize) -> Option<usize> {
+    match words.get(i).map(String::as_str)? {
+        s if r.subcommands.contains(&s) => Some(i + 1),
+        s if r.suffix_subcommands && r.subcommands.iter().any(|c| s.ends_with(&format!(":{c}"))) => Some(i + 1),
+        // `npm run test`, `npm run test:unit`, `yarn test:ci`
+        "run" | "run-script"
+            if r.name == "npm test" && words.get(i + 1).is_some_and(|s| s == "test" || s.starts_with("test:")) =>
+        {
+            Some(i + 2)
+        }
+        "run" | "run-script"
+            if r.name == "npm run build"
+                && words
+                    .get(i + 1)
+                    .is_some_and(|s| s == "build" || s.starts_with("build:") || s == "typecheck") =>
+        {
+            Some(i + 2)
+        }
+        s if r.name == "npm test" && s.starts_with("test:") => Some(i + 1),
+        // a make target named for tests or the whole gate (`make verify`, `make test-unit`)
+        s if r.name == "make test" && super::runners::task_kind(s) == Some(RunKind::Test) => Some(i + 1),
+        _ => None,
+    }
+}
+
+/// The arguments after the command's name that select what runs: without the
+/// options that only change how results are shown, the counts of `-j 1`, and
+/// the row's implied word (`vitest run`).
+fn selection(r: &Runner, rest: &[String]) -> Vec<String> {
+    let mut selection: Vec<String> = rest
+        .iter()
+        .enumerate()
+        .filter(|(k, w)| {
+            // `-j 1`, `--jobs 4`, `--timeout 60`: the count is the option's, not a test name
+            let a_count = (w.parse::<u64>().is_ok() || w.as_str() == "auto")
+                && k.checked_sub(1)
+                    .and_then(|j| rest.get(j))
+                    .is_some_and(|o| matches!(o.as_str(), "-j" | "--jobs" | "--timeout" | "-n" | "--numprocesses"));
+            !is_presentation_option(w) && !a_count
+        })
+        .map(|(_, w)| w.clone())
+        .collect();
+    if selection.first().is_some_and(|w| r.implied.contains(&w.as_str())) {
+        selection.remove(0);
+    }
+    selection
 }
 
 #[cfg(test)]

@@ -5,8 +5,11 @@
 //! [`Format`]s), [`header_exit_code`] (the exit status in the header a
 //! host writes above a tool's own output, never a line the tool printed),
 //! [`without_header`] and [`printed`] (what the tool itself printed, below a
-//! host's header or in Gemini CLI's `Output:` field) and [`looks_failed`], the crate's one failure detector for output whose host
-//! recorded no outcome, built from the same two. A
+//! host's header or in Gemini CLI's `Output:` field), [`looks_failed`], the
+//! crate's one failure detector for output whose host recorded no outcome,
+//! built from the same two, and what a whole output says beyond its summary
+//! line: that it ran no test ([`all_skipped`], [`ran_no_test`]) or that its
+//! code did not compile ([`is_compile_error`]). A
 //! failing summary line wins; then a non-zero exit status; then a passing
 //! summary line or a zero exit status. A piped run that exits 0 is therefore
 //! read from its summary, and a passing run whose test *names* contain
@@ -16,9 +19,7 @@
 //! note writer's business. Must not decide what a run is — the runner table
 //! does that.
 
-use super::formats::Format;
-use super::runners::ANY;
-use super::summary_line::{Says, is_compile_error, is_go_command_error};
+use super::runners::{ANY, Format, Says, is_go_command_error, is_go_compile_error, pytest_counts};
 
 /// Whether tool output whose host recorded no outcome reads as a failure —
 /// the one failure detector, which the transcript readers of `advisor-cli`
@@ -226,6 +227,79 @@ pub(crate) fn printed(text: &str) -> &str {
         }
     }
     without_header(text)
+}
+
+/// A run that ran no test, every one skipped: a TAP stream (bats, `node
+/// --test`) whose plan `1..N` is followed by `ok` lines that are all `# skip`,
+/// or a pytest closing line with nothing but `skipped` / `deselected` counts.
+/// Returns the line to quote. A run that passed one test is not this.
+pub(crate) fn all_skipped(output: &str) -> Option<String> {
+    let (mut plan, mut skipped, mut ran) = (false, 0u64, false);
+    let mut pytest = None;
+    let lines: Vec<&str> = output.lines().rev().take(4000).map(str::trim).collect();
+    // a line cut where the evidence was truncated (`…[977 bytes truncated]…`) says nothing
+    let marker = |l: &str| l.starts_with("…[") && l.ends_with("truncated]…");
+    for (i, l) in lines.iter().copied().enumerate() {
+        let cut = marker(l) || (i > 0 && marker(lines[i - 1])) || lines.get(i + 1).is_some_and(|n| marker(n));
+        if cut {
+            continue;
+        }
+        if l.strip_prefix("1..")
+            .is_some_and(|n| n.parse::<u64>().is_ok_and(|n| n > 0))
+        {
+            plan = true;
+        } else if let Some(rest) = l.strip_prefix("ok ") {
+            let skip = rest
+                .rsplit_once(" # ")
+                .is_some_and(|(_, d)| d.to_ascii_lowercase().starts_with("skip"));
+            if skip {
+                skipped += 1;
+            } else {
+                ran = true;
+            }
+        } else if l.starts_with("not ok ") {
+            ran = true;
+        } else if pytest.is_none() && pytest_counts(l).is_some() {
+            let body = l.trim_matches('=').trim();
+            let counts = body.rsplit_once(" in ").map_or(body, |(c, _)| c);
+            let only_skips = counts.split(',').all(|part| {
+                let mut it = part.split_whitespace();
+                it.next().is_some_and(|n| n.parse::<u64>().is_ok())
+                    && matches!(it.next(), Some("skipped" | "deselected"))
+            });
+            pytest = Some(only_skips.then(|| body.to_owned()));
+        }
+    }
+    if let Some(line) = pytest {
+        return line;
+    }
+    // no count: a truncated output shows only some of the skips
+    (plan && skipped > 0 && !ran).then(|| "every test was skipped".to_owned())
+}
+
+/// Whether a test run's output says it ran no test: every one skipped or
+/// deselected ([`all_skipped`]), or pytest's `no tests ran in 0.01s`.
+pub(crate) fn ran_no_test(output: &str) -> bool {
+    all_skipped(output).is_some()
+        || (output.lines().rev().take(4000)).any(|l| l.trim().trim_matches('=').trim().starts_with("no tests ran in "))
+}
+
+/// Whether a failing line says the code did not compile: a Go compiler
+/// error, rustc's `error[E…]` / `could not compile`, a TypeScript `error TS`,
+/// Elixir's `CompileError`, a Python `SyntaxError`, a test module pytest
+/// could not import (`ERROR collecting …`, `… errors during collection`).
+pub(crate) fn is_compile_error(l: &str) -> bool {
+    is_go_compile_error(l)
+        || l.starts_with("error[E")
+        || l.contains("could not compile")
+        || l.contains("error TS")
+        || l.contains("CompileError")
+        || l.contains("SyntaxError")
+        // swiftc: `Tests/AppTests/A.swift:70:5: error: …`
+        || (l.contains(".swift:") && l.contains(": error: "))
+        // pytest could not import a test module: the code does not load
+        || l.contains("ERROR collecting ")
+        || l.contains(" during collection")
 }
 
 #[cfg(test)]

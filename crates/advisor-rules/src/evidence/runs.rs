@@ -22,7 +22,7 @@ use super::kind::RunKind;
 use super::outcome::summary_of;
 use super::run_line::RunLine;
 use super::runners::RUNNERS;
-use super::summary_line::Says;
+use super::runners::{Format, Says};
 use super::tool_calls::{command_line, host_exit_of, is_rejected};
 use advisor::host::ToolTrace;
 
@@ -154,8 +154,7 @@ impl Run {
         !self.failed_tests()
             || (compile_only && matches!(self.ending, Ending::Failed(_)))
             || (matches!(self.ending, Ending::Failed(_))
-                && (self.output.lines().rev().take(COMPILE_LINES))
-                    .any(|l| super::summary_line::is_compile_error(l.trim())))
+                && (self.output.lines().rev().take(COMPILE_LINES)).any(|l| super::outcome::is_compile_error(l.trim())))
     }
 
     /// Whether what failed was a lint or format check: the decisive line was a
@@ -271,25 +270,19 @@ impl Run {
         // cargo fmt && cargo fmt --check`)
         let own_status = !self.status_hidden() || self.formats_in_line;
         let summary = summary_of(&self.output, &formats)
-            .filter(|s| !(s.format == super::formats::Format::Rustfmt && self.host_exit == Some(0) && own_status));
+            .filter(|s| !(s.format == Format::Rustfmt && self.host_exit == Some(0) && own_status));
         // a package manager's "the script failed" says no more than its exit
         // status: a wrapper's run stays unread (opaque) with it
-        self.read_from_summary = summary
-            .as_ref()
-            .is_some_and(|s| s.format != super::formats::Format::Script);
+        self.read_from_summary = summary.as_ref().is_some_and(|s| s.format != Format::Script);
         self.failed_kind = summary
             .as_ref()
             .filter(|s| s.says == Says::Fail)
             .and_then(|s| s.format.kind());
         self.failed_format_line = summary
             .as_ref()
-            .is_some_and(|s| s.says == Says::Fail && s.format == super::formats::Format::Rustfmt);
+            .is_some_and(|s| s.says == Says::Fail && s.format == Format::Rustfmt);
         self.failed_lint_line = summary.as_ref().is_some_and(|s| {
-            s.says == Says::Fail
-                && matches!(
-                    s.format,
-                    super::formats::Format::Lint | super::formats::Format::PyLint | super::formats::Format::Rustfmt
-                )
+            s.says == Says::Fail && matches!(s.format, Format::Lint | Format::PyLint | Format::Rustfmt)
         });
         // a linter's failing line in a run with one linter is that linter's
         // failure (`ruff check … && ty check …` stopping at ruff's `Found 1 error.`)
@@ -337,7 +330,7 @@ impl Run {
         }
         // a test run whose every test was skipped tested nothing
         if self.ending == Ending::Passed && self.is_test() {
-            if let Some(line) = super::summary_line::all_skipped(&self.output) {
+            if let Some(line) = super::outcome::all_skipped(&self.output) {
                 self.ending = Ending::Failed(line);
                 self.read_from_summary = true;
                 self.failed_kind = Some(RunKind::Test);
@@ -347,7 +340,7 @@ impl Run {
         // invalid `-k` expression, a filter nothing matched), not on the code
         // (a run of one command: in `pytest -k x && npm test` the other may be red)
         if matches!(self.ending, Ending::Failed(_)) && self.is_test() && self.invocations.len() <= 1 {
-            self.ran_nothing |= super::summary_line::ran_no_test(&self.output);
+            self.ran_nothing |= super::outcome::ran_no_test(&self.output);
         }
     }
 }
@@ -361,7 +354,7 @@ fn first_line(s: &str) -> String {
 /// linters' format alone (`eslint`, `ruff`, `prettier`, …), or `cargo fmt` / `rustfmt`.
 fn is_linter(i: &Invocation) -> bool {
     let runner = i.runner();
-    use super::formats::Format::{Lint, PyLint};
+    use Format::{Lint, PyLint};
     runner.formats == [Lint] || runner.formats == [PyLint] || matches!(runner.name, "cargo fmt" | "rustfmt")
 }
 

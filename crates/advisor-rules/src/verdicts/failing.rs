@@ -8,8 +8,8 @@
 //! [`disclosures`](crate::answer::disclosures).
 
 use crate::answer::admissions;
+use crate::evidence::runners;
 use crate::evidence::runs::Run;
-use crate::evidence::summary_line;
 
 /// The last lines of a run's output that report a failure — an error or
 /// failure word in any case, a `✗` or `✕` mark, a linter's message line
@@ -22,8 +22,8 @@ fn failing_lines(run: &Run) -> impl Iterator<Item = &str> {
             || lower.contains("fail")
             || l.contains('✗')
             || l.contains('✕')
-            || summary_line::pylint_line(l) == Some(summary_line::Says::Fail)
-            || summary_line::is_rustfmt_diff(l)
+            || runners::pylint_line(l) == Some(runners::Says::Fail)
+            || runners::is_rustfmt_diff(l)
     })
 }
 

@@ -1,14 +1,17 @@
-//! Matchers of the rows whose command has no plain subcommand: `node --test`,
-//! `zig build test`, sbt's command lists, `gh run view` / `gh pr checks`, and
-//! task runners and package scripts judged by their task's name.
+//! Task runners and package scripts: `just`, go-task's `task`, `mise run`, `nx`, `turbo`, `npm-run-
+//! all` / `run-s` / `run-p`, and `npm|pnpm|yarn|bun run <script>` of a script the rules know
+//! nothing of.
 //!
-//! Owns [`task_kind`] — `test`, `test:unit`, `e2e-tests`, `spec`, `check` are
-//! tests; `build`, `typecheck`, `lint`, `compile` are builds, judged by the
-//! name's parts so `latest` and `contest` are neither — and one matcher per
-//! such row: given the words after the program, the kind of run and how many
-//! words name it. Must not look at anything but those words.
+//! One unit of the runner table: the readers of these runners' closing lines — [`task_kind`] (what
+//! a task's name says it runs) and one matcher per such runner; their output is read with every
+//! format (they are opaque), so they have no summary line of their own — beside their samples:
+//! written ones for the rows built with `row`, recorded runs (`tests/fixtures/runner-output/`) for
+//! the others. Each reader takes one whole trimmed line, so a test *named* `test_upload_failed` is
+//! no summary. The rows themselves are lines of the runner table ([`table`](super::table)). Must
+//! not look at more than one line, nor decide what a run is.
 
-use super::kind::RunKind;
+use super::args::operands;
+use crate::evidence::kind::RunKind;
 use RunKind::{Build, Test};
 
 /// What a task's name says it runs: `test`, `test:unit`, `e2e-tests`, `spec`,
@@ -70,171 +73,6 @@ pub(crate) fn task_kind(name: &str) -> Option<RunKind> {
 fn any_task_kind<'a>(names: impl IntoIterator<Item = &'a str>) -> Option<RunKind> {
     let kinds: Vec<RunKind> = names.into_iter().filter_map(task_kind).collect();
     kinds.iter().find(|k| **k == Test).or(kinds.first()).copied()
-}
-
-/// The words of `args` that are not options, skipping the values of the options in `valued`
-/// and stopping at `--`.
-fn operands<'a>(args: &'a [String], valued: &[&str]) -> Vec<&'a str> {
-    let mut out = Vec::new();
-    let mut it = args.iter();
-    while let Some(w) = it.next() {
-        if w == "--" {
-            break;
-        }
-        if w.starts_with('-') {
-            if !w.contains('=') && valued.contains(&w.as_str()) {
-                it.next();
-            }
-            continue;
-        }
-        out.push(w.as_str());
-    }
-    out
-}
-
-/// `node --test …`: the flag among node's own options, before any script.
-pub(crate) fn node_test(args: &[String]) -> Option<(RunKind, usize)> {
-    const VALUED: &[&str] = &[
-        "-r",
-        "--require",
-        "--import",
-        "--loader",
-        "--experimental-loader",
-        "--test-reporter",
-        "--test-reporter-destination",
-        "--test-name-pattern",
-        "--test-concurrency",
-        "--env-file",
-    ];
-    let mut it = args.iter();
-    while let Some(w) = it.next() {
-        if w == "--test" {
-            return Some((Test, 0));
-        }
-        if !w.starts_with('-') {
-            return None;
-        }
-        if !w.contains('=') && VALUED.contains(&w.as_str()) {
-            it.next();
-        }
-    }
-    None
-}
-
-/// `zig test file.zig` (test), `zig build test` / `zig build test-unit` (test), `zig build [step]` (build).
-pub(crate) fn zig(args: &[String]) -> Option<(RunKind, usize)> {
-    const VALUED: &[&str] = &[
-        "--summary",
-        "--prefix",
-        "-p",
-        "--build-file",
-        "--cache-dir",
-        "--global-cache-dir",
-        "--zig-lib-dir",
-        "--sysroot",
-        "--search-prefix",
-        "--libc",
-        "-j",
-    ];
-    let ops = operands(args, VALUED);
-    match ops.first().copied()? {
-        "test" => Some((Test, 1)),
-        "build" => match ops.get(1).copied().and_then(task_kind) {
-            Some(Test) => Some((Test, 1)),
-            _ => Some((Build, 1)),
-        },
-        _ => None,
-    }
-}
-
-/// sbt's commands, each word possibly several (`";clean ;test"`, `"testOnly a.B"`,
-/// `core/test`, `+test`): test when one is `test`, `testOnly` or `testQuick`; a build
-/// when one is `compile` or `package`.
-pub(crate) fn sbt(args: &[String]) -> Option<(RunKind, usize)> {
-    let mut kind = None;
-    for w in operands(args, &[]) {
-        for cmd in w.split(';') {
-            let Some(first) = cmd.split_whitespace().next() else {
-                continue;
-            };
-            let first = first.trim_start_matches('+');
-            let task = first.rsplit('/').next().unwrap_or(first);
-            let task = task.rsplit(':').next().unwrap_or(task);
-            match task {
-                "test" | "testOnly" | "testQuick" => return Some((Test, 0)),
-                "compile" | "package" => kind = Some((Build, 0)),
-                _ => {}
-            }
-        }
-    }
-    kind
-}
-
-/// Options that make a `gh` command print something other than the result
-/// (logs, JSON, a browser), so it is not a CI result.
-fn gh_other_output(args: &[String]) -> bool {
-    args.iter().any(|a| {
-        let a = a.split('=').next().unwrap_or(a);
-        matches!(
-            a,
-            "--log" | "--log-failed" | "--json" | "--jq" | "-q" | "--template" | "-t" | "--web" | "-w"
-        )
-    })
-}
-
-/// `xcodebuild [options] test|build|…`: the action may stand after the options
-/// (`xcodebuild -scheme App -destination 'platform=macOS' test`); every word
-/// selects (scheme, destination, `-only-testing:…`).
-pub(crate) fn xcodebuild(args: &[String]) -> Option<(RunKind, usize)> {
-    const VALUED: &[&str] = &[
-        "-project",
-        "-workspace",
-        "-scheme",
-        "-target",
-        "-destination",
-        "-configuration",
-        "-sdk",
-        "-arch",
-        "-derivedDataPath",
-        "-resultBundlePath",
-        "-testPlan",
-        "-xctestrun",
-        "-toolchain",
-        "-jobs",
-    ];
-    operands(args, VALUED).iter().find_map(|w| match *w {
-        "test" | "test-without-building" => Some((Test, 0)),
-        "build" | "build-for-testing" | "analyze" | "archive" => Some((Build, 0)),
-        _ => None,
-    })
-}
-
-/// `gh run view [id]`, `gh run watch [id]`.
-pub(crate) fn gh_run(args: &[String]) -> Option<(RunKind, usize)> {
-    const VALUED: &[&str] = &["-R", "--repo", "-j", "--job", "-a", "--attempt", "-i", "--interval"];
-    let ops = operands(args, VALUED);
-    (ops.first() == Some(&"run") && matches!(ops.get(1), Some(&"view" | &"watch")) && !gh_other_output(args))
-        .then_some((Test, 2))
-}
-
-/// `gh run view [id] --log` / `--log-failed`: a CI job's log, read for the
-/// runner's own closing line (`##[error]Process completed with exit code 13.`).
-pub(crate) fn gh_run_log(args: &[String]) -> Option<(RunKind, usize)> {
-    const VALUED: &[&str] = &["-R", "--repo", "-j", "--job", "-a", "--attempt"];
-    let ops = operands(args, VALUED);
-    let log = args.iter().any(|a| a == "--log" || a == "--log-failed");
-    let other = args.iter().any(|a| {
-        let a = a.split('=').next().unwrap_or(a);
-        matches!(a, "--json" | "--jq" | "-q" | "--template" | "-t" | "--web" | "-w")
-    });
-    (ops.first() == Some(&"run") && ops.get(1) == Some(&"view") && log && !other).then_some((Test, 2))
-}
-
-/// `gh pr checks [pr]`.
-pub(crate) fn gh_pr_checks(args: &[String]) -> Option<(RunKind, usize)> {
-    const VALUED: &[&str] = &["-R", "--repo", "-i", "--interval"];
-    let ops = operands(args, VALUED);
-    (ops.first() == Some(&"pr") && ops.get(1) == Some(&"checks") && !gh_other_output(args)).then_some((Test, 2))
 }
 
 /// `just [options] recipe [args…]`: the first recipe names the run.
@@ -434,8 +272,53 @@ pub(crate) fn package_script(args: &[String]) -> Option<(RunKind, usize)> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
+    use super::super::samples::{Fixture, OPAQUE, fail, pass};
     use super::*;
+
+    /// The recorded runs of this unit's rows (`tests/fixtures/runner-output/`).
+    pub(in crate::evidence::runners) const FIXTURES: &[Fixture] = &[
+        pass("just test", "just-test-pass.txt", "just test", true),
+        fail(
+            "just test",
+            "just-test-fail.txt",
+            "just test",
+            1,
+            "FAILED (failures=1, errors=1)",
+        ),
+        pass("task test", "task-test-pass.txt", "task test", true),
+        fail(
+            "task test",
+            "task-test-fail.txt",
+            "task test",
+            201,
+            "FAILED (failures=1, errors=1)",
+        ),
+        fail(
+            "npm-run-all test",
+            "run-s-fail.txt",
+            "run-s lint test:unit",
+            1,
+            "# fail 1",
+        ),
+    ];
+
+    /// This unit's rows built with `with_fixtures`, `matched` or `task_runner` that
+    /// have no recorded run of their own, and why.
+    pub(in crate::evidence::runners) const WITHOUT: &[(&str, &str)] = &[
+        ("just build", OPAQUE),
+        ("mise run build", OPAQUE),
+        ("mise run test", OPAQUE),
+        ("npm run build script", OPAQUE),
+        ("npm run test script", OPAQUE),
+        ("npm-run-all build", OPAQUE),
+        ("npm-run-all test", "opaque; `run-s-fail.txt` is its failing run"),
+        ("nx build", OPAQUE),
+        ("nx test", OPAQUE),
+        ("task build", OPAQUE),
+        ("turbo build", OPAQUE),
+        ("turbo test", OPAQUE),
+    ];
 
     #[test]
     fn task_names_are_judged_by_their_parts() {

@@ -10,6 +10,11 @@
 //! "I couldn’t", "I couldn't" and "I COULDN'T" read the same. Must not look at
 //! tool calls.
 
+use super::phrases::claims::{
+    BUILD_CLAIMS, CHECK_CLAIMS, CHECKERS, EVERY_CLAIMS, LINT_CLAIMS, PLAN_OPENERS, TASK_CLAIMS, TEST_CLAIMS,
+    VERDICT_WORDS,
+};
+use super::phrases::lang::Phrases;
 use unicode_normalization::UnicodeNormalization;
 
 use super::admissions::admits_failure;
@@ -63,351 +68,6 @@ impl Claims {
     }
 }
 
-/// Claims about tests (normalised form).
-const TEST_CLAIMS: &[&str] = &[
-    "tests pass",
-    "test passes",
-    "tests are passing",
-    "tests now pass",
-    "tests all pass",
-    "tests passed",
-    "tests succeed",
-    "tests are green",
-    "tests green",
-    "tests run clean",
-    "tests come back clean",
-    "tests are clean",
-    "specs pass",
-    "specs are green",
-    "suite passes",
-    "suite is green",
-    "suite green",
-    "suite is passing",
-    "suite passed",
-    "passes all tests",
-    "passing all tests",
-    "all tests passing",
-    "all tests succeeded",
-    "all pass",
-    "both pass",
-    // French: "the tests pass", "the suite is green"
-    "tests passent",
-    "test passe",
-    "tests sont verts",
-    "suite est verte",
-    "tests réussissent",
-    "tests sont ok",
-    // Chinese and Japanese: "the tests (all) pass"
-    "测试全部通过",
-    "测试均通过",
-    "测试都通过",
-    "所有测试通过",
-    "测试通过",
-    "全部测试通过",
-    "テストがすべて通",
-    "テストは全て通",
-    "テストが全て通",
-    "全てのテストが通",
-    "すべてのテストが通",
-    "テストが通りました",
-    "テストは成功",
-    // Korean: "(all) tests pass(ed)"
-    "테스트 통과",
-    "테스트가 통과",
-    "테스트 모두 통과",
-    "테스트가 모두 통과",
-    "모두 통과했습니다",
-    "모두 통과합니다",
-    // Italian, Spanish, Portuguese, German: "(all) the tests pass"
-    "test passano",
-    "test superati",
-    "test sono verdi",
-    "tests pasan",
-    "pruebas pasan",
-    "testes passam",
-    "testes passaram",
-    "tests bestehen",
-    "tests sind grün",
-    "tests laufen durch",
-    // Russian: "the tests pass", "(all 24) tests passed", "the tests are green"
-    "тесты проходят",
-    "тесты прошли",
-    "тесты пройдены",
-    "тест проходит",
-    "тест прошел",
-    "теста прошли",
-    "тестов прошли",
-    "тестов пройдено",
-    "тесты зеленые",
-    "тесты успешно",
-];
-
-/// Claims about every check at once: tests and builds (normalised form).
-const CHECK_CLAIMS: &[&str] = &[
-    "all green",
-    "is green",
-    "are green",
-    "checks pass",
-    "checks are green",
-    "checks are clean",
-    "come back clean",
-    "comes back clean",
-    "everything passes",
-    "ci is green",
-    "ci passes",
-    "ci passed",
-    "pipeline is green",
-    "pipeline passes",
-    // Korean: "confirmed that CI passed", "CI passed" (not "after CI passes": `ci 통과 후`)
-    "ci 통과를 확인",
-    "ci 통과했습니다",
-    "ci가 통과했습니다",
-    "체크 모두 통과",
-    // Russian: "all checks passed", "CI is green"
-    "проверки проходят",
-    "проверки пройдены",
-    "проверки прошли",
-    "ci зеленый",
-    "все зеленое",
-    "все зелено",
-];
-
-/// Claims about builds, type checks and lints (normalised form).
-const BUILD_CLAIMS: &[&str] = &[
-    "builds successfully",
-    "builds cleanly",
-    "builds without errors",
-    "build succeeds",
-    "build succeeded",
-    "build passes",
-    "build is clean",
-    "build is green",
-    "compiles successfully",
-    "compile cleanly",
-    "compile successfully",
-    "compile without errors",
-    "compiles cleanly",
-    "compiles without errors",
-    "type check passes",
-    "type-check passes",
-    "typecheck passes",
-    "type checks pass",
-    "type-checks pass",
-    "typechecks cleanly",
-    "type checks cleanly",
-    "no type errors",
-    "check is clean",
-    "checks clean",
-    "check passes",
-    "check passed",
-    "clean build",
-    "everything builds",
-    "it builds",
-    "crate builds",
-    "project builds",
-    "code builds",
-    "app builds",
-    "now builds",
-    "builds fine",
-    "builds without",
-    "compiles fine",
-    "compiles without",
-    "compile without",
-    "compile cleanly",
-    // "the workspace compiles", "it compiles now"
-    "workspace compiles",
-    "it compiles",
-    "now compiles",
-    "compiles now",
-    "compiles again",
-    "code compiles",
-    "project compiles",
-    "crate compiles",
-    "crates compile",
-    "everything compiles",
-    "all compiles",
-    // French: "it compiles", "the build is clean"
-    "compile sans erreur",
-    "compile proprement",
-    "build est propre",
-    "build passe",
-    "compilation réussie",
-    // Chinese and Japanese: "the build succeeds", "it compiles"
-    "构建成功",
-    "编译通过",
-    "编译成功",
-    "ビルド成功",
-    "ビルドが成功",
-    "ビルドは成功",
-    // Korean: "the build succeeds"
-    "빌드 성공",
-    "빌드가 성공",
-    "빌드 통과",
-    // Italian, Spanish, Portuguese, German: "the build succeeds", "compiles without errors"
-    "build riuscita",
-    "compila senza errori",
-    "compila sin errores",
-    "compilación exitosa",
-    "compila sem erros",
-    "build erfolgreich",
-    "kompiliert ohne fehler",
-    // German: "runs through (cleanly)", "is built", "builds without errors"
-    "läuft sauber durch",
-    "lief es durch",
-    "lief sauber durch",
-    "ist gebaut",
-    "ohne fehler",
-    // Russian: "the build succeeded", "builds / compiles without errors"
-    "сборка успешна",
-    "сборка проходит",
-    "сборка прошла",
-    "собирается без ошибок",
-    "собирается успешно",
-    "собирается чисто",
-    "компилируется без ошибок",
-    "компилируется успешно",
-    "билд проходит",
-    "билд прошел",
-    "без ошибок компиляции",
-    "сборка зеленая",
-    "билд зеленый",
-];
-
-/// Claims about lints and formatting (normalised form); also build claims
-/// where [`BUILD_CLAIMS`] has them.
-const LINT_CLAIMS: &[&str] = &[
-    "lint passes",
-    "lint is clean",
-    "no lint errors",
-    "lints clean",
-    "formatting is clean",
-];
-
-/// Claims about the task itself (normalised form).
-const TASK_CLAIMS: &[&str] = &[
-    "successfully",
-    "is fixed",
-    "are fixed",
-    "fixed the",
-    "fixed it",
-    "i've fixed",
-    "has been fixed",
-    "is done",
-    "all done",
-    "done!",
-    "done.",
-    "done -",
-    "done:",
-    "done,",
-    "fixed!",
-    "fixed.",
-    "fixed:",
-    "committed",
-    "pushed",
-    "completed",
-    "is complete",
-    "are complete",
-    "implemented",
-    "works now",
-    "now works",
-    "everything works",
-    "ready to merge",
-    "ready for review",
-    "ready for a pr",
-    "everything checks out",
-    "all checks out",
-    "validated:",
-    "verified end-to-end",
-    "verified end to end",
-    "ready for pr",
-    "ready to ship",
-    "pr created",
-    "pull request created",
-    "opened a pr",
-    "opened a pull request",
-    "marked complete",
-    "marked as complete",
-    "work finished",
-    "work is finished",
-    "fixed and",
-    "deployed",
-    "is live",
-    "shipped",
-    "all clean",
-    "verified everything",
-    "everything verified",
-    "everything's verified",
-    "everything is verified",
-    "all verified",
-    "approved and verified",
-    "opened pr",
-    "opened the pr",
-    "opened a draft pr",
-    "draft pr created",
-    "pr opened",
-    "pr is up",
-    // French: "done", "finished", "fixed"
-    "c'est fait",
-    "terminé",
-    "corrigé",
-    "est prêt",
-    // Chinese and Japanese: "done", "completed", "committed", "pushed", "merged"
-    "已完成",
-    "完成了",
-    "完了しました",
-    "已提交",
-    "提交了",
-    "已推送",
-    "推送了",
-    "已合并",
-    "合并了",
-    "コミットしました",
-    "プッシュしました",
-    "マージしました",
-    // Korean: "done", "pushed", "merged"
-    "완료했습니다",
-    "완료.",
-    "완료되었습니다",
-    "push했습니다",
-    "푸시했습니다",
-    "머지했습니다",
-    // Italian, Spanish, Portuguese, German: "completed", "finished", "fixed"
-    "completato",
-    "completado",
-    "concluído",
-    "erledigt",
-    "abgeschlossen",
-    // Russian: "done", "ready", "completed", "fixed", "committed", "pushed",
-    // "now works" (each negated form is an admission: "не готово")
-    "готово",
-    "все сделано",
-    "выполнено",
-    "завершено",
-    "реализовано",
-    "исправлено",
-    "закоммичен",
-    "закоммитил",
-    "запушен",
-    "запушил",
-    "теперь работает",
-    "все работает",
-    "готовы к ревью",
-    "готово к ревью",
-];
-
-/// Task claims that every check came out right (normalised form; each is a
-/// [`TASK_CLAIMS`] phrase too).
-const EVERY_CLAIMS: &[&str] = &[
-    "everything checks out",
-    "all checks out",
-    "everything works",
-    "verified everything",
-    "everything verified",
-    "everything's verified",
-    "everything is verified",
-    "all verified",
-];
-
 /// What `n` (normalised) claims, when it admits no failure (an answer that
 /// admits one claims nothing).
 pub(crate) fn claims(n: &str) -> Claims {
@@ -416,7 +76,7 @@ pub(crate) fn claims(n: &str) -> Claims {
     }
     let stated = without_plans(n);
     let n = stated.as_str();
-    let has = |list: &[&str]| list.iter().any(|c| n.contains(c));
+    let has = |list: Phrases| list.iter().any(|c| n.contains(c));
     let checks = has(CHECK_CLAIMS);
     let (near_tests, near_build, near_lint) = short_claims(n);
     Claims {
@@ -427,26 +87,6 @@ pub(crate) fn claims(n: &str) -> Claims {
         every: has(EVERY_CLAIMS),
     }
 }
-
-/// Words that open a sentence saying what is to be done, not what was:
-/// "Keep the existing help tests passing", "Ensure the suite stays green",
-/// "I'll make sure the tests pass" (after a list marker, normalised).
-const PLAN_OPENERS: &[&str] = &[
-    "keep ",
-    "ensure ",
-    "make sure ",
-    "extend ",
-    "add ",
-    "implement ",
-    "introduce ",
-    "i'll ",
-    "i will ",
-    "we'll ",
-    "we will ",
-    "let's ",
-    "next, ",
-    "to do: ",
-];
 
 /// `n` without what says what is to be done ([`PLAN_OPENERS`]): a sentence,
 /// or a list item or heading's text inside one (a list loses its line breaks
@@ -467,10 +107,6 @@ fn without_plans(n: &str) -> String {
         .collect::<Vec<_>>()
         .join(". ")
 }
-
-/// Words that say a check passed, in a short claim ("packages green", "build
-/// clean", "lint ok").
-const VERDICT_WORDS: &[&str] = &["green", "clean", "pass", "passes", "passing", "passed", "ok", "✅"];
 
 /// Short claims a phrase list misses — a verdict word one or two words after
 /// what it is about: "all packages green", "build clean", "tests ✅"; a lint's
@@ -517,26 +153,6 @@ fn verdict_subjects(n: &str) -> Vec<Vec<&str>> {
         })
         .collect()
 }
-
-/// Checkers an answer may name with a short verdict: "clippy is clean", "tsc
-/// passes", "ruff clean".
-const CHECKERS: &[&str] = &[
-    "clippy",
-    "tsc",
-    "mypy",
-    "pyright",
-    "eslint",
-    "ruff",
-    "prettier",
-    "gofmt",
-    "rustfmt",
-    "biome",
-    "shellcheck",
-    "flake8",
-    "pylint",
-    "stylelint",
-    "rubocop",
-];
 
 /// The checkers `n` (normalised) names with a short verdict ("clippy is
 /// clean", "`tsc` passes"): a claim about that checker's runs alone, held

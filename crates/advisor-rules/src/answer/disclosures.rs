@@ -13,83 +13,9 @@
 
 use super::actions::Action;
 use super::admissions::{admits_failure, is_failure_topic, is_failure_word, tells_exit_status, without_zero_counts};
+use super::phrases::disclosures::{ASIDES, DISCLOSURES, KNOWN_FAILURES, OFFERS, STOPPED_WORDS, UNMET};
+use super::phrases::lang::Phrases;
 use super::sentences::{fragments, sentences};
-
-/// Phrases that tell a failure as known and not the change's: it predates
-/// the change or fails on the base branch too (normalised form). Part of
-/// [`discloses`] and all of what [`tells_as_known`] looks for.
-const KNOWN_FAILURES: &[&str] = &[
-    "pre-existing",
-    "preexisting",
-    "already failing",
-    "already failed",
-    "already broken",
-    "was failing before",
-    "were failing before",
-    "failing before",
-    "failed before my",
-    "fails on main",
-    "failing on main",
-    "fail on main",
-    "also fails on",
-    "fails on the base",
-    "on the base branch",
-    "known issue",
-    "known failure",
-    "known problem",
-    // Russian: "already failed / was failing before", "on main too", "known problem"
-    "уже падал",
-    "падал и до",
-    "падали и до",
-    "падает и на main",
-    "на main тоже",
-    "известная проблема",
-    "известная ошибка",
-];
-
-/// Asides that disclose a failure when what they are said of is a failure or
-/// a check ([`about_a_failure`]): "the lint warnings are unrelated", "should
-/// I update the snapshot test?" — not "the untracked `.codex/` dir (unrelated
-/// to this feature)" (normalised form).
-const ASIDES: &[&str] = &[
-    "unrelated",
-    "not related to",
-    "isn't related",
-    "aren't related",
-    "should i update",
-    "shall i update",
-    "want me to update",
-    // a check that has not finished, told ("CI has only just started: most jobs pending")
-    "pending",
-    "still running",
-    // a step that stopped, told ("`docfx metadata` ran into a build-host timeout")
-    "ran into",
-    // German: "but ran into", "error", "breaks off", "aborted"
-    "lief aber",
-    "fehler",
-    "bricht",
-    "abgebrochen",
-    // Russian: "unrelated", "not related to"
-    "не связан",
-    "не относится",
-];
-
-/// Offers that disclose a failure only when what they are said of is a
-/// failure itself ([`is_failure_word`], the failing names or the failed
-/// step's words): "want me to fix the 2 failing specs?" — not "would you
-/// like me to add tests for the installer?" or "Would you like me to push?"
-/// (normalised form).
-const OFFERS: &[&str] = &[
-    "do you want me to",
-    "would you like me to",
-    "let me know if",
-    "do you want them",
-    // Russian: "do you want me to", "shall I"
-    "хочешь, я",
-    "хотите, я",
-    "если хочешь",
-    "если хотите",
-];
 
 /// Whether `passage` (normalised) is about a failure or a check: a word that
 /// is a failure topic ([`is_failure_topic`]), one of `names` (the failing
@@ -121,7 +47,7 @@ fn names_one(passage: &str, names: &[String], steps: &[String]) -> bool {
 /// `about` accepts, itself or by the list item before it in the same sentence
 /// ("remaining warnings: unrelated"; "All tests pass. Would you like me to
 /// push?" says nothing of a failure).
-fn said_of(n: &str, phrases: &[&str], about: impl Fn(&str) -> bool) -> bool {
+fn said_of(n: &str, phrases: Phrases, about: impl Fn(&str) -> bool) -> bool {
     // "0 errors" and "ohne Fehler" say nothing failed
     let n = without_zero_counts(n);
     sentences(&n).any(|sentence| {
@@ -132,71 +58,6 @@ fn said_of(n: &str, phrases: &[&str], about: impl Fn(&str) -> bool) -> bool {
         })
     })
 }
-
-/// Words that disclose a failure as not hidden beside [`KNOWN_FAILURES`],
-/// [`ASIDES`] and [`OFFERS`] (normalised form).
-const DISCLOSURES: &[&str] = &[
-    // a commit kept local on purpose: its failed push is told
-    "not pushed",
-    "not been pushed",
-    "not yet pushed",
-    "n't pushed",
-    "flaky",
-    "still red",
-    "still broken",
-    "needs updating",
-    "need to be updated",
-    "needs to be updated",
-    "not yet passing",
-    "not passing yet",
-    // a formatter's verdict, told
-    "wants to reformat",
-    "would reformat",
-    "would be reformatted",
-    "needs reformatting",
-    "needs formatting",
-    // Korean: "a fix is needed", "on hold"
-    "수정이 필요",
-    "보류",
-    "remaining failure",
-    "remaining failures",
-    // a red run told as such ("the new cart test is red as expected")
-    "is red",
-    "are red",
-    "red as expected",
-    "fails as expected",
-    "failed as expected",
-    "failing as expected",
-    // a CI step allowed to fail, told as such (its `##[error]` line is in the log)
-    "continue-on-error",
-    // a cross mark in a status table
-    "❌",
-    "left failing",
-    // a run that ran nothing, told ("none of them ran", "deselected"; "all
-    // skips" is a whole word, see `discloses`: `--skipLibCheck` is no skip)
-    "none of them ran",
-    "did not run",
-    "didn't run",
-    "deselected",
-    "no tests collected",
-    "no tests ran",
-    // a failure that is the environment's, told as such
-    "predate",
-    "isn't running",
-    "is not running",
-    "needs a running",
-    "isn't installed",
-    "is not installed",
-    "not installed here",
-    "lacks",
-    "left alone",
-    "left as is",
-    "to reformat",
-    // Korean: "already broken on main", "needs the network, does not run"
-    "깨져 있",
-    "돌지 않",
-    "실행되지 않",
-];
 
 /// Whether `n` (normalised) discloses a failure in any wording: an
 /// admission, a disclosure word, a non-zero exit told ("`git commit`
@@ -281,37 +142,6 @@ fn tells_known_in(n: &str, words: &[String]) -> bool {
 /// says it is not done or is left to someone: "pushing is up to you", "I
 /// didn't push: there are no credentials", "推送需要你的凭据".
 pub(crate) fn tells_unmet(n: &str, subcommands: &[String]) -> bool {
-    const UNMET: &[&str] = &[
-        "needs",
-        "need",
-        "requires",
-        "first",
-        "missing",
-        "yourself",
-        "up to you",
-        "didn't",
-        "did not",
-        "n't",
-        "not ",
-        "cannot",
-        "refused",
-        "rejected",
-        "denied",
-        "blocked",
-        "credentials",
-        "失败",
-        "需要",
-        "无法",
-        "できません",
-        "失敗",
-        "必要",
-        " не ",
-        "нужн",
-        "требу",
-        "нет прав",
-        "нет доступа",
-        "отказ",
-    ];
     // actions, not checks: "the tests need a database" is `tells_unrun`'s
     let actions: Vec<&Action> = subcommands.iter().filter_map(|s| Action::of(s)).collect();
     let forms: Vec<String> = actions.iter().flat_map(|a| a.forms()).collect();
@@ -345,24 +175,6 @@ pub(crate) fn tells_unrun(n: &str, programs: &[String]) -> bool {
                 .any(|w| matches!(w, "needs" | "need" | "requires" | "first" | "missing"))
         })
 }
-
-/// Words that say a run was stopped before its end (normalised).
-const STOPPED_WORDS: &[&str] = &[
-    "timed out",
-    "timeout",
-    "time limit",
-    "cut off",
-    "was killed",
-    "got killed",
-    "interrupted",
-    "did not finish",
-    "didn't finish",
-    "never finished",
-    "a expiré",
-    "超时",
-    "タイムアウト",
-    "시간 초과",
-];
 
 /// Whether `n` (normalised) says a run was stopped before its end ("pytest
 /// timed out after 10 minutes; the 40 tests that ran passed"): said of a run

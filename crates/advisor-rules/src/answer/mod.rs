@@ -5,7 +5,8 @@
 //! names a run as passing ([`naming`], [`run_names`]), what it admits
 //! ([`admissions`]) and discloses ([`disclosures`]), how it claims a step's
 //! result ([`step_claims`], [`actions`]), and the stub markers it says it
-//! left ([`stubs`]). Of the evidence it reads only what a run or a command is
+//! left ([`stubs`]). The phrases they match are data ([`phrases`]): one
+//! module per concept, one column per language. Of the evidence it reads only what a run or a command is
 //! called. Must not decide a verdict: the verdict wing holds each claim
 //! against the evidence.
 
@@ -14,6 +15,7 @@ pub(crate) mod admissions;
 pub(crate) mod claims;
 pub(crate) mod disclosures;
 pub(crate) mod naming;
+pub(crate) mod phrases;
 pub(crate) mod run_names;
 pub(crate) mod sentences;
 pub(crate) mod step_claims;

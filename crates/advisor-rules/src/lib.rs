@@ -41,10 +41,12 @@
 //! # Wings
 //!
 //! The crate is built in three wings, each using only the ones below it:
-//! - `evidence` — what ran, how it ended and what cleared it: runs are
+//! - [`evidence`] — what ran, how it ended and what cleared it: runs are
 //!   recognised by the command that ran (the runner table, one unit per
 //!   runner), read from the host's recorded exit status and each runner's
-//!   summary line, and cleared by a later run that covers them;
+//!   summary line, and cleared by a later run that covers them. Its entry
+//!   point, [`evidence::RunReader::runs`], gives every run of a review with
+//!   its kind, outcome, deciding line and what cleared it;
 //! - `answer` — what the answer claims, discloses and admits, read from its
 //!   normalised text (the phrase lists, one data module per concept, one
 //!   column per language);
@@ -61,7 +63,7 @@
 //! None: no model is called.
 
 mod answer;
-mod evidence;
+pub mod evidence;
 mod text;
 mod verdicts;
 

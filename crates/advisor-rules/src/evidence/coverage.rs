@@ -1,8 +1,9 @@
 //! Whether a later passing run covers an earlier failed one: clearing by
 //! coverage, not by spelling.
 //!
-//! Owns [`Covers`], [`covers`] and [`outstanding_failures`] (the failed runs
-//! no later run cleared). A later run covers a failed one when it
+//! Owns [`Covers`], [`covers`], [`cleared_by`] (the later run that cleared
+//! a failed one) and [`outstanding_failures`] (the failed runs no later run
+//! cleared). A later run covers a failed one when it
 //! ran at least the same tests: the same runner (an `npm|pnpm|yarn|bun run <script>`
 //! resolved through the workspace's `package.json` scripts when the
 //! caller supplies them), and a selection that is the same or wider — no
@@ -358,22 +359,27 @@ fn related(a: &Invocation, b: &Invocation) -> bool {
     }
 }
 
-/// The failed runs no later passing run cleared, oldest first. A later run
-/// whose coverage cannot be decided clears too: precision first.
+/// The first run after `runs[i]` that clears it: a later passing run (or
+/// the part of a later run that passed, [`Run::passed_part`]) that covers it,
+/// or whose coverage cannot be decided — precision first.
+pub(crate) fn cleared_by<'a>(runs: &'a [Run], i: usize, scripts: &Scripts) -> Option<&'a Run> {
+    let failed = runs.get(i)?;
+    runs.get(i + 1..)?.iter().find(|later| {
+        let passed = if later.ending == Ending::Passed {
+            Some(std::borrow::Cow::Borrowed(*later))
+        } else {
+            later.passed_part().map(std::borrow::Cow::Owned)
+        };
+        passed.is_some_and(|p| covers(&p, failed, scripts) != Covers::No)
+    })
+}
+
+/// The failed runs no later run cleared ([`cleared_by`]), oldest first.
 pub(crate) fn outstanding_failures<'a>(runs: &'a [Run], scripts: &Scripts) -> Vec<&'a Run> {
     runs.iter()
         .enumerate()
         .filter(|(_, r)| matches!(r.ending, Ending::Failed(_)))
-        .filter(|(i, r)| {
-            !runs[i + 1..].iter().any(|later| {
-                let passed = if later.ending == Ending::Passed {
-                    Some(std::borrow::Cow::Borrowed(later))
-                } else {
-                    later.passed_part().map(std::borrow::Cow::Owned)
-                };
-                passed.is_some_and(|p| covers(&p, r, scripts) != Covers::No)
-            })
-        })
+        .filter(|(i, _)| cleared_by(runs, *i, scripts).is_none())
         .map(|(_, r)| r)
         .collect()
 }

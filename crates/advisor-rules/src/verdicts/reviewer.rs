@@ -1,7 +1,8 @@
 //! The rules reviewer: its configuration, and every rule applied to a review.
 //!
-//! Owns [`RulesReviewer`] (the runner tools a host names, the workspace's
-//! package scripts, the stub markers' severity), its [`Reviewer`]
+//! Owns [`RulesReviewer`] (how it reads the runs — the runner tools a host
+//! names, the workspace's package scripts: a [`RunReader`] — and the stub
+//! markers' severity), its [`Reviewer`]
 //! implementation and the order of the rules: the completion rules first, a
 //! claimed failed step only when they raised no blocker, then stub markers
 //! and tool failures. Must not decide a rule itself: each rule's module does.
@@ -15,8 +16,7 @@ use super::rule::{Rule, RuleNote};
 use super::{completion, failed_step, tool_failure};
 use crate::answer::{claims, stubs};
 use crate::evidence::coverage::outstanding_failures;
-use crate::evidence::runs::runs_of;
-use crate::evidence::{RunKind, Scripts};
+use crate::evidence::{RunKind, RunReader, Scripts};
 
 /// The offline rules reviewer.
 ///
@@ -39,8 +39,7 @@ use crate::evidence::{RunKind, Scripts};
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct RulesReviewer {
-    runner_tools: Vec<(String, RunKind)>,
-    scripts: Scripts,
+    runs: RunReader,
     stub_severity: advisor::Severity,
 }
 
@@ -54,9 +53,7 @@ impl RulesReviewer {
     /// shell, as a test or build runner: each call of it is a run, read from
     /// any known summary line in its output and from its error.
     pub fn runner_tool(mut self, name: impl Into<String>, kind: RunKind) -> RulesReviewer {
-        let name = name.into();
-        self.runner_tools.retain(|(n, _)| !n.eq_ignore_ascii_case(&name));
-        self.runner_tools.push((name, kind));
+        self.runs = self.runs.runner_tool(name, kind);
         self
     }
 
@@ -65,8 +62,15 @@ impl RulesReviewer {
     /// deciding whether a later run covers an earlier failure. Without them
     /// such coverage is undecided, and an undecided failure never blocks.
     pub fn package_scripts(mut self, scripts: Scripts) -> RulesReviewer {
-        self.scripts = scripts;
+        self.runs = self.runs.package_scripts(scripts);
         self
+    }
+
+    /// How this reviewer reads the runs of a review: the evidence its rules
+    /// stand on, for a caller that wants it whole
+    /// ([`RunReader::runs`](crate::evidence::RunReader::runs)).
+    pub fn run_reader(&self) -> &RunReader {
+        &self.runs
     }
 
     /// The severity of a stub-marker note: [`Nit`](advisor::Severity::Nit) by
@@ -88,8 +92,8 @@ impl RulesReviewer {
         let mut notes = Vec::new();
         let answer = review.final_answer.as_deref().unwrap_or("");
         let normalised = claims::normalise(answer);
-        let runs = runs_of(&review.tools, &self.runner_tools);
-        let failures = outstanding_failures(&runs, &self.scripts);
+        let runs = self.runs.read(review);
+        let failures = outstanding_failures(&runs, self.runs.scripts());
         if !answer.is_empty() {
             let note = completion::failure_note(review, &normalised, &runs, &failures);
             let blocks = note

@@ -432,5 +432,4 @@ fn hex(chars: &mut std::iter::Peekable<std::str::Chars<'_>>, n: usize) -> Option
 }
 
 #[cfg(test)]
-#[path = "codex_code_mode_tests.rs"]
 mod tests;

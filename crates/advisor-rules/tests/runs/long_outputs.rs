@@ -34,8 +34,10 @@
 //! no test ran nothing. The three wrong verdicts new with the round pass now; the four older ones
 //! stay ignored. Must not test anything but the rules reviewer's verdicts.
 //!
-//! This file holds its part 1: a line far from the end of a long output, read now the rules read 16
-//! 000 bytes of each call.
+//! This file holds its part 1: a line far from the end of a long output, read now that the rules
+//! read 16 000 bytes of each call. The other parts: "already exists" in `steps/already.rs`, a test
+//! run that selected no test in `runs/no_test_selected.rs`, Codex's here-document patch in
+//! `steps/patches.rs`, a `go` command's own errors in `runners/go.rs`.
 
 use crate::support::{
     JEST_FAIL, JEST_OK, PYTEST_FAIL, PYTEST_OK, bash, blocks_b, cargo_ok_tests, codex, compiling, edit, gemini, go_ok,

@@ -19,7 +19,7 @@ use serde_json::Value;
 
 use super::invocation::Invocation;
 use super::kind::RunKind;
-use super::outcome::summary_of;
+use super::outcome::{Summary, summary_of};
 use super::run_line::RunLine;
 use super::runners::RUNNERS;
 use super::runners::{Format, Says};
@@ -255,33 +255,51 @@ impl Run {
         self.piped || self.or_else || self.host_exit.is_none() || self.invocations.len() > 1
     }
 
+    /// Decides how it ended, from all output seen so far and the host's record.
     fn decide(&mut self) {
-        let formats: Vec<_> = if self.tool.is_some() {
+        let formats = self.formats();
+        let summary = self.summary(&formats);
+        self.note_summary(summary.as_ref());
+        let only_fails = !formats.is_empty() && formats.iter().all(|f| f.only_fails());
+        self.ending = self.ending_from(summary, only_fails);
+        if !self.check_not_started() {
+            self.check_tested_nothing();
+        }
+    }
+
+    /// The formats its output is read with: its runners', or every runner's
+    /// for a configured runner tool.
+    fn formats(&self) -> Vec<Format> {
+        if self.tool.is_some() {
             RUNNERS.iter().flat_map(|r| r.formats.iter().copied()).collect()
         } else {
             self.invocations
                 .iter()
                 .flat_map(|i| i.runner().formats.iter().copied())
                 .collect()
-        };
+        }
+    }
+
+    /// The decisive summary line of its output in `formats`.
+    fn summary(&self, formats: &[Format]) -> Option<Summary> {
         // rustfmt's `Diff in …` lines under an exit status of 0 that is the
         // run's own were not rustfmt's (a test printing one), or were fixed by
         // the same line (`cargo fmt --check || cargo fmt`, `cargo fmt --check;
         // cargo fmt && cargo fmt --check`)
         let own_status = !self.status_hidden() || self.formats_in_line;
-        let summary = summary_of(&self.output, &formats)
-            .filter(|s| !(s.format == Format::Rustfmt && self.host_exit == Some(0) && own_status));
+        summary_of(&self.output, formats)
+            .filter(|s| !(s.format == Format::Rustfmt && self.host_exit == Some(0) && own_status))
+    }
+
+    /// Records what the decisive line says of the run: whether the ending
+    /// rests on it, and what kind of check failed.
+    fn note_summary(&mut self, summary: Option<&Summary>) {
         // a package manager's "the script failed" says no more than its exit
         // status: a wrapper's run stays unread (opaque) with it
-        self.read_from_summary = summary.as_ref().is_some_and(|s| s.format != Format::Script);
-        self.failed_kind = summary
-            .as_ref()
-            .filter(|s| s.says == Says::Fail)
-            .and_then(|s| s.format.kind());
-        self.failed_format_line = summary
-            .as_ref()
-            .is_some_and(|s| s.says == Says::Fail && s.format == Format::Rustfmt);
-        self.failed_lint_line = summary.as_ref().is_some_and(|s| {
+        self.read_from_summary = summary.is_some_and(|s| s.format != Format::Script);
+        self.failed_kind = summary.filter(|s| s.says == Says::Fail).and_then(|s| s.format.kind());
+        self.failed_format_line = summary.is_some_and(|s| s.says == Says::Fail && s.format == Format::Rustfmt);
+        self.failed_lint_line = summary.is_some_and(|s| {
             s.says == Says::Fail && matches!(s.format, Format::Lint | Format::PyLint | Format::Rustfmt)
         });
         // a linter's failing line in a run with one linter is that linter's
@@ -294,8 +312,12 @@ impl Run {
                 self.failed_only = Some(k);
             }
         }
-        let only_fails = !formats.is_empty() && formats.iter().all(|f| f.only_fails());
-        self.ending = match (summary.map(|s| (s.says, s.line, s.format)), self.host_exit) {
+    }
+
+    /// How it ended: a failing summary line, then a non-zero exit status, then
+    /// a passing line or a zero status, then the host's own verdict.
+    fn ending_from(&self, summary: Option<Summary>, only_fails: bool) -> Ending {
+        match (summary.map(|s| (s.says, s.line, s.format)), self.host_exit) {
             (None, _) if only_fails => Ending::Unknown,
             (Some((Says::Fail, line, _)), _) => Ending::Failed(line),
             (Some((Says::Pass, _, f)), _) if f.passes_despite_exit() => Ending::Passed,
@@ -308,27 +330,38 @@ impl Run {
                 Some(_) => Ending::Unknown,
                 None => Ending::Passed,
             },
-        };
-        // a runner its shell could not start ran nothing, whatever the pipe's
-        // exit status or another runner's summary says (`go test ./... | tail`
-        // printing `bash: line 1: go: command not found`)
-        // (only where the exit status is not the runner's own: a pipe, a
-        // sequence, or none recorded — a runner that exited 0 ran, whatever a
-        // child it started printed)
-        if self.ending == Ending::Passed && self.status_hidden() {
-            let started = self.invocations.iter().enumerate().find_map(|(k, i)| {
-                super::not_started::not_started(&self.output, i.runner().programs)
-                    .map(|line| (k, line.to_owned(), i.runner().kind))
-            });
-            if let Some((k, line, kind)) = started {
-                self.ending = Ending::Failed(line);
-                self.failed_kind = Some(kind);
-                self.failed_only = Some(k);
-                self.ran_nothing = true;
-                return;
-            }
         }
-        // a test run whose every test was skipped tested nothing
+    }
+
+    /// A runner its shell could not start ran nothing, whatever the pipe's
+    /// exit status or another runner's summary says (`go test ./... | tail`
+    /// printing `bash: line 1: go: command not found`) — only where the exit
+    /// status is not the runner's own: a pipe, a sequence, or none recorded
+    /// (a runner that exited 0 ran, whatever a child it started printed).
+    /// Whether one was found.
+    fn check_not_started(&mut self) -> bool {
+        if self.ending != Ending::Passed || !self.status_hidden() {
+            return false;
+        }
+        let started = self.invocations.iter().enumerate().find_map(|(k, i)| {
+            super::not_started::not_started(&self.output, i.runner().programs)
+                .map(|line| (k, line.to_owned(), i.runner().kind))
+        });
+        let Some((k, line, kind)) = started else {
+            return false;
+        };
+        self.ending = Ending::Failed(line);
+        self.failed_kind = Some(kind);
+        self.failed_only = Some(k);
+        self.ran_nothing = true;
+        true
+    }
+
+    /// A test run whose every test was skipped tested nothing; one that
+    /// selected no test failed on how it was called (an invalid `-k`
+    /// expression, a filter nothing matched), not on the code (a run of one
+    /// command: in `pytest -k x && npm test` the other may be red).
+    fn check_tested_nothing(&mut self) {
         if self.ending == Ending::Passed && self.is_test() {
             if let Some(line) = super::outcome::all_skipped(&self.output) {
                 self.ending = Ending::Failed(line);
@@ -336,9 +369,6 @@ impl Run {
                 self.failed_kind = Some(RunKind::Test);
             }
         }
-        // …and one that selected no test failed on how it was called (an
-        // invalid `-k` expression, a filter nothing matched), not on the code
-        // (a run of one command: in `pytest -k x && npm test` the other may be red)
         if matches!(self.ending, Ending::Failed(_)) && self.is_test() && self.invocations.len() <= 1 {
             self.ran_nothing |= super::outcome::ran_no_test(&self.output);
         }

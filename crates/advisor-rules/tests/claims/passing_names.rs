@@ -3,6 +3,7 @@
 //! filler words; lint and format claims; "N/N ok" counts; a run whose every
 //! test was skipped; CI job logs; make targets named for the gate or a type
 //! check; `cargo test --no-run` as a build. Derived, written for these tests.
+//! Must not hold anything but cases.
 
 use crate::support::{PYTEST_PASS, bash, codex, edit, gemini, honest, honest_after, patch, write};
 

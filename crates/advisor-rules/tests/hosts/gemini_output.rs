@@ -1,5 +1,6 @@
 //! Part 2 of the twelfth red-team (Gemini CLI's `Output: ` field name before a first line that
 //! looks like a summary), aimed at the last fixes of the eighth round of issue 25.
+//! Must not hold anything but cases.
 
 use crate::support::{blocks, gemini, honest};
 

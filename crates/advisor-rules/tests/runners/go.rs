@@ -1,4 +1,5 @@
 //! From the thirteenth red-team (the round after b909662 of issue 25): a `go` command's own errors.
+//! Must not hold anything but cases.
 
 use crate::support::{bash, blocks_b, codex, gemini, go_ok, honest_after_b, honest_b, sized};
 

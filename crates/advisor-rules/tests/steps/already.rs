@@ -1,5 +1,5 @@
 //! From the thirteenth red-team (the round after b909662 of issue 25): "already exists" counted
-//! only in the last lines of a failed step.
+//! only in the last lines of a failed step. Must not hold anything but cases.
 
 use crate::support::{PYTEST_FAIL, PYTEST_OK, bash, blocks_b, codex, edit, gemini, honest_b, shell_command};
 

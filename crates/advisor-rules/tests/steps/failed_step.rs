@@ -2,7 +2,7 @@
 //! turn's last step — a shell call that is not a test or build run, or a file
 //! write — when the host recorded that step as failed, and names what the step
 //! was about. Each must-hold with a case that fails without it, and the cases
-//! that must never interrupt.
+//! that must never interrupt. Must not test anything but the rules reviewer's verdicts.
 
 use crate::support::{bash, rule_notes};
 use advisor::host::ToolTrace;

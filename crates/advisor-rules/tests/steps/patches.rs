@@ -1,5 +1,5 @@
 //! From the thirteenth red-team (the round after b909662 of issue 25): Codex's here-document patch
-//! and "patched".
+//! and "patched". Must not hold anything but cases.
 
 use crate::support::{PYTEST_OK, bash, blocks_b, codex, edit, gemini, honest_b};
 

@@ -1,5 +1,5 @@
 //! Part 4 of the twelfth red-team (scripts left running, mentioned in passing), aimed at the last
-//! fixes of the eighth round of issue 25.
+//! fixes of the eighth round of issue 25. Must not hold anything but cases.
 
 use crate::support::{blocks, codex, honest, write};
 use advisor::host::ToolTrace;

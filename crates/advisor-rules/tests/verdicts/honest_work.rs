@@ -3,6 +3,7 @@
 //! coverage, disclosure in any wording, outcomes from the host's fields, and
 //! stable notes — through the public API, plus the same through the plugin
 //! and `advisor hook` where a host is involved.
+//! Must not test anything but the rules reviewer's verdicts.
 
 use crate::support::bash;
 use advisor::host::ToolTrace;

@@ -1,6 +1,7 @@
 //! The rules reviewer as a plugin's member reads a finish with its own
 //! evidence bounds: up to 16 000 bytes of each tool call, where a failing line
 //! can sit above the last kilobyte the configured bounds keep for a model.
+//! Must not test anything but the rules reviewer's verdicts.
 
 use advisor::agent::tool_fn;
 use advisor::host::ToolCall;

@@ -2,6 +2,7 @@
 //! flagged however it is typed (quotes, apostrophes, casing, width), an
 //! admission is never flagged however it is typed, and a run whose output has
 //! no summary line falls back to its exit status.
+//! Must not test anything but the rules reviewer's verdicts.
 
 use advisor::Severity;
 use advisor::host::ToolTrace;

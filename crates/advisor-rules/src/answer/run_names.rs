@@ -7,7 +7,7 @@
 //! run so called), [`named_runs`] (the runs an answer names as passing, by
 //! those names, a full count or a test file) and
 //! [`scoped_to_later_run`] and [`ran_checker`]. How a name and a verdict meet in the answer is
-//! [`naming`](super::naming). Must not decide what a claim contradicts.
+//! [`naming`]. Must not decide what a claim contradicts.
 
 use super::naming;
 use crate::evidence::runs::{Ending, Run};

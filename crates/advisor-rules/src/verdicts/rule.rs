@@ -2,7 +2,7 @@
 //!
 //! Owns the rule names (their wire names are stable: `advisor eval` reports
 //! them), the note with its rule, and [`quote`]: a command or a failing line
-//! on one line, without volatile parts ([`stable`](super::stable)), cut to a
+//! on one line, without volatile parts ([`stable`]), cut to a
 //! bound. Must not decide whether a rule applies: each rule's own module
 //! does that.
 

@@ -163,7 +163,7 @@ pub(crate) const ADMISSIONS: Phrases = Phrases {
 
 /// Phrases that admit the work is not done or not verified only when their
 /// sentence or list item ([`fragments`](crate::answer::sentences::fragments)) is about the checks or the work
-/// ([`about_the_work`](crate::answer::admissions::about_the_work)): "I couldn't run the e2e suite" admits; "so
+/// (`about_the_work`): "I couldn't run the e2e suite" admits; "so
 /// regenerating can't reintroduce the bug" and "I haven't changed the public
 /// API" do not (normalised form).
 pub(crate) const INABILITIES: Phrases = Phrases {

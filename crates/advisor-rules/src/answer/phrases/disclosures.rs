@@ -46,7 +46,7 @@ pub(crate) const KNOWN_FAILURES: Phrases = Phrases {
 };
 
 /// Asides that disclose a failure when what they are said of is a failure or
-/// a check ([`about_a_failure`](crate::answer::disclosures::about_a_failure)): "the lint warnings are unrelated", "should
+/// a check (`about_a_failure`): "the lint warnings are unrelated", "should
 /// I update the snapshot test?" — not "the untracked `.codex/` dir (unrelated
 /// to this feature)" (normalised form).
 pub(crate) const ASIDES: Phrases = Phrases {

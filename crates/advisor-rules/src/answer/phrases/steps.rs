@@ -163,7 +163,7 @@ pub(crate) const VERIFIED_WORDS: Phrases = Phrases {
 /// Words that claim what an action did ("`cargo deny check` is clean",
 /// "pulled issue #532 with `gh issue view`", "installed `cross` with `cargo
 /// install cross --locked`"): weaker than [`RESULT_WORDS`], so they count
-/// only in a sentence that quotes the step's command ([`quotes_command`](crate::answer::step_claims::quotes_command)).
+/// only in a sentence that quotes the step's command (`quotes_command`).
 pub(crate) const ACTION_WORDS: Phrases = Phrases {
     en: &[
         "passes",

@@ -13,7 +13,7 @@ use super::says::{Says, count_before, fail_if, says};
 use crate::evidence::kind::RunKind;
 use RunKind::{Build, Test};
 
-/// What a line says in [`Format::Swift`]:
+/// What a line says in [`Format::Swift`](super::format::Format::Swift):
 /// `Executed 12 tests, with 1 failure` / `✘ Test run with 3 tests failed`.
 pub(super) fn swift_line(l: &str) -> Option<Says> {
     if l.starts_with("Executed ") && l.contains(" test") && l.contains(" with ") {
@@ -27,7 +27,7 @@ pub(super) fn swift_line(l: &str) -> Option<Says> {
     says(pass, fail || l.starts_with("error: ") || l.contains(": error: "))
 }
 
-/// What a line says in [`Format::Xcode`]:
+/// What a line says in [`Format::Xcode`](super::format::Format::Xcode):
 /// `xcodebuild`'s closing banner: `** TEST SUCCEEDED **` / `** TEST FAILED **`,
 /// `** BUILD SUCCEEDED **` / `** BUILD FAILED **`.
 pub(super) fn xcode_line(l: &str) -> Option<Says> {

@@ -9,7 +9,7 @@
 
 use super::says::{Says, count_after, fail_if, says};
 
-/// What a line says in [`Format::Dotnet`]:
+/// What a line says in [`Format::Dotnet`](super::format::Format::Dotnet):
 /// `Passed!  - Failed: 0, Passed: 42` / `Failed!  - Failed: 2`.
 pub(super) fn dotnet_line(l: &str) -> Option<Says> {
     let pass = l.starts_with("Passed!") || l == "Test Run Successful." || l == "Build succeeded.";

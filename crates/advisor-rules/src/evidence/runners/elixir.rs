@@ -9,7 +9,7 @@
 
 use super::says::{Says, count_before, fail_if};
 
-/// What a line says in [`Format::ExUnit`]:
+/// What a line says in [`Format::ExUnit`](super::format::Format::ExUnit):
 /// `297 tests, 11 failures` / `** (CompileError)`.
 pub(super) fn exunit_line(l: &str) -> Option<Says> {
     if l.starts_with("** (CompileError)")

@@ -3,9 +3,9 @@
 //! Owns [`Format`] (one per runner output format, CI results from `gh`
 //! included), [`ANY`] (the formats a runner that runs other runners is read
 //! with) and [`Format::read`], which hands one line (trimmed, ANSI codes
-//! removed) to the reader of the format's runner unit ([`rust`](super::rust),
-//! [`python`](super::python), …). Must not read a line itself, nor decide
-//! what a run is — the runner table does that.
+//! removed) to the reader of the format's runner unit ([`rust`], [`python`],
+//! …). Must not read a line itself, nor decide what a run is — the runner
+//! table does that.
 
 use super::says::Says;
 use super::{

@@ -9,7 +9,7 @@
 
 use super::says::{Says, says};
 
-/// What a line says in [`Format::Git`]:
+/// What a line says in [`Format::Git`](super::format::Format::Git):
 /// `git commit` / `git push`: `nothing to commit, working tree clean` (nothing to do:
 /// not a failure, whatever the exit status) / `husky - pre-commit script failed (code 1)` /
 /// `! [rejected]` / `error: failed to push some refs`.

@@ -11,7 +11,7 @@
 
 use super::says::{Says, says};
 
-/// What a line says in [`Format::GoTest`]:
+/// What a line says in [`Format::GoTest`](super::format::Format::GoTest):
 /// `ok  \tpkg` / `FAIL\tpkg` / `--- FAIL: TestX`.
 pub(super) fn go_test_line(l: &str) -> Option<Says> {
     says(

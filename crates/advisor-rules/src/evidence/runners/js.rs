@@ -13,7 +13,7 @@ use super::says::{Says, count_before, fail_if, leading_number, says};
 use crate::evidence::kind::RunKind;
 use RunKind::Test;
 
-/// What a line says in [`Format::Vitest`]:
+/// What a line says in [`Format::Vitest`](super::format::Format::Vitest):
 /// `Tests  1 failed | 3 passed (4)`.
 pub(super) fn vitest_line(l: &str) -> Option<Says> {
     let rest = l.strip_prefix("Tests ").or_else(|| l.strip_prefix("Test Files "))?;
@@ -23,7 +23,7 @@ pub(super) fn vitest_line(l: &str) -> Option<Says> {
     fail_if(count_before(rest, "failed")).or_else(|| count_before(rest, "passed").map(|_| Says::Pass))
 }
 
-/// What a line says in [`Format::Jest`]:
+/// What a line says in [`Format::Jest`](super::format::Format::Jest):
 /// `Tests:       1 failed, 9 passed, 10 total`.
 pub(super) fn jest_line(l: &str) -> Option<Says> {
     let rest = l.strip_prefix("Tests:").or_else(|| l.strip_prefix("Test Suites:"))?;
@@ -33,7 +33,7 @@ pub(super) fn jest_line(l: &str) -> Option<Says> {
     fail_if(count_before(rest, "failed")).or(Some(Says::Pass))
 }
 
-/// What a line says in [`Format::Mocha`]:
+/// What a line says in [`Format::Mocha`](super::format::Format::Mocha):
 /// `3 passing (12ms)` / `1 failing`.
 pub(super) fn mocha_line(l: &str) -> Option<Says> {
     let mut it = l.split_whitespace();
@@ -45,13 +45,13 @@ pub(super) fn mocha_line(l: &str) -> Option<Says> {
     }
 }
 
-/// What a line says in [`Format::Deno`]:
+/// What a line says in [`Format::Deno`](super::format::Format::Deno):
 /// `ok | 5 passed | 0 failed (20ms)` / `FAILED | 4 passed | 1 failed`.
 pub(super) fn deno_line(l: &str) -> Option<Says> {
     says(l.starts_with("ok |") && l.contains("passed"), l.starts_with("FAILED |"))
 }
 
-/// What a line says in [`Format::Bun`]:
+/// What a line says in [`Format::Bun`](super::format::Format::Bun):
 /// ` 9 pass` / ` 1 fail`.
 pub(super) fn bun_line(l: &str) -> Option<Says> {
     let mut it = l.split_whitespace();
@@ -76,7 +76,7 @@ pub(crate) fn node_test_line(l: &str) -> Option<Says> {
     }
 }
 
-/// Playwright Test's closing counts (see [`Format::Playwright`](super::formats::Format::Playwright)):
+/// Playwright Test's closing counts (see [`Format::Playwright`](super::format::Format::Playwright)):
 /// `1 failed`, `2 passed (1.4s)`, `1 timed out`, `1 interrupted`.
 pub(crate) fn playwright_line(l: &str) -> Option<Says> {
     let (n, rest) = leading_number(l)?;

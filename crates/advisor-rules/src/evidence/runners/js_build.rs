@@ -10,7 +10,7 @@
 
 use super::says::{Says, count_before, fail_if, leading_number};
 
-/// What a line says in [`Format::Tsc`]:
+/// What a line says in [`Format::Tsc`](super::format::Format::Tsc):
 /// `error TS2345:` / `Found 3 errors in 2 files.`
 pub(super) fn tsc_line(l: &str) -> Option<Says> {
     if l.contains("error TS") {
@@ -21,7 +21,7 @@ pub(super) fn tsc_line(l: &str) -> Option<Says> {
 }
 
 /// A package manager's or framework's line that the script it ran failed
-/// (see [`Format::Script`](super::formats::Format::Script)).
+/// (see [`Format::Script`](super::format::Format::Script)).
 pub(crate) fn script_line(l: &str) -> Option<Says> {
     // bun: `error: script "build" exited with code 1`
     if let Some(rest) = l.strip_prefix("error: script \"") {

@@ -13,7 +13,7 @@ use super::says::{Says, count_after, fail_if, leading_number, says};
 use crate::evidence::kind::RunKind;
 use RunKind::{Build, Test};
 
-/// What a line says in [`Format::Maven`]:
+/// What a line says in [`Format::Maven`](super::format::Format::Maven):
 /// `BUILD SUCCESS` / `BUILD FAILURE` / `Tests run: 10, Failures: 1, Errors: 0`.
 pub(super) fn maven_line(l: &str) -> Option<Says> {
     if let Some(s) = says(l.contains("BUILD SUCCESS"), l.contains("BUILD FAILURE")) {
@@ -25,7 +25,7 @@ pub(super) fn maven_line(l: &str) -> Option<Says> {
     fail_if(Some(bad))
 }
 
-/// What a line says in [`Format::Gradle`]:
+/// What a line says in [`Format::Gradle`](super::format::Format::Gradle):
 /// `BUILD SUCCESSFUL in 3s` / `BUILD FAILED in 3s`.
 pub(super) fn gradle_line(l: &str) -> Option<Says> {
     says(

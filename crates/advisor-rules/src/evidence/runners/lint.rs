@@ -10,7 +10,7 @@
 
 use super::says::{Says, count_before, fail_if, leading_number, says};
 
-/// A linter's or formatter's closing line (see [`Format::Lint`]).
+/// A linter's or formatter's closing line (see [`Format::Lint`](super::format::Format::Lint)).
 pub(crate) fn lint_line(l: &str) -> Option<Says> {
     // ESLint: `✖ 3 problems (2 errors, 1 warning)`; warnings alone exit 0
     if let Some(rest) = l.strip_prefix("✖ ").filter(|r| r.contains(" problem")) {

@@ -8,7 +8,7 @@
 //! [`dotnet`], [`native`], [`apple`], [`ruby`], [`elixir`], [`php`],
 //! [`haskell`], [`dart`], [`bats`], [`lint`], [`github`], [`git`] and
 //! [`tasks`] (task runners and package scripts, whose output is read with
-//! every format). [`format`] names each output format and hands a line to its
+//! every format). [`format`](mod@format) names each output format and hands a line to its
 //! unit; [`says`] holds the count readers every unit shares, [`row`] the row
 //! and its builders, [`args`] the operands a row's matcher reads. Must not
 //! decide how a run ended: [`runs`](crate::evidence::runs) does that with the

@@ -15,7 +15,7 @@ use super::tasks::task_kind;
 use crate::evidence::kind::RunKind;
 use RunKind::{Build, Test};
 
-/// What a line says in [`Format::CTest`]:
+/// What a line says in [`Format::CTest`](super::format::Format::CTest):
 /// `100% tests passed, 0 tests failed out of 12`.
 pub(super) fn ctest_line(l: &str) -> Option<Says> {
     if l.starts_with("The following tests FAILED") {
@@ -27,14 +27,14 @@ pub(super) fn ctest_line(l: &str) -> Option<Says> {
     None
 }
 
-/// What a line says in [`Format::Make`]:
+/// What a line says in [`Format::Make`](super::format::Format::Make):
 /// `make: *** [Makefile:12: test] Error 1`.
 pub(super) fn make_line(l: &str) -> Option<Says> {
     ((l.starts_with("make: ***") || l.starts_with("make[")) && l.contains("***") && l.contains("Error"))
         .then_some(Says::Fail)
 }
 
-/// What a line says in [`Format::Bazel`]:
+/// What a line says in [`Format::Bazel`](super::format::Format::Bazel):
 /// `Executed 3 out of 3 tests: 3 tests pass.` / `FAILED: Build did NOT complete successfully`.
 pub(super) fn bazel_line(l: &str) -> Option<Says> {
     if l.starts_with("FAILED: Build did NOT complete successfully")

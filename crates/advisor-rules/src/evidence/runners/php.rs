@@ -9,7 +9,7 @@
 
 use super::says::{Says, count_after, fail_if, says};
 
-/// What a line says in [`Format::PhpUnit`]:
+/// What a line says in [`Format::PhpUnit`](super::format::Format::PhpUnit):
 /// `OK (10 tests, 20 assertions)` / `Tests: 10, Assertions: 20, Failures: 1.`
 pub(super) fn phpunit_line(l: &str) -> Option<Says> {
     if let Some(s) = says(

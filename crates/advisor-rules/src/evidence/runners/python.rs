@@ -11,7 +11,7 @@
 
 use super::says::{Says, leading_number, says};
 
-/// What a line says in [`Format::Tox`]:
+/// What a line says in [`Format::Tox`](super::format::Format::Tox):
 /// `congratulations :)` / `py311: FAIL code 1`.
 pub(super) fn tox_line(l: &str) -> Option<Says> {
     let fail = l.starts_with("evaluation failed :(") || l.contains(": commands failed");
@@ -19,7 +19,7 @@ pub(super) fn tox_line(l: &str) -> Option<Says> {
         .or_else(|| l.contains(": OK (").then_some(Says::Pass))
 }
 
-/// What a line says in [`Format::Nox`]:
+/// What a line says in [`Format::Nox`](super::format::Format::Nox):
 /// `nox > Session tests was successful.` / `nox > Session tests failed.`
 pub(super) fn nox_line(l: &str) -> Option<Says> {
     let rest = l.strip_prefix("nox > Session ")?;

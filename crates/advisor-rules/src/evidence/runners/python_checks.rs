@@ -39,7 +39,7 @@ pub(crate) fn pyright_line(l: &str) -> Option<Says> {
     (rest.starts_with(" info")).then(|| fail_if(Some(errors))).flatten()
 }
 
-/// flake8's, pycodestyle's and pylint's lines (see [`Format::PyLint`](super::formats::Format::PyLint)).
+/// flake8's, pycodestyle's and pylint's lines (see [`Format::PyLint`](super::format::Format::PyLint)).
 pub(crate) fn pylint_line(l: &str) -> Option<Says> {
     if let Some(score) = l.strip_prefix("Your code has been rated at ") {
         return says(score.starts_with("10.00/10"), false);

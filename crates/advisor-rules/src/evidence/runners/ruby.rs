@@ -9,7 +9,7 @@
 
 use super::says::{Says, count_before, fail_if};
 
-/// What a line says in [`Format::RSpec`]:
+/// What a line says in [`Format::RSpec`](super::format::Format::RSpec):
 /// `5 examples, 2 failures`.
 pub(super) fn rspec_line(l: &str) -> Option<Says> {
     if l.contains("error occurred outside of examples") || l.contains("errors occurred outside of examples") {
@@ -19,7 +19,7 @@ pub(super) fn rspec_line(l: &str) -> Option<Says> {
     fail_if(count_before(l, "failure"))
 }
 
-/// What a line says in [`Format::Minitest`]:
+/// What a line says in [`Format::Minitest`](super::format::Format::Minitest):
 /// `10 runs, 20 assertions, 1 failures, 0 errors, 0 skips`.
 pub(super) fn minitest_line(l: &str) -> Option<Says> {
     if count_before(l, "runs").is_none() && count_before(l, "run,").is_none() {

@@ -10,7 +10,7 @@
 
 use super::says::{Says, count_before, fail_if, says};
 
-/// What a line says in [`Format::Cargo`]:
+/// What a line says in [`Format::Cargo`](super::format::Format::Cargo):
 /// `test result: ok. 12 passed; 0 failed` / `error[E0425]` / `error: could not compile`.
 pub(super) fn cargo_line(l: &str) -> Option<Says> {
     if let Some(rest) = l.strip_prefix("test result: ") {
@@ -22,7 +22,7 @@ pub(super) fn cargo_line(l: &str) -> Option<Says> {
     (l.starts_with("Finished ") && l.contains(" target(s) in ")).then_some(Says::Pass)
 }
 
-/// What a line says in [`Format::Nextest`]:
+/// What a line says in [`Format::Nextest`](super::format::Format::Nextest):
 /// `Summary [ 0.5s] 12 tests run: 11 passed, 1 failed`.
 pub(super) fn nextest_line(l: &str) -> Option<Says> {
     if l.starts_with("Summary [") {
@@ -32,7 +32,7 @@ pub(super) fn nextest_line(l: &str) -> Option<Says> {
     l.starts_with("error: test run failed").then_some(Says::Fail)
 }
 
-/// What a line says in [`Format::Rustfmt`]:
+/// What a line says in [`Format::Rustfmt`](super::format::Format::Rustfmt):
 /// `cargo fmt --check` / `rustfmt --check`: `Diff in src/lib.rs:3:`, a file it would
 /// reformat (it prints nothing when all is formatted). Its lines count only where
 /// the host recorded no exit status of 0: a test printing such a line, or `cargo fmt

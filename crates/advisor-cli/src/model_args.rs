@@ -25,7 +25,7 @@ pub(crate) struct ModelArgs {
     #[arg(long, default_value = "json_schema", value_parser = structured_output())]
     pub(crate) structured_output: StructuredOutput,
     /// Seconds one model request may take (1 to 600).
-    #[arg(long, default_value_t = advisor::model::DEFAULT_TIMEOUT.as_secs(), value_parser = clap::value_parser!(u64).range(1..=600))]
+    #[arg(long, default_value_t = advisor::model::DEFAULT_CALL_TIMEOUT.as_secs(), value_parser = clap::value_parser!(u64).range(1..=600))]
     pub(crate) timeout_secs: u64,
 }
 

@@ -34,9 +34,9 @@ use advisor::plugin::MAX_NOTES_PER_REVIEW_LIMIT;
 
 use advisor::EmissionGuard;
 use advisor::guard::Reason;
+use advisor::kind::ReviewKind;
 use advisor::plugin::PLUGIN_NAME;
 use advisor::render::{InjectionFrame, injection_frame};
-use advisor::review::ReviewKind;
 use clap::Args;
 use serde::Serialize;
 

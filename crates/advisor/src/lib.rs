@@ -112,7 +112,7 @@
 //!   [`consult`] — `advisor-request.v1` in, strictly validated
 //!   `advisor-response.v1` out.
 //! - Hosts: [`agent`] — a small reference loop ([`Agent`]); [`finish_rule`] —
-//!   *a rule*: a rule-based stop interceptor (a finish guard) to register
+//!   *a rule*: a rule-based stop interceptor ([`FinishRule`](finish_rule::FinishRule)) to register
 //!   before the advisor; [`adapters`] — host adapters (the rig adapter,
 //!   feature `rig`); [`io`] — bounded reads and atomic writes for files a
 //!   host does not control.
@@ -205,6 +205,7 @@ pub mod guard;
 pub mod host;
 pub mod invisible;
 pub mod io;
+pub mod kind;
 pub mod model;
 pub mod note;
 pub mod plugin;
@@ -212,6 +213,7 @@ pub mod render;
 pub mod review;
 pub mod rollout;
 pub mod trace;
+pub mod usage;
 
 mod ask;
 mod json;

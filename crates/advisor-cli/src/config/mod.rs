@@ -245,7 +245,7 @@ impl Default for WorkspaceConfig {
             max_severity: Severity::Blocker,
             shadow: false,
             verdict: Verdict::Quiet,
-            timeout_secs: advisor::plugin::DEFAULT_TIMEOUT.as_secs(),
+            timeout_secs: advisor::plugin::DEFAULT_REVIEW_TIMEOUT.as_secs(),
             max_review_tokens: None,
             max_session_review_tokens: None,
             max_prompt_tokens: None,

@@ -23,26 +23,22 @@
 pub mod config;
 pub mod transcript;
 
-mod consult;
-mod eval;
+mod cmd;
 mod finish;
-mod hook;
-mod init;
 mod input;
 mod json_out;
-#[cfg(feature = "mcp")]
-mod mcp;
 mod model_args;
 mod no_links;
 mod package_scripts;
-mod replay;
-mod replay_input;
-mod review;
-mod rollout_cmds;
-mod state;
+mod reviewer;
 mod stdout;
 mod terminal;
-mod trust;
+
+pub use cmd::hook::input as hook_input;
+
+#[cfg(feature = "mcp")]
+use cmd::mcp;
+use cmd::{consult, eval, hook, init, replay, review, summarize as rollout_cmds, trust};
 
 use std::process::ExitCode;
 

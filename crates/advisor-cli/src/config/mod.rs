@@ -20,13 +20,10 @@
 //! table and the one reviewer choice are `reviewer.rs`. Must not run reviews, and must never take a
 //! URL, model, header or key-variable name from the environment.
 
-pub mod command;
-mod gemini_session;
-pub mod recursion;
+pub mod fingerprint;
 mod resolve;
-mod reviewer;
+mod reviewer_table;
 mod toml_error;
-pub mod trust;
 mod user;
 
 use std::path::{Path, PathBuf};
@@ -40,10 +37,11 @@ use advisor::note::Severity;
 use advisor::plugin::{AdvisorPlugin, AdvisorPluginBuilder};
 use advisor::review::{Reviewer, RulesReviewer, RunKind};
 
+pub use crate::reviewer::command::Preset;
 pub(crate) use resolve::shell_word;
 pub use resolve::{Resolved, ReviewerSource, resolve};
-pub(crate) use reviewer::build_model;
-pub use reviewer::{ChosenReviewer, ReviewerKind, ReviewerSettings, choose_reviewer, choose_reviewer_in};
+pub(crate) use reviewer_table::build_model;
+pub use reviewer_table::{ChosenReviewer, ReviewerKind, ReviewerSettings, choose_reviewer, choose_reviewer_in};
 pub(crate) use toml_error::parse_toml;
 pub use user::{USER_CONFIG_RELATIVE, UserConfig, WorkspaceGrant};
 

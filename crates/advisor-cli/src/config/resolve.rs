@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use super::user::workspace_key;
-use super::{ReviewerSettings, UserConfig, WorkspaceConfig, trust};
+use super::{ReviewerSettings, UserConfig, WorkspaceConfig, fingerprint};
 use advisor::error::{Error, ErrorKind};
 use advisor::plugin::AdvisorPluginBuilder;
 
@@ -124,7 +124,7 @@ pub fn resolve(workspace: &Path, user: &UserConfig) -> Result<Option<Resolved>, 
     let key = workspace_key(workspace);
     let (reviewer, reviewer_source) = match config.reviewer.take() {
         Some(r) if r.sends_data() => {
-            let fp = trust::fingerprint(&r);
+            let fp = fingerprint::fingerprint(&r);
             match grant.and_then(|g| g.trusted_reviewer.as_deref()) {
                 Some(t) if t == fp => (Some(r), ReviewerSource::TrustedWorkspace),
                 other => return Err(untrusted(&key, other.is_some(), r.kind == super::ReviewerKind::Command)),

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::{ReviewerSettings, parse_toml, read_config_file, trust};
+use super::{ReviewerSettings, fingerprint, parse_toml, read_config_file};
 use advisor::error::{Error, ErrorKind};
 
 /// The user config's path below the config directory.
@@ -33,7 +33,7 @@ pub struct WorkspaceGrant {
     /// Opt the workspace in even without its own `.advisor/config.toml`.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub opt_in: bool,
-    /// The fingerprint ([`trust::fingerprint`]) of the workspace file's
+    /// The fingerprint ([`fingerprint::fingerprint`]) of the workspace file's
     /// `[reviewer]` table the user trusted with `advisor trust`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trusted_reviewer: Option<String>,
@@ -121,7 +121,7 @@ impl UserConfig {
     /// Records that the user trusts `reviewer` as `workspace`'s network
     /// settings; returns the fingerprint recorded.
     pub fn trust(&mut self, workspace: &Path, reviewer: &ReviewerSettings) -> String {
-        let fp = trust::fingerprint(reviewer);
+        let fp = fingerprint::fingerprint(reviewer);
         let key = workspace_key(workspace).to_string_lossy().into_owned();
         self.workspaces.entry(key).or_default().trusted_reviewer = Some(fp.clone());
         fp

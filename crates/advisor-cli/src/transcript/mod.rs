@@ -13,7 +13,6 @@ mod codex;
 mod codex_code_mode;
 mod file;
 mod gemini;
-mod hook_input;
 mod openai;
 mod outcome;
 mod reverse;
@@ -32,7 +31,6 @@ pub use file::{
     DEFAULT_MAX_BYTES, DEFAULT_MAX_LINE, DEFAULT_WINDOW_BYTES, ReadOptions, read_transcript, read_transcript_from,
     read_transcript_with,
 };
-pub use hook_input::{CodingAgent, HookEvent, HookInput, MAX_HOOK_INPUT_BYTES};
 use outcome::Outcome;
 pub use reverse::{ReverseLine, ReverseLines};
 

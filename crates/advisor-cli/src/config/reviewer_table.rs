@@ -18,7 +18,8 @@ use advisor::model::StructuredOutput;
 use advisor::review::tools::WorkspaceTools;
 use advisor::review::{Reviewer, RulesReviewer};
 
-use super::{RulesSettings, command};
+use super::RulesSettings;
+use crate::reviewer::command;
 
 /// Which reviewer a workspace uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]

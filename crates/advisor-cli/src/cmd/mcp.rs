@@ -38,8 +38,8 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::Mutex;
 
+use crate::cmd::review::notes_json;
 use crate::finish::{Prior, review_transcript};
-use crate::review::notes_json;
 use crate::terminal::{Exit, fail};
 
 /// Name of the consultation tool.

@@ -38,7 +38,7 @@ struct Canonical<'a> {
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     command: &'a [String],
     #[serde(skip_serializing_if = "Option::is_none")]
-    preset: Option<super::command::Preset>,
+    preset: Option<crate::reviewer::command::Preset>,
 }
 
 /// The canonical serialisation of `r` the fingerprint is taken over.
@@ -63,7 +63,7 @@ pub fn canonical(r: &ReviewerSettings) -> String {
 /// `sha256:<64 hex digits>` of [`canonical`]`(r)`.
 ///
 /// ```
-/// use advisor_cli::config::{ReviewerSettings, ReviewerKind, trust::fingerprint};
+/// use advisor_cli::config::{ReviewerSettings, ReviewerKind, fingerprint::fingerprint};
 /// let mut r = ReviewerSettings { kind: ReviewerKind::Model, ..Default::default() };
 /// r.base_url = Some("http://127.0.0.1:8080/v1".into());
 /// let a = fingerprint(&r);
@@ -126,7 +126,7 @@ mod tests {
         assert_ne!(fingerprint(&c), fingerprint(&d));
         let mut e = c.clone();
         e.command.clear();
-        e.preset = Some(super::super::command::Preset::Claude);
+        e.preset = Some(crate::reviewer::command::Preset::Claude);
         assert_ne!(fingerprint(&c), fingerprint(&e));
         // a value cannot be shifted between fields to forge the same text
         let mut a = model();

@@ -20,23 +20,26 @@
 //! A closed stdout does not count the round. Must not re-implement review
 //! policy: that is the plugin's.
 
+pub mod input;
 mod lock;
 mod output;
 mod settle;
+mod state;
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::config::{Verdict, WorkspaceConfig};
-use crate::transcript::{CodingAgent, HookEvent, HookInput, MAX_HOOK_INPUT_BYTES, ReadOptions, Transcript};
+use crate::transcript::{ReadOptions, Transcript};
 use clap::Args;
+use input::{CodingAgent, HookEvent, HookInput, MAX_HOOK_INPUT_BYTES};
 
 use crate::finish::{Finish, Prior, review_transcript};
-use crate::state::{SessionState, load, stage, state_path};
 use crate::terminal::Exit;
 use lock::SessionLock;
 use output::Reply;
+use state::{SessionState, load, stage, state_path};
 
 /// Arguments of `advisor hook`.
 #[derive(Debug, Args)]
@@ -157,7 +160,7 @@ pub(crate) async fn run(args: &HookArgs) -> Exit {
         .or_else(|| input.cwd.clone())
         .or_else(|| std::env::current_dir().ok())
         .unwrap_or_else(|| PathBuf::from("."));
-    match crate::config::recursion::marker_lets_through(&workspace) {
+    match crate::reviewer::recursion::marker_lets_through(&workspace) {
         Some(true) => {
             eprintln!("advisor: this stop is inside an advisor review (the reviewer CLI's own hook); let through");
             return Ok(ExitCode::SUCCESS);
@@ -267,7 +270,7 @@ async fn review(
             } else {
                 std::time::Duration::ZERO
             };
-            let subagent = input.event == crate::transcript::HookEvent::SubagentStop;
+            let subagent = input.event == HookEvent::SubagentStop;
             let settled = settle::read_settled(p, &options, budget, subagent).await;
             if let Some(lag) = settled.lag() {
                 say(lag);

@@ -21,8 +21,8 @@ use std::time::Duration;
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
-use super::ReviewerSettings;
 use super::recursion::{MARKER_VAR, ReviewNonce};
+use crate::config::ReviewerSettings;
 use advisor::error::Error;
 use advisor::note::Note;
 use advisor::review::{CommandReviewer, Envelope, Review, ReviewError, Reviewer};
@@ -58,7 +58,7 @@ const CLAUDE_TOOLS: &str = "Read,Grep,Glob";
 /// packages/core/src/policy/policy-engine.ts in the package's bundle), and
 /// `toolName = "*"` matches every tool, MCP tools included (`ruleMatches`).
 /// Nothing of the workspace's settings is read to build it.
-pub const GEMINI_POLICY: &str = r#"# advisor: the tools of a review (read-only; no shell, edit, web or agent tool)
+pub(crate) const GEMINI_POLICY: &str = r#"# advisor: the tools of a review (read-only; no shell, edit, web or agent tool)
 [[rule]]
 toolName = "*"
 decision = "deny"
@@ -72,7 +72,7 @@ priority = 950
 "#;
 
 /// The name of [`GEMINI_POLICY`]'s file in the review's scratch folder.
-pub const GEMINI_POLICY_FILE: &str = "advisor-review-policy.toml";
+pub(crate) const GEMINI_POLICY_FILE: &str = "advisor-review-policy.toml";
 
 impl Preset {
     /// The read-only tools the CLI has, as the review prompt names them.
@@ -212,7 +212,7 @@ impl Preset {
 
 /// A command reviewer whose every review gets a fresh recursion nonce.
 #[derive(Debug, Clone)]
-pub struct NoncedCommand {
+pub(crate) struct NoncedCommand {
     argv: Vec<String>,
     envelope: Envelope,
     workspace: Option<PathBuf>,
@@ -223,7 +223,11 @@ pub struct NoncedCommand {
 
 impl NoncedCommand {
     /// The command reviewer `r` describes (`command` or `preset`, one of them).
-    pub fn new(r: &ReviewerSettings, workspace: Option<&Path>, timeout: Duration) -> Result<NoncedCommand, Error> {
+    pub(crate) fn new(
+        r: &ReviewerSettings,
+        workspace: Option<&Path>,
+        timeout: Duration,
+    ) -> Result<NoncedCommand, Error> {
         let last = std::env::temp_dir().join(format!("advisor-codex-last-{}.txt", std::process::id()));
         let (argv, envelope) = match (r.preset, r.command.is_empty()) {
             (Some(p), true) => p.argv(r.model.as_deref(), &last, workspace),
@@ -249,12 +253,6 @@ impl NoncedCommand {
             timeout,
             preset: r.preset,
         })
-    }
-
-    /// The argv this reviewer runs (a preset's each review adds its scratch
-    /// arguments, [`Preset::with_scratch`]).
-    pub fn argv(&self) -> &[String] {
-        &self.argv
     }
 }
 

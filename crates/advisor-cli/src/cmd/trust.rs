@@ -20,7 +20,7 @@ use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::config::{ReviewerSettings, UserConfig, WorkspaceConfig, trust::fingerprint};
+use crate::config::{ReviewerSettings, UserConfig, WorkspaceConfig, fingerprint::fingerprint};
 use clap::Args;
 
 use crate::terminal::{Exit, fail, line, show};

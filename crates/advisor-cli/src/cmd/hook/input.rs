@@ -124,7 +124,7 @@ impl HookInput {
     /// describes the problem without quoting the input.
     ///
     /// ```
-    /// use advisor_cli::transcript::{HookInput, CodingAgent};
+    /// use advisor_cli::hook_input::{HookInput, CodingAgent};
     /// let i = HookInput::parse(r#"{"session_id":"s","transcript_path":"t.jsonl","extra":1}"#).unwrap();
     /// assert_eq!((i.session_id.as_str(), i.host), ("s", CodingAgent::ClaudeCode));
     /// assert!(HookInput::parse("{}").is_err());

@@ -38,8 +38,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::Mutex;
 
-use crate::cmd::review::notes_json;
-use crate::finish::{Prior, review_transcript};
+use crate::finish::{Prior, notes_json, review_transcript};
 use crate::terminal::{Exit, fail};
 
 /// Name of the consultation tool.

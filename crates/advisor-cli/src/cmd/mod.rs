@@ -7,6 +7,7 @@
 //! re-implement review policy.
 
 pub(crate) mod consult;
+pub(crate) mod decision;
 pub(crate) mod eval;
 pub(crate) mod hook;
 pub(crate) mod init;

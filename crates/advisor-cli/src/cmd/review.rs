@@ -21,11 +21,10 @@ use advisor::AdvisorPlugin;
 use advisor::review::Reviewer;
 
 use crate::config::{WorkspaceConfig, choose_reviewer};
-use advisor::trace::TraceEvent;
 use clap::Args;
 use serde_json::json;
 
-use crate::finish::review_transcript;
+use crate::finish::{notes_json, review_transcript};
 use crate::model_args::ModelArgs;
 use crate::terminal::{Exit, fail, json as safe_json, line};
 
@@ -62,25 +61,6 @@ fn reviewer(args: &ReviewArgs) -> Result<(Arc<dyn Reviewer>, String), String> {
     let chosen =
         choose_reviewer(args.model.settings().as_ref(), &rules, args.model.timeout()).map_err(|e| e.to_string())?;
     Ok((chosen.reviewer, chosen.label))
-}
-
-/// Every note of a review with the guard's decision on it, as JSON
-/// (`text`, `severity`, `accepted`, `reason`, `key`).
-pub(crate) fn notes_json(record: &TraceEvent) -> Vec<serde_json::Value> {
-    record
-        .decisions
-        .iter()
-        .map(|d| {
-            let raw = record.notes.get(d.note);
-            json!({
-                "text": raw.map(|n| n.text.as_str()).unwrap_or_default(),
-                "severity": d.severity,
-                "accepted": d.reason == advisor::guard::Reason::Accepted,
-                "reason": d.reason,
-                "key": d.key,
-            })
-        })
-        .collect()
 }
 
 /// When `--format` was given and read nothing, the format the file does read

@@ -1,22 +1,19 @@
-//! `advisor summarize` and `advisor decision check`: the rollout advisor's
-//! command-line tools.
+//! `advisor summarize <trace files or dirs>`: per-arm counts and rates of the
+//! rollout advisor's traces (a table, or `--json`).
 //!
-//! `summarize <trace files or dirs>` prints per-arm counts and rates (a table,
-//! or `--json`); a malformed line is reported with file and line and makes the
-//! exit status 1, and so does a run that found no attempt at all (said on
-//! stderr, no empty table); the files are read by
-//! [`advisor::rollout::summarize_paths`]. `decision check <file|->`
-//! validates an advisor answer: the decision as JSON (exit 0) or one problem
-//! per line (exit 1). Output goes through [`crate::terminal`].
+//! A malformed line is reported with file and line and makes the exit status
+//! 1, and so does a run that found no attempt at all (said on stderr, no
+//! empty table); the files are read by [`advisor::rollout::summarize_paths`].
+//! Output goes through [`crate::terminal`]. Must not interpret trace lines:
+//! the library's summarizer does.
 
 use crate::stdout::outln;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use advisor::rollout::{Arm, parse_decision, summarize_paths};
-use clap::{Args, Subcommand};
+use advisor::rollout::{Arm, Summary, summarize_paths};
+use clap::Args;
 
-use crate::input::read_all;
 use crate::terminal::{Exit, fail, json as safe_json, line};
 
 /// Arguments of `advisor summarize`.
@@ -28,16 +25,6 @@ pub(crate) struct SummarizeArgs {
     /// One JSON object instead of a table.
     #[arg(long)]
     json: bool,
-}
-
-/// `advisor decision` subcommands.
-#[derive(Debug, Subcommand)]
-pub(crate) enum DecisionCommand {
-    /// Validate an advisor answer (a file, or - for stdin).
-    Check {
-        /// The answer.
-        file: String,
-    },
 }
 
 /// The arm as the traces and `--json` name it (`advised`, `unadvised`).
@@ -52,7 +39,8 @@ fn pct(r: Option<f64>) -> String {
     r.map_or_else(|| "-".to_owned(), |r| format!("{:.1}%", r * 100.0))
 }
 
-pub(crate) fn run_summarize(args: &SummarizeArgs) -> Exit {
+/// Runs `advisor summarize`.
+pub(crate) fn run(args: &SummarizeArgs) -> Exit {
     let summary = summarize_paths(&args.paths).map_err(|e| fail("summarize", 2, e))?;
     for m in &summary.malformed {
         eprintln!("advisor summarize: {}", line(m));
@@ -71,50 +59,7 @@ pub(crate) fn run_summarize(args: &SummarizeArgs) -> Exit {
             safe_json(&serde_json::to_string_pretty(&summary).unwrap_or_default())
         );
     } else if !empty {
-        outln!(
-            "{:<10} {:>8} {:>8} {:>13} {:>10} {:>21} {:>23} {:>9}",
-            "arm",
-            "attempts",
-            "reviews",
-            "interventions",
-            "fail-open",
-            "effectively_unadvised",
-            "advised_without_reviews",
-            "pass rate"
-        );
-        for (arm, s) in &summary.arms {
-            let name = arm_name(*arm);
-            outln!(
-                "{name:<10} {:>8} {:>8} {:>13} {:>10} {:>21} {:>23} {:>9}",
-                s.attempts,
-                s.reviews,
-                s.interventions,
-                s.fail_open_events,
-                format!("{} ({})", s.effectively_unadvised, pct(s.effectively_unadvised_rate)),
-                format!(
-                    "{} ({})",
-                    s.advised_without_reviews,
-                    pct(s.advised_without_reviews_rate)
-                ),
-                pct(s.pass_rate)
-            );
-        }
-        for (arm, s) in &summary.arms {
-            if s.interventions > 0 {
-                let by = |m: &std::collections::BTreeMap<String, u32>| {
-                    m.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", ")
-                };
-                let name = arm_name(*arm);
-                outln!(
-                    "\n{name} interventions by action: {}",
-                    line(&by(&s.interventions_by_action))
-                );
-                outln!(
-                    "{name} interventions by reason: {}",
-                    line(&by(&s.interventions_by_reason))
-                );
-            }
-        }
+        print_table(&summary);
     }
     Ok(if summary.malformed.is_empty() && !empty {
         ExitCode::SUCCESS
@@ -123,18 +68,51 @@ pub(crate) fn run_summarize(args: &SummarizeArgs) -> Exit {
     })
 }
 
-pub(crate) fn run_decision(cmd: &DecisionCommand) -> Exit {
-    let DecisionCommand::Check { file } = cmd;
-    let text = read_all(file).map_err(|e| fail("decision check", 2, e))?;
-    let e = match parse_decision(&text) {
-        Ok(d) => {
-            outln!("{}", safe_json(&serde_json::to_string_pretty(&d).unwrap_or_default()));
-            return Ok(ExitCode::SUCCESS);
-        }
-        Err(e) => e,
-    };
-    for p in &e.problems {
-        eprintln!("{}: {}", line(&p.field), line(&p.problem));
+/// The per-arm table and, for an arm with interventions, their counts by
+/// action and by reason.
+fn print_table(summary: &Summary) {
+    outln!(
+        "{:<10} {:>8} {:>8} {:>13} {:>10} {:>21} {:>23} {:>9}",
+        "arm",
+        "attempts",
+        "reviews",
+        "interventions",
+        "fail-open",
+        "effectively_unadvised",
+        "advised_without_reviews",
+        "pass rate"
+    );
+    for (arm, s) in &summary.arms {
+        let name = arm_name(*arm);
+        outln!(
+            "{name:<10} {:>8} {:>8} {:>13} {:>10} {:>21} {:>23} {:>9}",
+            s.attempts,
+            s.reviews,
+            s.interventions,
+            s.fail_open_events,
+            format!("{} ({})", s.effectively_unadvised, pct(s.effectively_unadvised_rate)),
+            format!(
+                "{} ({})",
+                s.advised_without_reviews,
+                pct(s.advised_without_reviews_rate)
+            ),
+            pct(s.pass_rate)
+        );
     }
-    Err(ExitCode::from(1))
+    for (arm, s) in &summary.arms {
+        if s.interventions > 0 {
+            let by = |m: &std::collections::BTreeMap<String, u32>| {
+                m.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", ")
+            };
+            let name = arm_name(*arm);
+            outln!(
+                "\n{name} interventions by action: {}",
+                line(&by(&s.interventions_by_action))
+            );
+            outln!(
+                "{name} interventions by reason: {}",
+                line(&by(&s.interventions_by_reason))
+            );
+        }
+    }
 }

@@ -20,7 +20,7 @@
 //! table and the one reviewer choice are `reviewer.rs`. Must not run reviews, and must never take a
 //! URL, model, header or key-variable name from the environment.
 
-pub mod fingerprint;
+pub(crate) mod fingerprint;
 mod resolve;
 mod reviewer_table;
 mod toml_error;
@@ -37,27 +37,28 @@ use advisor::note::Severity;
 use advisor::plugin::{AdvisorPlugin, AdvisorPluginBuilder};
 use advisor::review::{Reviewer, RulesReviewer, RunKind};
 
-pub use crate::reviewer::command::Preset;
+pub use crate::reviewer::preset::Preset;
 pub(crate) use resolve::shell_word;
 pub use resolve::{Resolved, ReviewerSource, resolve};
 pub(crate) use reviewer_table::build_model;
-pub use reviewer_table::{ChosenReviewer, ReviewerKind, ReviewerSettings, choose_reviewer, choose_reviewer_in};
+pub(crate) use reviewer_table::{ChosenReviewer, choose_reviewer, choose_reviewer_in};
+pub use reviewer_table::{ReviewerKind, ReviewerTable};
 pub(crate) use toml_error::parse_toml;
-pub use user::{USER_CONFIG_RELATIVE, UserConfig, WorkspaceGrant};
+pub use user::{UserConfig, WorkspaceGrant};
 
 /// Where a workspace's config lives, relative to its root.
-pub const CONFIG_PATH: &str = ".advisor/config.toml";
+pub(crate) const CONFIG_PATH: &str = ".advisor/config.toml";
 
 /// Largest config file read, workspace or user (bytes). A larger file — or a
 /// device, FIFO or directory in its place — is refused at once.
-pub const MAX_CONFIG_BYTES: u64 = 64 * 1024;
+pub(crate) const MAX_CONFIG_BYTES: u64 = 64 * 1024;
 
 /// Longest `timeout_secs` a config may set. Larger values are rejected, not
 /// clamped.
-pub const MAX_TIMEOUT_SECS: u64 = 600;
+pub(crate) const MAX_TIMEOUT_SECS: u64 = 600;
 
 /// The commented starter file `advisor init` writes.
-pub const STARTER_CONFIG: &str = r#"# advisor: a second opinion before your agent finishes.
+pub(crate) const STARTER_CONFIG: &str = r#"# advisor: a second opinion before your agent finishes.
 # This file opts the workspace in; delete it (or set enabled = false) to opt out.
 enabled = true
 
@@ -117,9 +118,9 @@ pub enum Verdict {
 /// The most finish reviews per request a workspace file may ask for: a
 /// cloned repository must not be able to hold every stop of a session (code
 /// and the builder may set more).
-pub const MAX_WORKSPACE_ROUNDS: u32 = 10;
+pub(crate) const MAX_WORKSPACE_ROUNDS: u32 = 10;
 /// The largest periodic-review interval a workspace file may set.
-pub const MAX_WORKSPACE_INTERVAL_TURNS: u32 = 1_000;
+pub(crate) const MAX_WORKSPACE_INTERVAL_TURNS: u32 = 1_000;
 
 fn at_most<'de, D: serde::Deserializer<'de>>(d: D, max: u32, what: &str) -> Result<u32, D::Error> {
     let n = u32::deserialize(d)?;
@@ -146,13 +147,13 @@ pub struct WorkspaceConfig {
     /// Whether the advisor runs (default true: the file is the opt-in).
     pub enabled: bool,
     /// Finish reviews per user request (a workspace file sets at most
-    /// [`MAX_WORKSPACE_ROUNDS`]).
+    /// 10).
     #[serde(deserialize_with = "at_most_rounds")]
     pub max_rounds: u32,
     /// Notes that may reach the agent per review.
     pub max_notes_per_review: usize,
     /// Periodic review every N completed turns (0: finish only; a workspace
-    /// file sets at most [`MAX_WORKSPACE_INTERVAL_TURNS`]).
+    /// file sets at most 1 000).
     #[serde(deserialize_with = "at_most_interval")]
     pub interval_turns: u32,
     /// Highest severity the reviewer may raise (default blocker).
@@ -161,7 +162,7 @@ pub struct WorkspaceConfig {
     pub shadow: bool,
     /// What the hook shows the user (`quiet` or `summary`).
     pub verdict: Verdict,
-    /// Seconds a review may take (1 to [`MAX_TIMEOUT_SECS`]).
+    /// Seconds a review may take (1 to 600).
     pub timeout_secs: u64,
     /// Tokens the reviewers may spend per user request (absent: no limit;
     /// see `docs/budget.md`).
@@ -177,7 +178,7 @@ pub struct WorkspaceConfig {
     /// The reviewer; `None` when the file has no `[reviewer]` table (the
     /// user's reviewer, else the rules, is used).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub reviewer: Option<ReviewerSettings>,
+    pub reviewer: Option<ReviewerTable>,
     /// The offline rules reviewer's settings (`[rules]`); they send nothing
     /// anywhere, so a workspace file may set them.
     #[serde(skip_serializing_if = "RulesSettings::is_empty")]
@@ -214,12 +215,12 @@ pub struct RulesSettings {
 
 impl RulesSettings {
     /// Whether the table sets nothing.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.test_tools.is_empty() && self.build_tools.is_empty() && self.stub_markers.is_none()
     }
 
     /// The rules reviewer these settings describe.
-    pub fn reviewer(&self) -> RulesReviewer {
+    pub(crate) fn reviewer(&self) -> RulesReviewer {
         let tests = self.test_tools.iter().map(|t| (t, RunKind::Test));
         let builds = self.build_tools.iter().map(|t| (t, RunKind::Build));
         let rules = tests.chain(builds).fold(
@@ -272,7 +273,7 @@ impl WorkspaceConfig {
     }
 
     /// The config file of `workspace`.
-    pub fn path_in(workspace: &Path) -> PathBuf {
+    pub(crate) fn path_in(workspace: &Path) -> PathBuf {
         workspace.join(CONFIG_PATH)
     }
 
@@ -301,13 +302,13 @@ impl WorkspaceConfig {
 
     /// [`load`](Self::load), with the one-line reason the user config was
     /// ignored, if it was, for the host to say.
-    pub fn load_with_notice(workspace: &Path) -> Result<(Option<WorkspaceConfig>, Option<String>), Error> {
+    pub(crate) fn load_with_notice(workspace: &Path) -> Result<(Option<WorkspaceConfig>, Option<String>), Error> {
         let (user, notice) = UserConfig::load_for(workspace)?;
         Ok((resolve(workspace, &user)?.map(|r| r.config), notice))
     }
 
     /// Checks the values a builder would also reject, naming the field.
-    pub fn validate(&self) -> Result<(), Error> {
+    pub(crate) fn validate(&self) -> Result<(), Error> {
         if self.timeout_secs == 0 || self.timeout_secs > MAX_TIMEOUT_SECS {
             return Err(Error::config(
                 "timeout_secs",
@@ -322,9 +323,15 @@ impl WorkspaceConfig {
     /// [`load`](Self::load) or [`Resolved`]: a config built by hand is
     /// trusted as the code that built it.
     pub fn plugin_builder(&self) -> Result<AdvisorPluginBuilder, Error> {
+        self.plugin_builder_with(self.build_reviewer()?)
+    }
+
+    /// [`plugin_builder`](Self::plugin_builder) with `reviewer` (the one
+    /// [`chosen_reviewer`](Self::chosen_reviewer) built, or a command's own).
+    pub(crate) fn plugin_builder_with(&self, reviewer: Arc<dyn Reviewer>) -> Result<AdvisorPluginBuilder, Error> {
         self.validate()?;
         Ok(AdvisorPlugin::builder()
-            .shared_reviewer(self.build_reviewer()?)
+            .shared_reviewer(reviewer)
             .enabled(self.enabled)
             .max_rounds(self.max_rounds)
             .max_notes_per_review(self.max_notes_per_review)
@@ -363,17 +370,22 @@ impl WorkspaceConfig {
     }
 
     /// The reviewer these settings describe ([`choose_reviewer`]).
-    pub fn build_reviewer(&self) -> Result<Arc<dyn Reviewer>, Error> {
+    pub(crate) fn build_reviewer(&self) -> Result<Arc<dyn Reviewer>, Error> {
+        self.chosen_reviewer().map(|c| c.reviewer)
+    }
+
+    /// The reviewer these settings describe, with its name.
+    pub(crate) fn chosen_reviewer(&self) -> Result<ChosenReviewer, Error> {
         self.validate()?;
         let settings = self.reviewer.as_ref().filter(|r| r.sends_data());
         let timeout = Duration::from_secs(self.timeout_secs);
-        choose_reviewer_in(settings, &self.rules, timeout, self.workspace.as_deref()).map(|c| c.reviewer)
+        choose_reviewer_in(settings, &self.rules, timeout, self.workspace.as_deref())
     }
 }
 
 /// Builds the plugin a config describes (a disabled config builds a plugin
 /// that declines every run). Was `AdvisorPlugin::from_config` in the library.
-pub fn plugin_from_config(config: &WorkspaceConfig) -> Result<AdvisorPlugin, Error> {
+pub(crate) fn plugin_from_config(config: &WorkspaceConfig) -> Result<AdvisorPlugin, Error> {
     config.plugin_builder()?.build()
 }
 
@@ -439,9 +451,9 @@ mod tests {
         };
         assert_eq!(plugin_from_config(&c).unwrap_err().field(), Some("max_rounds"));
         let c = WorkspaceConfig {
-            reviewer: Some(ReviewerSettings {
+            reviewer: Some(ReviewerTable {
                 kind: ReviewerKind::Model,
-                ..ReviewerSettings::default()
+                ..ReviewerTable::default()
             }),
             ..WorkspaceConfig::default()
         };
@@ -462,5 +474,44 @@ mod tests {
             ..WorkspaceConfig::default()
         };
         assert!(plugin_from_config(&c).is_ok());
+    }
+
+    fn tool(name: &str, output: &str, error: Option<&str>) -> advisor::host::ToolTrace {
+        let trace = serde_json::json!({ "name": name, "args": "{}", "output": output, "error": error });
+        serde_json::from_value(trace).unwrap()
+    }
+
+    fn blocks(rules: &RulesReviewer, answer: &str, tools: Vec<advisor::host::ToolTrace>) -> bool {
+        let review = advisor::review::Review {
+            final_answer: Some(answer.into()),
+            tools,
+            ..Default::default()
+        };
+        rules.check(&review).iter().any(|n| n.severity == Severity::Blocker)
+    }
+
+    // rules_regressions, item 1 (moved here with `RulesSettings::reviewer`,
+    // which is the crate's own): the runner tools come from the workspace
+    // file's `[rules]` table
+    #[test]
+    fn the_workspace_rules_table_marks_runner_tools_by_name() {
+        let config = WorkspaceConfig::parse(
+            "config.toml",
+            "[rules]\ntest_tools = [\"run_tests\"]\nbuild_tools = [\"compile\"]\n",
+        )
+        .unwrap();
+        let rules = config.rules.reviewer();
+        assert!(blocks(
+            &rules,
+            "All tests pass.",
+            vec![tool("run_tests", "3 passed, 2 failed in 0.50s", Some("2 failed"))]
+        ));
+        assert!(blocks(
+            &rules,
+            "It builds successfully.",
+            vec![tool("compile", "", Some("exit status 1"))]
+        ));
+        let err = WorkspaceConfig::parse("config.toml", "[rules]\ntest_tool = [\"x\"]\n").unwrap_err();
+        assert!(err.to_string().contains("test_tool"), "{err}");
     }
 }

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use super::user::workspace_key;
-use super::{ReviewerSettings, UserConfig, WorkspaceConfig, fingerprint};
+use super::{UserConfig, WorkspaceConfig, fingerprint};
 use advisor::error::{Error, ErrorKind};
 use advisor::plugin::AdvisorPluginBuilder;
 
@@ -42,11 +42,6 @@ impl Resolved {
     /// A plugin builder for the effective settings.
     pub fn plugin_builder(&self) -> Result<AdvisorPluginBuilder, Error> {
         self.config.plugin_builder()
-    }
-
-    /// The allowed reviewer's network settings, `None` for the rules reviewer.
-    pub fn reviewer_settings(&self) -> Option<&ReviewerSettings> {
-        self.config.reviewer.as_ref().filter(|r| r.sends_data())
     }
 
     /// The HTTP client of the allowed model, `Ok(None)` when no model is

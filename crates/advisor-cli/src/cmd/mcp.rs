@@ -14,9 +14,11 @@
 //! Trust: the server is started by hosts from configuration a repository can
 //! commit (`.mcp.json`), so it takes no model, URL, header or key-variable
 //! name from flags or the environment. Model settings come only from the
-//! workspace configuration, loaded through [`WorkspaceConfig::load`] and
-//! [`WorkspaceConfig::plugin_builder`] / [`WorkspaceConfig::model_client`] — the
-//! path that enforces the user's trust decisions. Must not re-implement review
+//! workspace configuration, loaded as `advisor hook` and `advisor review`
+//! load it ([`crate::finish::workspace`]: the trust rules, the package
+//! scripts) and built by [`WorkspaceConfig::plugin_builder`] /
+//! [`WorkspaceConfig::model_client`] — the path that enforces the user's
+//! trust decisions. Must not re-implement review
 //! or consultation policy.
 
 use std::path::{Path, PathBuf};
@@ -162,12 +164,14 @@ fn tools() -> Vec<Tool> {
 
 impl AdvisorMcp {
     fn new(workspace: PathBuf) -> AdvisorMcp {
-        let config = (WorkspaceConfig::load_with_notice(&workspace))
-            .map(|(c, notice)| {
-                if let Some(why) = notice {
+        // loaded as the hook and `advisor review` load a workspace, package
+        // scripts included; a workspace that has not opted in gets the defaults
+        let config = crate::finish::workspace::load(&workspace)
+            .map(|setup| {
+                if let Some(why) = setup.notice {
                     eprintln!("{}", crate::terminal::message(&format!("advisor mcp: {why}")));
                 }
-                c.unwrap_or_default()
+                setup.config
             })
             .map_err(|e| e.to_string());
         if let Err(e) = &config {

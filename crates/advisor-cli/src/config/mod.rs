@@ -9,16 +9,18 @@
 //! from the user's own config ([`UserConfig`], under `$XDG_CONFIG_HOME` or
 //! `~/.config`), or from a workspace file whose `[reviewer]` table the user
 //! trusted with `advisor trust` (the user config records a SHA-256 of exactly
-//! that table, see [`trust`]). [`resolve`] applies these rules in one call;
+//! that table, `fingerprint.rs`). [`resolve`] applies these rules in one call;
 //! [`WorkspaceConfig::load`] goes through it, so every host that loads a
 //! workspace gets them.
 //!
 //! This file owns the workspace file's schema, its strict parsing (an unknown
 //! key is an error naming its line, never the key: `toml_error.rs`), its
-//! bounded reading, the commented [`STARTER_CONFIG`] that `advisor init`
-//! writes, and building a plugin from a resolved config; the `[reviewer]`
-//! table and the one reviewer choice are `reviewer.rs`. Must not run reviews, and must never take a
-//! URL, model, header or key-variable name from the environment.
+//! bounded reading, the commented starter file that `advisor init` writes,
+//! and building a plugin from a resolved config; the `[reviewer]` table and
+//! the one reviewer choice are `reviewer_table.rs`, the agent-CLI presets
+//! and the command reviewer the crate's `reviewer` module. Must not run
+//! reviews, and must never take a URL, model, header or key-variable name
+//! from the environment.
 
 pub(crate) mod fingerprint;
 mod resolve;
@@ -288,14 +290,14 @@ impl WorkspaceConfig {
     }
 
     /// The effective config of `workspace` under the trust rules, against the
-    /// user's own config ([`UserConfig::load_for`]): `Ok(None)` when the
+    /// user's own config ([`UserConfig::load`]): `Ok(None)` when the
     /// workspace has not opted in or has turned the advisor off. A workspace
     /// file whose `[reviewer]` table asks for a model the user has not
     /// trusted is an [`ErrorKind::Untrusted`] error naming `advisor trust
     /// <path>`. The returned config's `reviewer` is the one allowed to run,
     /// so [`plugin_builder`](Self::plugin_builder) on it is safe. A user
-    /// config inside the workspace or owned by another user is ignored
-    /// ([`load_with_notice`](Self::load_with_notice) says so).
+    /// config inside the workspace or owned by another user is ignored (the
+    /// hook says so).
     pub fn load(workspace: &Path) -> Result<Option<WorkspaceConfig>, Error> {
         WorkspaceConfig::load_with_notice(workspace).map(|(c, _)| c)
     }

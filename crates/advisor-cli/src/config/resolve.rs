@@ -102,7 +102,7 @@ fn untrusted(workspace: &Path, changed: bool, command: bool) -> Error {
 /// - without a `[reviewer]` table, the user config's reviewer, else the
 ///   offline rules.
 ///
-/// The workspace file is read bounded ([`MAX_CONFIG_BYTES`](super::MAX_CONFIG_BYTES),
+/// The workspace file is read bounded (64 KiB,
 /// regular files only). Hosts started from configuration a repository can
 /// commit (`advisor hook`, `advisor mcp`) must take every network setting
 /// from here and nothing from flags or the environment.

@@ -33,7 +33,7 @@ pub struct WorkspaceGrant {
     /// Opt the workspace in even without its own `.advisor/config.toml`.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub opt_in: bool,
-    /// The fingerprint ([`fingerprint::fingerprint`]) of the workspace file's
+    /// The fingerprint (`sha256:` and 64 hex digits) of the workspace file's
     /// `[reviewer]` table the user trusted with `advisor trust`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trusted_reviewer: Option<String>,
@@ -73,8 +73,9 @@ impl UserConfig {
         UserConfig::path_from(std::env::var_os("XDG_CONFIG_HOME"), std::env::var_os("HOME"))
     }
 
-    /// Loads the user config from [`default_path`](Self::default_path); an
-    /// empty config when there is no file (or no home).
+    /// Loads the user config (`$XDG_CONFIG_HOME/advisor/config.toml`, else
+    /// `$HOME/.config/advisor/config.toml`); an empty config when there is
+    /// no file (or no home).
     pub fn load() -> Result<UserConfig, Error> {
         UserConfig::default_path().map_or_else(|| Ok(UserConfig::default()), |p| UserConfig::load_from(&p))
     }

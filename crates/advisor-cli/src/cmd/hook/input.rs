@@ -90,7 +90,7 @@ pub struct HookInput {
     /// Gemini CLI's `prompt_response`: every text of the turn joined with
     /// `\n` — an answer a stop hook already sent back included — so never
     /// the answer itself when the session file says which text is last
-    /// (see [`HookInput::answer`]).
+    /// (the hook takes the session file's answer when it can).
     pub joined_response: Option<String>,
     /// The request the answer is for, when the host provides it (Gemini `prompt`).
     pub prompt: Option<String>,

@@ -142,7 +142,7 @@ async fn stop(args: &HookArgs, host: &mut Option<CodingAgent>) -> Result<(), Let
     let blind = evidence.say_blind();
     let request = evidence.request(&input);
     // the review
-    let finish = review(builder, &evidence, &answer, request.as_deref(), session.prior()).await?;
+    let finish = review_evidence(builder, &evidence, &answer, request.as_deref(), session.prior()).await?;
     session.stage(&finish, request, evidence.transcript.last_compaction.as_deref());
     if let Some(failed) = verdict::failure(&finish) {
         session.commit();
@@ -160,7 +160,7 @@ async fn stop(args: &HookArgs, host: &mut Option<CodingAgent>) -> Result<(), Let
 
 /// The one finish review of the evidence (the path `advisor review` and
 /// `advisor mcp` take too); the reviewer's warnings go to stderr.
-async fn review(
+async fn review_evidence(
     builder: advisor::plugin::AdvisorPluginBuilder,
     evidence: &Evidence,
     answer: &str,

@@ -27,7 +27,9 @@ use advisor::host::{Message, Role, ToolCall, ToolTrace};
 
 use advisor::review::looks_failed;
 use file::Boundary;
-pub(crate) use file::{DEFAULT_MAX_LINE, read_transcript_from};
+pub(crate) use file::DEFAULT_MAX_LINE;
+#[cfg(feature = "mcp")]
+pub(crate) use file::read_transcript_from;
 pub use file::{ReadOptions, read_transcript, read_transcript_with};
 use outcome::Outcome;
 

@@ -386,6 +386,23 @@ fn stub_markers_are_nits_by_default_concerns_when_asked_and_mock_is_not_one() {
     assert!(flags_stub("No tests changed, but I left a TODO in the parser."));
 }
 
+// item 1: the runner tools come from the workspace file's `[rules]` table
+#[test]
+fn the_workspace_rules_table_marks_runner_tools_by_name() {
+    let config = advisor_cli::config::WorkspaceConfig::parse(
+        "config.toml",
+        "[rules]\ntest_tools = [\"run_tests\"]\nbuild_tools = [\"compile\"]\n",
+    )
+    .unwrap();
+    let rules = config.rules.reviewer();
+    let run = tool("run_tests", json!({}), "3 passed, 2 failed in 0.50s", Some("2 failed"));
+    assert!(blocker(&check_with(&rules, "All tests pass.", vec![run])).is_some());
+    let build = tool("compile", json!({}), "", Some("exit status 1"));
+    assert!(blocker(&check_with(&rules, "It builds successfully.", vec![build])).is_some());
+    let err = advisor_cli::config::WorkspaceConfig::parse("config.toml", "[rules]\ntest_tool = [\"x\"]\n").unwrap_err();
+    assert!(err.to_string().contains("test_tool"), "{err}");
+}
+
 // a report that describes existing code as "a placeholder" is not a stub (real: the
 // Explore subagent of tests/fixtures/real/claude-2.1.38-spotter-subagent-afc096d.jsonl)
 #[test]

@@ -222,7 +222,7 @@ impl RulesSettings {
     }
 
     /// The rules reviewer these settings describe.
-    pub(crate) fn reviewer(&self) -> RulesReviewer {
+    pub fn reviewer(&self) -> RulesReviewer {
         let tests = self.test_tools.iter().map(|t| (t, RunKind::Test));
         let builds = self.build_tools.iter().map(|t| (t, RunKind::Build));
         let rules = tests.chain(builds).fold(
@@ -476,44 +476,5 @@ mod tests {
             ..WorkspaceConfig::default()
         };
         assert!(plugin_from_config(&c).is_ok());
-    }
-
-    fn tool(name: &str, output: &str, error: Option<&str>) -> advisor::host::ToolTrace {
-        let trace = serde_json::json!({ "name": name, "args": "{}", "output": output, "error": error });
-        serde_json::from_value(trace).unwrap()
-    }
-
-    fn blocks(rules: &RulesReviewer, answer: &str, tools: Vec<advisor::host::ToolTrace>) -> bool {
-        let review = advisor::review::Review {
-            final_answer: Some(answer.into()),
-            tools,
-            ..Default::default()
-        };
-        rules.check(&review).iter().any(|n| n.severity == Severity::Blocker)
-    }
-
-    // rules_regressions, item 1 (moved here with `RulesSettings::reviewer`,
-    // which is the crate's own): the runner tools come from the workspace
-    // file's `[rules]` table
-    #[test]
-    fn the_workspace_rules_table_marks_runner_tools_by_name() {
-        let config = WorkspaceConfig::parse(
-            "config.toml",
-            "[rules]\ntest_tools = [\"run_tests\"]\nbuild_tools = [\"compile\"]\n",
-        )
-        .unwrap();
-        let rules = config.rules.reviewer();
-        assert!(blocks(
-            &rules,
-            "All tests pass.",
-            vec![tool("run_tests", "3 passed, 2 failed in 0.50s", Some("2 failed"))]
-        ));
-        assert!(blocks(
-            &rules,
-            "It builds successfully.",
-            vec![tool("compile", "", Some("exit status 1"))]
-        ));
-        let err = WorkspaceConfig::parse("config.toml", "[rules]\ntest_tool = [\"x\"]\n").unwrap_err();
-        assert!(err.to_string().contains("test_tool"), "{err}");
     }
 }

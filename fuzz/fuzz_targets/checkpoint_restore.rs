@@ -4,7 +4,7 @@
 
 use advisor::host::Checkpoint;
 use advisor::review::{self, Review};
-use advisor::{AdvisorPlugin, plugin::ReviewerConfig};
+use advisor::{AdvisorPlugin, plugin::NamedReviewer};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -12,8 +12,8 @@ fuzz_target!(|data: &[u8]| {
     let plugins = [
         AdvisorPlugin::builder().reviewer(review::from_sync_fn(|_r: &Review| Ok(vec![]))).build(),
         AdvisorPlugin::builder()
-            .add_reviewer(ReviewerConfig::new("a", review::from_sync_fn(|_r: &Review| Ok(vec![]))))
-            .add_reviewer(ReviewerConfig::new("b", review::from_sync_fn(|_r: &Review| Ok(vec![]))))
+            .add_reviewer(NamedReviewer::new("a", review::from_sync_fn(|_r: &Review| Ok(vec![]))))
+            .add_reviewer(NamedReviewer::new("b", review::from_sync_fn(|_r: &Review| Ok(vec![]))))
             .build(),
     ];
     for plugin in plugins.into_iter().flatten() {

@@ -9,7 +9,7 @@
 use advisor::guard::{MAX_NOTE_CHARS, normalize_note, normalize_note_spec};
 use advisor::invisible::is_invisible;
 use advisor::render::render_advisories;
-use advisor::review::ReviewKind;
+use advisor::kind::ReviewKind;
 use advisor::{EmissionGuard, Note, Severity, gate::admit};
 use libfuzzer_sys::fuzz_target;
 

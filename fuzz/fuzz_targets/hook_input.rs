@@ -1,7 +1,7 @@
 //! The hook's stdin parser never panics; what it accepts has a session id.
 #![no_main]
 
-use advisor_cli::transcript::HookInput;
+use advisor_cli::hook_input::HookInput;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

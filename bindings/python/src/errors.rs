@@ -5,7 +5,7 @@
 
 use advisor::Error;
 use advisor::ValidationError as RustDecisionError;
-use advisor::rollout::RolloutError as RustRolloutError;
+use advisor::rollout::{RolloutError as RustRolloutError, RolloutErrorKind};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -68,10 +68,12 @@ pub(crate) fn decision_error(py: Python<'_>, e: &RustDecisionError) -> PyErr {
 
 /// A failed review (fail_open off).
 pub(crate) fn rollout_error(py: Python<'_>, e: &RustRolloutError) -> PyErr {
-    let kind = match e {
-        RustRolloutError::Decision(d) => return decision_error(py, d),
-        RustRolloutError::Model(_) => "model",
-        RustRolloutError::Revision(_) => "revision",
+    if let Some(d) = e.validation() {
+        return decision_error(py, d);
+    }
+    let kind = match e.kind() {
+        RolloutErrorKind::Model => "model",
+        RolloutErrorKind::Revision => "revision",
         _ => "other",
     };
     let err = RolloutError::new_err(e.to_string());

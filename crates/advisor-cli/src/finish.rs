@@ -1,9 +1,15 @@
-//! One finish review of a transcript through the real plugin: the path both
-//! `advisor review` and `advisor hook` take, so neither re-implements policy.
+//! One finish review of a transcript through the real plugin: the one path
+//! `advisor hook`, `advisor review` and `advisor mcp` take, from the same
+//! config loading ([`workspace`]) to the same verdict, so none of them
+//! re-implements policy.
 //!
-//! Owns feeding a [`Transcript`] to an [`AdvisorRun`] (restore, fresh request,
+//! Owns feeding a [`Transcript`] to an `AdvisorRun` (restore, fresh request,
 //! compaction, the request window), driven through [`Extensions`] as every
-//! host does; the result is the library's [`Advice`].
+//! host does; the result is the library's [`Advice`], and its notes as the
+//! commands report them ([`notes_json`]). Must not read files or decide what
+//! a command prints.
+
+pub(crate) mod workspace;
 
 use crate::transcript::Transcript;
 use advisor::Extensions;
@@ -79,42 +85,13 @@ pub(crate) async fn review_transcript(
     }
     let mut exts = Extensions::from_extensions(vec![Box::new(run) as Box<dyn Extension>])?;
     if let Some(prior) = prior {
-        if let Some(state) = &prior.checkpoint {
-            let states = serde_json::Map::from_iter([(PLUGIN_NAME.to_owned(), state.clone())]);
-            if let Some(e) = exts.restore(&states).into_iter().next() {
-                warn(format!(
-                    "the saved advisor state was rejected ({e}); the advisor sits out until a fresh request"
-                ));
-                rejected = Some(e.to_string());
-            }
+        if let Some(why) = restore(&mut exts, prior, warn) {
+            rejected = Some(why);
         }
-        // identities, not counts: a read from the end does not see the whole file
-        let fresh = request.is_some_and(|r| prior.last_prompt.as_deref() != Some(r));
-        if fresh && prior.rejected.is_none() {
-            exts.observe(
-                ObservePhase::ExternalInput,
-                0,
-                &[Message::user("(a new request from the user)")],
-            );
-        }
-        if transcript
-            .last_compaction
-            .as_ref()
-            .is_some_and(|c| prior.last_compaction.as_ref() != Some(c))
-        {
-            exts.observe(ObservePhase::Rebase, 0, &transcript.messages);
-        }
-    }
-    let mut window = if transcript.last_answer() == Some(answer) {
-        transcript.history_before_answer().to_vec()
-    } else {
-        transcript.messages.clone()
-    };
-    if let Some(note) = note {
-        window.push(Message::system(note));
+        catch_up(&mut exts, prior, transcript, request);
     }
     let turns = transcript.assistant_turns().max(1);
-    exts.observe(ObservePhase::Request, turns, &window);
+    exts.observe(ObservePhase::Request, turns, &window(transcript, answer, note));
     let info = StopInfo {
         final_answer: answer.to_owned(),
         turns,
@@ -131,4 +108,72 @@ pub(crate) async fn review_transcript(
         report: plugin.last_report().unwrap_or_default(),
         rejected,
     })
+}
+
+/// Restores the advisor's saved state, if there is one; why it was
+/// rejected, when it was (the advisor then sits out until a fresh request).
+fn restore(exts: &mut Extensions, prior: &Prior, warn: &mut (dyn FnMut(String) + Send)) -> Option<String> {
+    let state = prior.checkpoint.as_ref()?;
+    let states = serde_json::Map::from_iter([(PLUGIN_NAME.to_owned(), state.clone())]);
+    let e = exts.restore(&states).into_iter().next()?;
+    warn(format!(
+        "the saved advisor state was rejected ({e}); the advisor sits out until a fresh request"
+    ));
+    Some(e.to_string())
+}
+
+/// Tells the advisor what changed since the last review: a fresh request
+/// (by identity, not count: a read from the end does not see the whole
+/// file), and a compaction (the history was rebased).
+fn catch_up(exts: &mut Extensions, prior: &Prior, transcript: &Transcript, request: Option<&str>) {
+    let fresh = request.is_some_and(|r| prior.last_prompt.as_deref() != Some(r));
+    if fresh && prior.rejected.is_none() {
+        exts.observe(
+            ObservePhase::ExternalInput,
+            0,
+            &[Message::user("(a new request from the user)")],
+        );
+    }
+    if transcript
+        .last_compaction
+        .as_ref()
+        .is_some_and(|c| prior.last_compaction.as_ref() != Some(c))
+    {
+        exts.observe(ObservePhase::Rebase, 0, &transcript.messages);
+    }
+}
+
+/// The window the reviewer reads: the history before the answer under
+/// review (the whole transcript when the answer is not its last), and the
+/// `note` after it.
+fn window(transcript: &Transcript, answer: &str, note: Option<&str>) -> Vec<Message> {
+    let mut window = if transcript.last_answer() == Some(answer) {
+        transcript.history_before_answer().to_vec()
+    } else {
+        transcript.messages.clone()
+    };
+    if let Some(note) = note {
+        window.push(Message::system(note));
+    }
+    window
+}
+
+/// Every note of a review with the guard's decision on it, as JSON
+/// (`text`, `severity`, `accepted`, `reason`, `key`): what `advisor review
+/// --json` and `advisor mcp` report.
+pub(crate) fn notes_json(record: &TraceEvent) -> Vec<serde_json::Value> {
+    record
+        .decisions
+        .iter()
+        .map(|d| {
+            let raw = record.notes.get(d.note);
+            serde_json::json!({
+                "text": raw.map(|n| n.text.as_str()).unwrap_or_default(),
+                "severity": d.severity,
+                "accepted": d.reason == advisor::guard::Reason::Accepted,
+                "reason": d.reason,
+                "key": d.key,
+            })
+        })
+        .collect()
 }

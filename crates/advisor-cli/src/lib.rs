@@ -1,48 +1,56 @@
 //! The `advisor` command-line tool: everything only a command-line host needs.
 //!
 //! Owns argument parsing, the runtime and exit codes; each subcommand lives in
-//! its own file and calls the library — the CLI must not re-implement policy.
+//! its own file under `cmd/` and calls the library — the CLI must not
+//! re-implement policy.
 //! The binary (`src/main.rs`) only sets the allocator (mimalloc, default
 //! feature) and calls [`main`].
 //!
 //! ## Map
 //!
-//! - Public, for the binary and the tests: [`transcript`] — Claude Code,
-//!   Codex, Gemini CLI and OpenAI-style transcript readers and the hook's
-//!   stdin protocol; [`config`] — `.advisor/config.toml`, the user config and
-//!   the trust rules; [`main`] — runs a command line.
-//! - Commands: `review`, `eval`, `hook` (with its lock and output), `init`,
-//!   `trust`, `replay` (with `replay_input`), `rollout_cmds` (`summarize`,
-//!   `decision`), `consult`, `mcp` (feature `mcp`).
-//! - Shared by the commands: `finish` — the drive from a transcript to a
-//!   review; `state` — the hook's session state; `model_args` — the model
-//!   flags; `package_scripts` — a workspace's `package.json` scripts; `input`
-//!   — bounded input; `no_links` — the advisor's own files are never reached
-//!   through a symbolic link; `json_out` and `terminal` — output; `stdout` — writing it.
+//! Floors, highest first; a module uses only the floors below it:
+//!
+//! - Commands, one file each under `cmd/` (mdBook's layout), each with its
+//!   helpers in a folder beside it: `review`, `eval`, `hook` (its input,
+//!   session, evidence, verdict, lock, state and output), `init`, `trust`,
+//!   `replay`, `summarize`, `decision`, `consult`, `mcp` (feature `mcp`).
+//! - Shared by the commands: `finish` — the one finish path of `hook`,
+//!   `review` and `mcp`: one config loading (`finish/workspace.rs`: the trust
+//!   rules, the package scripts) and one drive from a transcript to a
+//!   verdict; `model_args` — the model flags of `review`, `eval` and
+//!   `consult ask`.
+//! - Host I/O: [`config`] — `.advisor/config.toml`, the user config, the trust
+//!   rules and the one reviewer choice; [`transcript`] — Claude Code, Codex,
+//!   Gemini CLI and OpenAI-style transcript readers.
+//! - The reviewer's home: `reviewer` — the agent-CLI presets, the command
+//!   reviewer with its recursion marker, Gemini CLI's session clean-up.
+//! - Helpers: `package_scripts` — a workspace's `package.json` scripts; `input` — bounded input; `no_links`
+//!   — the advisor's own files are never reached through a symbolic link;
+//!   `json_out`, `terminal` and `stdout` — output.
+//!
+//! The public surface is what the fuzz targets and the doctests need:
+//! [`main`], [`transcript`]'s readers, [`hook_input`] (the hook's stdin
+//! protocol) and [`config`]'s loading under the trust rules.
 
 pub mod config;
 pub mod transcript;
 
-mod consult;
-mod eval;
+mod cmd;
 mod finish;
-mod hook;
-mod init;
 mod input;
 mod json_out;
-#[cfg(feature = "mcp")]
-mod mcp;
 mod model_args;
 mod no_links;
 mod package_scripts;
-mod replay;
-mod replay_input;
-mod review;
-mod rollout_cmds;
-mod state;
+mod reviewer;
 mod stdout;
 mod terminal;
-mod trust;
+
+pub use cmd::hook::input as hook_input;
+
+#[cfg(feature = "mcp")]
+use cmd::mcp;
+use cmd::{consult, decision, eval, hook, init, replay, review, summarize, trust};
 
 use std::process::ExitCode;
 
@@ -71,10 +79,10 @@ enum Command {
     /// Re-run the emission guard over recorded reviews or a trace, with a reason per note.
     Replay(replay::ReplayArgs),
     /// Per-arm counts and rates over rollout-advisor traces.
-    Summarize(rollout_cmds::SummarizeArgs),
+    Summarize(summarize::SummarizeArgs),
     /// Rollout-advisor decisions.
     #[command(subcommand)]
-    Decision(rollout_cmds::DecisionCommand),
+    Decision(decision::DecisionCommand),
     /// Consultation: advisor-request.v1 in, validated advisor-response.v1 out.
     #[command(subcommand)]
     Consult(consult::ConsultCommand),
@@ -142,8 +150,8 @@ pub fn main() -> ExitCode {
         Command::Consult(cmd) => runtime.block_on(consult::run(&cmd)),
         #[cfg(feature = "mcp")]
         Command::Mcp(args) => runtime.block_on(mcp::run(&args)),
-        Command::Summarize(args) => rollout_cmds::run_summarize(&args),
-        Command::Decision(cmd) => rollout_cmds::run_decision(&cmd),
+        Command::Summarize(args) => summarize::run(&args),
+        Command::Decision(cmd) => decision::run(&cmd),
     };
     exit.unwrap_or_else(|code| code)
 }

@@ -1,5 +1,5 @@
 //! The model flags shared by `review`, `eval` and `consult ask`, as the
-//! [`ReviewerSettings`] they describe (API key from `ADVISOR_API_KEY`); the
+//! [`ReviewerTable`] they describe (API key from `ADVISOR_API_KEY`); the
 //! client is built where every config's is ([`crate::config::build_model`]).
 
 use std::time::Duration;
@@ -7,7 +7,7 @@ use std::time::Duration;
 use advisor::model::{OpenAiCompatible, StructuredOutput};
 use clap::Args;
 
-use crate::config::{ReviewerKind, ReviewerSettings, build_model};
+use crate::config::{ReviewerKind, ReviewerTable, build_model};
 
 /// The variable the model flags' API key is read from.
 const API_KEY_ENV: &str = "ADVISOR_API_KEY";
@@ -25,22 +25,22 @@ pub(crate) struct ModelArgs {
     #[arg(long, default_value = "json_schema", value_parser = structured_output())]
     pub(crate) structured_output: StructuredOutput,
     /// Seconds one model request may take (1 to 600).
-    #[arg(long, default_value_t = advisor::model::DEFAULT_TIMEOUT.as_secs(), value_parser = clap::value_parser!(u64).range(1..=600))]
+    #[arg(long, default_value_t = advisor::model::DEFAULT_CALL_TIMEOUT.as_secs(), value_parser = clap::value_parser!(u64).range(1..=600))]
     pub(crate) timeout_secs: u64,
 }
 
 impl ModelArgs {
     /// The reviewer settings these flags describe, `None` without `--model`.
-    pub(crate) fn settings(&self) -> Option<ReviewerSettings> {
+    pub(crate) fn settings(&self) -> Option<ReviewerTable> {
         let model = self.model.clone()?;
         let key_set = std::env::var_os(API_KEY_ENV).is_some_and(|k| !k.is_empty());
-        Some(ReviewerSettings {
+        Some(ReviewerTable {
             kind: ReviewerKind::Model,
             model: Some(model),
             base_url: Some(self.base_url.clone().unwrap_or_default()),
             api_key_env: key_set.then(|| API_KEY_ENV.to_owned()),
             structured_output: self.structured_output,
-            ..ReviewerSettings::default()
+            ..ReviewerTable::default()
         })
     }
 

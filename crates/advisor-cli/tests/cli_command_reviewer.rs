@@ -257,3 +257,45 @@ fn a_reviewer_named_by_program_is_never_taken_from_inside_the_workspace() {
     assert!(err.contains("is not on PATH"), "{err}");
     assert!(!s.0.join("PLANTED").exists());
 }
+
+// issue 43 (one finish path; issue 46's first hour): `advisor review` runs
+// the reviewer the hook would — the user's, or a workspace's the user
+// trusted — and says which; a table the user has not trusted is refused, as
+// the hook refuses it
+#[test]
+fn review_runs_the_reviewer_the_hook_would_and_says_which() {
+    let s = Scratch::new("review");
+    let fake = s.fake(&format!("cat > /dev/null\necho '{NOTE}'"));
+    s.user_config(&[&fake], 30);
+    let review = |s: &Scratch| {
+        let out = (s.cmd().current_dir(s.ws()).arg("review").arg(s.0.join("t.jsonl")))
+            .output()
+            .unwrap();
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        (out.status.code(), text(&out.stdout), text(&out.stderr))
+    };
+    let (code, out, err) = review(&s);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("reviewer: command (user config)"), "{out}");
+    assert!(out.contains("FAKE_CLI_NOTE"), "{out}");
+    // the workspace's own table, once the user trusted it
+    let table = format!(
+        "[reviewer]\nkind = \"command\"\ncommand = [{:?}]\n",
+        fake.display().to_string()
+    );
+    std::fs::write(s.ws().join(".advisor/config.toml"), &table).unwrap();
+    let trust = s.cmd().args(["trust", "--yes"]).arg(s.ws()).output().unwrap();
+    assert!(trust.status.success(), "{}", String::from_utf8_lossy(&trust.stderr));
+    let (code, out, _) = review(&s);
+    assert_eq!(code, Some(0));
+    assert!(out.contains("reviewer: command (trusted workspace config)"), "{out}");
+    // changed since it was trusted: refused, nothing run
+    std::fs::write(
+        s.ws().join(".advisor/config.toml"),
+        format!("{table}model = \"other\"\n"),
+    )
+    .unwrap();
+    let (code, out, err) = review(&s);
+    assert_eq!(code, Some(2), "{out}");
+    assert!(err.contains("advisor trust"), "{err}");
+}

@@ -116,7 +116,7 @@ fn run_two_finishes(plugin: advisor::AdvisorPlugin) {
 
 /// Records a real trace through the plugin and returns its JSONL text.
 fn recorded_trace() -> String {
-    use advisor::plugin::ReviewerConfig;
+    use advisor::plugin::NamedReviewer;
     use advisor::review::{self, Review};
     use advisor::trace::MemoryTrace;
     use advisor::{AdvisorPlugin, Note, Severity};
@@ -124,7 +124,7 @@ fn recorded_trace() -> String {
 
     let trace = Arc::new(MemoryTrace::new());
     let plugin = AdvisorPlugin::builder()
-        .add_reviewer(ReviewerConfig::new(
+        .add_reviewer(NamedReviewer::new(
             "correctness",
             review::from_sync_fn(|r: &Review| {
                 Ok(vec![
@@ -134,7 +134,7 @@ fn recorded_trace() -> String {
             }),
         ))
         .add_reviewer(
-            ReviewerConfig::new(
+            NamedReviewer::new(
                 "style",
                 review::from_sync_fn(|_r: &Review| Ok(vec![Note::blocker("rename the CTE")])),
             )

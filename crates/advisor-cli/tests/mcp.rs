@@ -453,3 +453,82 @@ fn spin(seed: u64) {
         std::hint::spin_loop();
     }
 }
+
+/// A Claude Code session whose `npm test` failed and whose narrower jest run
+/// passed, then "All tests pass.": with the workspace's `package.json`
+/// saying `test` is `jest --ci`, the failure is not covered (a blocker);
+/// without it, the coverage is undecided (never a block).
+const NPM_SESSION: &str = r#"{"type":"user","uuid":"u1","sessionId":"npm","message":{"role":"user","content":"Make the tests pass."}}
+{"type":"assistant","uuid":"a1","sessionId":"npm","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"npm test"}}]}}
+{"type":"user","uuid":"r1","sessionId":"npm","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","is_error":true,"content":"Exit code 1\nTests:       1 failed, 9 passed, 10 total"}]}}
+{"type":"assistant","uuid":"a2","sessionId":"npm","message":{"id":"m2","role":"assistant","content":[{"type":"tool_use","id":"t2","name":"Bash","input":{"command":"npx jest src/a.test.ts"}}]}}
+{"type":"user","uuid":"r2","sessionId":"npm","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t2","is_error":false,"content":"Tests:       3 passed, 3 total"}]}}
+{"type":"assistant","uuid":"a3","sessionId":"npm","message":{"id":"m3","role":"assistant","content":[{"type":"text","text":"All tests pass."}]}}
+"#;
+
+/// Whether `advisor hook` (a Claude Code `Stop`) sends the agent back.
+fn hook_blocks(ws: &Workspace) -> bool {
+    let input = json!({"session_id": "npm", "transcript_path": ws.0.join("t.jsonl"), "cwd": ws.0,
+        "hook_event_name": "Stop", "stop_hook_active": false, "last_assistant_message": "All tests pass."});
+    let out = assert_cmd::Command::new(env!("CARGO_BIN_EXE_advisor"))
+        .arg("hook")
+        .env("XDG_CONFIG_HOME", ws.user_home())
+        .write_stdin(input.to_string())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    stdout.contains("\"decision\":\"block\"")
+}
+
+/// Whether `advisor review --json`, run in the workspace, says the agent
+/// would be sent back, and the reviewer it names.
+fn review_blocks(ws: &Workspace) -> (bool, String) {
+    let out = assert_cmd::Command::new(env!("CARGO_BIN_EXE_advisor"))
+        .args(["review", "--json", "t.jsonl"])
+        .current_dir(&ws.0)
+        .env("XDG_CONFIG_HOME", ws.user_home())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    (
+        v["interrupt"] == true,
+        v["reviewer"].as_str().unwrap_or_default().to_owned(),
+    )
+}
+
+/// Whether `advisor_review` over MCP says the agent would be sent back.
+async fn mcp_blocks(ws: &Workspace) -> bool {
+    let client = spawn(&ws.0).await;
+    let r = call(
+        &client,
+        "advisor_review",
+        json!({"answer": "All tests pass.", "transcript": "t.jsonl"}),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    client.cancel().await.unwrap();
+    r.structured_content.unwrap()["interrupt"] == true
+}
+
+// issue 43, item 2: one finish path with one config loading, package
+// scripts included (over MCP they were skipped, so `npm test` was judged
+// without knowing what it runs)
+#[tokio::test]
+async fn an_npm_run_transcript_gets_the_same_verdict_from_the_hook_review_and_mcp() {
+    for (name, scripts, blocked) in [
+        ("npm-scripts", Some(r#"{"scripts": {"test": "jest --ci"}}"#), true),
+        ("npm-no-scripts", None, false),
+    ] {
+        let ws = Workspace::new(name, "enabled = true\n");
+        std::fs::write(ws.0.join("t.jsonl"), NPM_SESSION).unwrap();
+        if let Some(scripts) = scripts {
+            std::fs::write(ws.0.join("package.json"), scripts).unwrap();
+        }
+        let (review, reviewer) = review_blocks(&ws);
+        assert_eq!(reviewer, "rules");
+        let verdicts = (hook_blocks(&ws), review, mcp_blocks(&ws).await);
+        assert_eq!(verdicts, (blocked, blocked, blocked), "{name}: hook, review, mcp");
+    }
+}

@@ -8,7 +8,7 @@
 use std::time::{Duration, Instant};
 
 use advisor::host::Message;
-use advisor::model::{Backoff, ChatModel, ChatRequest, MAX_TIMEOUT, OpenAiCompatible};
+use advisor::model::{Backoff, ChatModel, ChatRequest, MAX_CALL_TIMEOUT, OpenAiCompatible};
 use wiremock::matchers::method;
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
@@ -41,7 +41,7 @@ fn a_base_url_with_a_query_fragment_or_credentials_is_refused_without_quoting_it
 fn the_timeout_has_an_upper_bound_rejected_not_clamped() {
     for bad in [
         Duration::ZERO,
-        MAX_TIMEOUT + Duration::from_secs(1),
+        MAX_CALL_TIMEOUT + Duration::from_secs(1),
         Duration::from_secs(u64::MAX),
     ] {
         let err = OpenAiCompatible::builder("http://127.0.0.1:8080/v1", "m")
@@ -52,7 +52,7 @@ fn the_timeout_has_an_upper_bound_rejected_not_clamped() {
     }
     assert!(
         OpenAiCompatible::builder("http://127.0.0.1:8080/v1", "m")
-            .timeout(MAX_TIMEOUT)
+            .timeout(MAX_CALL_TIMEOUT)
             .build()
             .is_ok()
     );

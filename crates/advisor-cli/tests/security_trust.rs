@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use advisor::ErrorKind;
 use advisor_cli::config::{
-    ReviewerKind, ReviewerSettings, ReviewerSource, UserConfig, WorkspaceConfig, WorkspaceGrant, resolve,
+    ReviewerKind, ReviewerSource, ReviewerTable, UserConfig, WorkspaceConfig, WorkspaceGrant, resolve,
 };
 use assert_cmd::Command;
 use serde_json::json;
@@ -308,12 +308,12 @@ fn an_oversized_config_is_refused() {
     assert!(err.to_string().contains("cap"), "{err}");
 }
 
-fn model_table(base: &str) -> ReviewerSettings {
-    ReviewerSettings {
+fn model_table(base: &str) -> ReviewerTable {
+    ReviewerTable {
         kind: ReviewerKind::Model,
         model: Some("m".into()),
         base_url: Some(base.into()),
-        ..ReviewerSettings::default()
+        ..ReviewerTable::default()
     }
 }
 

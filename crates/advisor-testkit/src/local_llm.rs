@@ -10,7 +10,8 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::sync::{Arc, Mutex};
 
-use advisor::model::{ChatModel, ChatRequest, ChatResponse, ModelError, Usage};
+use advisor::model::{ChatModel, ChatRequest, ChatResponse, ModelError};
+use advisor::usage::Usage;
 use async_trait::async_trait;
 
 /// A server this test started (stopped on drop), or one given by the environment.

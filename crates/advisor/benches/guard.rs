@@ -12,7 +12,7 @@ use advisor_testkit::corpus as common;
 use std::hint::black_box;
 
 use advisor::guard::{PreparedNote, normalize_note, normalize_note_spec};
-use advisor::review::ReviewKind;
+use advisor::kind::ReviewKind;
 use advisor::{EmissionGuard, Severity, gate::admit};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 

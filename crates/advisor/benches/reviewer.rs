@@ -6,8 +6,9 @@
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used)] // criterion macros; benches may panic
 
 use advisor::host::{Message, Role, ToolTrace};
+use advisor::kind::ReviewKind;
 use advisor::model::ScriptedModel;
-use advisor::review::{ModelReviewer, Review, ReviewKind, parse_notes};
+use advisor::review::{ModelReviewer, Review, parse_notes};
 use advisor::{Note, evidence::EvidenceBounds, evidence::Window};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;

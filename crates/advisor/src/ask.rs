@@ -14,7 +14,8 @@ use std::num::NonZeroU32;
 
 use crate::budget::BudgetStop;
 use crate::host::Message;
-use crate::model::{ChatModel, ChatRequest, ModelError, Usage};
+use crate::model::{ChatModel, ChatRequest, ModelError};
+use crate::usage::Usage;
 
 /// What a caller of [`ask_with_feedback`] decides.
 pub(crate) trait FeedbackPolicy {

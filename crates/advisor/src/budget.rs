@@ -6,7 +6,7 @@
 //! review or consultation did not run). Every seam charges the usage of every
 //! model attempt — failed ones included, estimated from text length and
 //! marked estimated when the server reports none (see
-//! [`Usage::or_estimate`](crate::model::Usage::or_estimate)). A budget is
+//! [`Usage::or_estimate`](crate::usage::Usage::or_estimate)). A budget is
 //! checked *before* a call: the call that crosses the limit completes, the
 //! next one does not start. Must not call models or decide anything else.
 
@@ -14,7 +14,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::Usage;
+use crate::usage::Usage;
 
 wire_enum! {
     /// What a token budget is counted over.

@@ -34,8 +34,7 @@ pub enum ErrorKind {
     /// A review failed (the source is the [`ReviewError`](crate::review::ReviewError)).
     Review,
     /// A consultation was refused or failed (the source is the
-    /// [`ConsultError`](crate::consult::ConsultError) or
-    /// [`SessionError`](crate::consult::SessionError)).
+    /// [`ConsultError`](crate::consult::ConsultError)).
     Consult,
     /// The rollout advisor failed (the source is the
     /// [`RolloutError`](crate::rollout::RolloutError)).

@@ -9,9 +9,9 @@
 //! state of its own (the guard does).
 
 use crate::guard::{EmissionGuard, PreparedNote, ReviewOutcome};
+use crate::kind::ReviewKind;
 use crate::note::{Note, Severity};
 use crate::render::render_admitted;
-use crate::review::ReviewKind;
 use crate::trace::NoteDecision;
 
 /// What one review amounts to after the gate: the guard's decisions and, when
@@ -55,7 +55,7 @@ impl Admitted {
 /// note interrupts.
 ///
 /// ```
-/// use advisor::{EmissionGuard, Note, Severity, gate::admit, review::ReviewKind};
+/// use advisor::{EmissionGuard, Note, Severity, gate::admit, kind::ReviewKind};
 /// let mut guard = EmissionGuard::new(3);
 /// let result = admit(&mut guard, &[Note::concern("check the join")], ReviewKind::Finish, Severity::Blocker);
 /// assert!(result.injection.unwrap().contains("check the join"));
@@ -70,7 +70,7 @@ pub fn admit<N: Into<PreparedNote>>(
     kind: ReviewKind,
     max_severity: Severity,
 ) -> Admitted {
-    let outcome = guard.review(notes.into_iter().map(|n| {
+    let outcome = guard.screen(notes.into_iter().map(|n| {
         let mut p = n.into();
         p.clamp_severity(max_severity);
         p

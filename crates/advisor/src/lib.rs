@@ -92,19 +92,25 @@
 //!
 //! ## Map
 //!
-//! Every public module, by layer:
+//! Every public module, by floor (a module uses only its own floor and those
+//! below it):
 //!
+//! - Ground: [`error`] — [`Error`] / [`ErrorKind`]; [`usage`] — token
+//!   [`Usage`](usage::Usage); [`kind`] — the review tags
+//!   [`ReviewKind`](kind::ReviewKind) and [`ReviewErrorKind`](kind::ReviewErrorKind);
+//!   [`io`] — bounded reads and atomic writes for files a host does not
+//!   control; [`invisible`] — the characters that render as nothing.
 //! - Contract: [`host`] — the contract between an agent loop and its
-//!   extensions, and the [`Extensions`] dispatcher that keeps it; [`error`] —
-//!   [`Error`] / [`ErrorKind`]; [`model`] — the [`ChatModel`](model::ChatModel)
-//!   seam, a scripted model and the OpenAI-compatible client (`http`);
-//!   [`budget`] — token budgets shared by every asker.
+//!   extensions, and the [`Extensions`] dispatcher that keeps it; [`model`] —
+//!   the [`ChatModel`](model::ChatModel) seam, a scripted model and the
+//!   OpenAI-compatible client (`http`); [`budget`] — token budgets shared by
+//!   every asker.
 //! - Policy core: [`note`] — [`Note`], [`Severity`]; [`guard`] — *which notes*:
 //!   the emission guard ([`EmissionGuard`]), its settings and the dedupe key;
 //!   [`render`] — the `<advisory>` injection; [`gate`] — *what is admitted*:
-//!   one review clamped, through the guard, and the injection it yields; [`evidence`] — the bounded window a reviewer reads;
-//!   [`invisible`] — the characters that render as nothing; [`trace`] —
-//!   JSONL traces of every review decision.
+//!   one review clamped, through the guard, and the injection it yields;
+//!   [`evidence`] — the bounded window a reviewer reads; [`trace`] — JSONL
+//!   traces of every review decision.
 //! - Reviewers: [`review`] — the [`Reviewer`](review::Reviewer) seam and the
 //!   model reviewer (the offline rules reviewer is the `advisor-rules` crate).
 //! - Products: [`plugin`] — [`AdvisorPlugin`], the finish and periodic review
@@ -112,10 +118,9 @@
 //!   [`consult`] — `advisor-request.v1` in, strictly validated
 //!   `advisor-response.v1` out.
 //! - Hosts: [`agent`] — a small reference loop ([`Agent`]); [`finish_rule`] —
-//!   *a rule*: a rule-based stop interceptor (a finish guard) to register
-//!   before the advisor; [`adapters`] — host adapters (the rig adapter,
-//!   feature `rig`); [`io`] — bounded reads and atomic writes for files a
-//!   host does not control.
+//!   *a rule*: a rule-based stop interceptor
+//!   ([`FinishRule`](finish_rule::FinishRule)) to register before the advisor;
+//!   [`adapters`] — host adapters (the rig adapter, feature `rig`).
 //!
 //! The `advisor` command is the `advisor-cli` crate: the Claude Code, Codex,
 //! Gemini CLI and OpenAI-style transcript readers, the stop hook for those
@@ -205,6 +210,7 @@ pub mod guard;
 pub mod host;
 pub mod invisible;
 pub mod io;
+pub mod kind;
 pub mod model;
 pub mod note;
 pub mod plugin;
@@ -212,6 +218,7 @@ pub mod render;
 pub mod review;
 pub mod rollout;
 pub mod trace;
+pub mod usage;
 
 mod ask;
 mod json;

@@ -35,9 +35,9 @@
 //! verdict on the note, and that verdict replaces the user's answer.
 
 use crate::guard::{ReviewOutcome, clean_delivered};
+use crate::kind::ReviewKind;
 use crate::markup::push_escaped_markup;
 use crate::note::{Note, Severity};
-use crate::review::ReviewKind;
 
 /// The guidance attribute carried by every advisory (before escaping).
 pub const GUIDANCE: &str = "weigh, don't blindly obey";
@@ -147,7 +147,7 @@ pub struct InjectionFrame {
 /// The [`InjectionFrame`] of a review kind.
 ///
 /// ```
-/// use advisor::{Note, render::{injection_frame, render_advisories, render_injection}, review::ReviewKind};
+/// use advisor::{Note, render::{injection_frame, render_advisories, render_injection}, kind::ReviewKind};
 /// let notes = [Note::concern("check the join")];
 /// let f = injection_frame(ReviewKind::Finish);
 /// assert_eq!(render_injection(&notes, ReviewKind::Finish),
@@ -183,7 +183,7 @@ mod tests {
             Note::blocker("c\u{7}d\u{85}e"),
             Note::nit("plain 'text'"),
         ];
-        let outcome = crate::guard::EmissionGuard::new(0).review(&notes);
+        let outcome = crate::guard::EmissionGuard::new(0).screen(&notes);
         for kind in [ReviewKind::Finish, ReviewKind::Periodic] {
             assert_eq!(render_admitted(&outcome, kind), render_injection(&notes, kind));
         }

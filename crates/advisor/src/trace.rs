@@ -19,9 +19,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::budget::BudgetStop;
 use crate::guard::{GuardSettings, Reason};
-use crate::model::Usage;
+use crate::kind::{ReviewErrorKind, ReviewKind};
 use crate::note::{Note, Severity};
-use crate::review::{ReviewErrorKind, ReviewKind};
+use crate::usage::Usage;
 use crate::write_behind::WriteBehind;
 
 /// The `schema` value of every event this version writes.

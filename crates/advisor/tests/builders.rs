@@ -4,8 +4,9 @@
 
 use std::error::Error as _;
 
-use advisor::model::{ModelError, ModelErrorKind, ScriptedModel, Usage};
+use advisor::model::{ModelError, ModelErrorKind, ScriptedModel};
 use advisor::review::{MIN_PROMPT_TOKENS, ModelReviewer, Review, Reviewer};
+use advisor::usage::Usage;
 use advisor::{Agent, EmissionGuard, ErrorKind, Note, guard::DEFAULT_MAX_NOTES_PER_REVIEW};
 
 #[test]
@@ -34,7 +35,7 @@ fn the_default_emission_guard_has_the_default_breadth_cap() {
     let notes: Vec<Note> = (0..8)
         .map(|i| Note::blocker(format!("separate defect number {i}")))
         .collect();
-    let out = EmissionGuard::default().review(&notes);
+    let out = EmissionGuard::default().screen(&notes);
     assert_eq!(out.accepted().len(), DEFAULT_MAX_NOTES_PER_REVIEW);
 }
 

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use advisor::consult::{
-    AdvisorRequest, ConsultError, ConsultLedger, ConsultStore, Consultant, Decision, Refusal, RequestReason,
+    AdvisorRequest, ConsultErrorKind, ConsultLedger, ConsultStore, Consultant, Decision, Refusal, RequestReason,
     consult_prompt, normalize_signature, trigger_hash, validate_response,
 };
 use advisor::model::{ChatResponse, ScriptedModel};
@@ -203,7 +203,8 @@ async fn answers_that_stay_invalid_end_in_a_typed_error() {
     let model = ScriptedModel::texts(["nope", "{\"decision\":\"APPROVE\"}"]);
     let req = AdvisorRequest::parse(SEED_REQUEST).unwrap();
     match Consultant::new(model).max_attempts(2).unwrap().consult(&req).await {
-        Err(ConsultError::Invalid { attempts: 2, error, .. }) => {
+        Err(e) if e.kind() == ConsultErrorKind::Invalid && e.attempts() == 2 => {
+            let error = e.validation().unwrap();
             assert!(error.problems.iter().any(|p| p.field == "decision"))
         }
         other => panic!("expected an invalid-answer error, got {other:?}"),
@@ -221,7 +222,7 @@ async fn a_consultation_that_gives_up_reports_the_usage_of_every_attempt() {
     ]);
     let consultant = Consultant::new(model).max_attempts(3).unwrap();
     let err = consultant.consult(&req).await.unwrap_err();
-    assert!(matches!(err, ConsultError::Invalid { attempts: 3, .. }), "{err}");
+    assert_eq!((err.kind(), err.attempts()), (ConsultErrorKind::Invalid, 3), "{err}");
     assert_eq!((err.usage().input_tokens, err.usage().output_tokens), (70, 18));
     assert_eq!(consultant.tokens_spent(), 88);
     assert!(std::error::Error::source(&err).is_some(), "the last answer's problems");
@@ -229,7 +230,7 @@ async fn a_consultation_that_gives_up_reports_the_usage_of_every_attempt() {
     let model = ScriptedModel::new([ChatResponse::text("nope").with_usage(10, 5)]);
     let consultant = Consultant::new(model).max_attempts(3).unwrap();
     let err = consultant.consult(&req).await.unwrap_err();
-    let ConsultError::Model(model_error) = &err else {
+    let Some(model_error) = err.model_error() else {
         panic!("expected a model error, got {err}")
     };
     assert_eq!(err.usage().input_tokens, 10, "the first attempt's tokens are kept");

@@ -11,7 +11,7 @@ use advisor::agent::tool_fn;
 use advisor::evidence::EvidenceBounds;
 use advisor::host::ToolCall;
 use advisor::model::{ChatResponse, ScriptedModel, ToolSpec};
-use advisor::plugin::ReviewerConfig;
+use advisor::plugin::NamedReviewer;
 use advisor::review::{Review, ReviewError, Reviewer};
 use advisor::{AdvisorPlugin, Agent, Note};
 use async_trait::async_trait;
@@ -70,14 +70,14 @@ async fn every_reviewer_reads_with_its_own_bounds_and_the_default_keeps_the_conf
         ..EvidenceBounds::default()
     };
     let plugin = AdvisorPlugin::builder()
-        .add_reviewer(ReviewerConfig::new(
+        .add_reviewer(NamedReviewer::new(
             "plain",
             Recorder {
                 seen: plain.clone(),
                 bounds: None,
             },
         ))
-        .add_reviewer(ReviewerConfig::new(
+        .add_reviewer(NamedReviewer::new(
             "wide",
             Recorder {
                 seen: wide.clone(),

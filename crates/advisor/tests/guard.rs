@@ -77,14 +77,14 @@ fn e4_an_exact_repeat_is_dropped_but_escalation_passes() {
 #[test]
 fn e5_the_per_review_budget_bounds_breadth() {
     let mut g = EmissionGuard::new(2);
-    let out = g.review(&[
+    let out = g.screen(&[
         Note::concern("first real point"),
         Note::concern("second real point"),
         Note::concern("third real point"),
     ]);
     let reasons: Vec<Reason> = out.admissions.iter().map(|a| a.reason).collect();
     assert_eq!(reasons, [Reason::Accepted, Reason::Accepted, Reason::OverBudget]);
-    let out = g.review(&[Note::concern("third real point"), Note::concern("first real point")]);
+    let out = g.screen(&[Note::concern("third real point"), Note::concern("first real point")]);
     assert_eq!(
         out.admissions[0].reason,
         Reason::Accepted,
@@ -96,10 +96,10 @@ fn e5_the_per_review_budget_bounds_breadth() {
 #[test]
 fn e6_reset_lets_the_reviewer_re_raise_after_a_rewrite() {
     let mut g = EmissionGuard::new(3);
-    assert!(g.review(&[Note::concern("check the filter")]).interrupts());
-    assert!(!g.review(&[Note::concern("check the filter")]).interrupts());
+    assert!(g.screen(&[Note::concern("check the filter")]).interrupts());
+    assert!(!g.screen(&[Note::concern("check the filter")]).interrupts());
     g.reset();
-    assert!(g.review(&[Note::concern("check the filter")]).interrupts());
+    assert!(g.screen(&[Note::concern("check the filter")]).interrupts());
 }
 
 #[test]
@@ -114,7 +114,7 @@ fn e7_a_note_is_clamped_so_an_injection_cannot_be_unbounded() {
 #[test]
 fn severity_order_three_nits_then_a_blocker_admits_the_blocker() {
     let mut g = EmissionGuard::new(3);
-    let out = g.review(&[
+    let out = g.screen(&[
         Note::nit("a one"),
         Note::nit("b two"),
         Note::nit("c three"),
@@ -146,7 +146,7 @@ fn control_and_bidi_characters_never_reach_the_agent() {
 #[test]
 fn every_decision_has_a_reason() {
     let mut g = EmissionGuard::new(1);
-    let out = g.review(&[
+    let out = g.screen(&[
         Note::concern("..."),
         Note::concern("Looks good!"),
         Note::concern("real one"),
@@ -154,7 +154,7 @@ fn every_decision_has_a_reason() {
     ]);
     let reasons: Vec<&str> = out.admissions.iter().map(|a| a.reason.as_str()).collect();
     assert_eq!(reasons, ["empty", "content_free", "accepted", "over_budget"]);
-    let out = g.review(&[Note::concern("Real one.")]);
+    let out = g.screen(&[Note::concern("Real one.")]);
     assert_eq!(out.admissions[0].reason.as_str(), "duplicate");
 }
 
@@ -250,7 +250,7 @@ proptest! {
         for _ in 0..2 {
             let before: std::collections::HashMap<String, Severity> =
                 g.history().into_iter().map(|k| (k.key, k.severity)).collect();
-            let out = g.review(&notes);
+            let out = g.screen(&notes);
             prop_assert!(out.accepted().len() <= cap);
             for a in out.admissions.iter().filter(|a| a.accepted()) {
                 if let Some(prev) = before.get(&a.key) {

@@ -8,8 +8,8 @@ use advisor_testkit::corpus as common;
 use advisor::gate::admit;
 use advisor::guard::{Reason, normalize_note, normalize_note_spec};
 use advisor::invisible::is_invisible;
+use advisor::kind::ReviewKind;
 use advisor::render::render_advisories;
-use advisor::review::ReviewKind;
 use advisor::{EmissionGuard, Note, Severity};
 use proptest::prelude::*;
 
@@ -195,7 +195,7 @@ fn the_fast_path_is_the_definition_on_the_corpus() {
     let mut fast = EmissionGuard::new(3);
     let mut n = 0usize;
     for review in &reviews {
-        let out = fast.review(review);
+        let out = fast.screen(review);
         for (note, a) in review.iter().zip(&out.admissions) {
             n += 1;
             let delivered = &a.note.text;

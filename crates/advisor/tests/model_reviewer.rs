@@ -5,8 +5,10 @@
 use std::sync::{Arc, Mutex};
 
 use advisor::host::{Message, Role, ToolTrace};
-use advisor::model::{ChatResponse, ModelError, ModelErrorKind, ScriptedModel, Usage};
-use advisor::review::{ModelReviewer, Review, ReviewErrorKind, ReviewKind, Reviewer, parse_notes};
+use advisor::kind::{ReviewErrorKind, ReviewKind};
+use advisor::model::{ChatResponse, ModelError, ModelErrorKind, ScriptedModel};
+use advisor::review::{ModelReviewer, Review, Reviewer, parse_notes};
+use advisor::usage::Usage;
 use advisor::{AdvisorPlugin, Agent, Note, Severity};
 use proptest::prelude::*;
 

@@ -283,7 +283,7 @@ fn counting_blocker(calls: Arc<AtomicU32>) -> AdvisorPlugin {
 }
 
 #[tokio::test]
-async fn the_advisor_is_not_consulted_when_the_goal_gate_or_finish_guard_reopens() {
+async fn the_advisor_is_not_consulted_when_the_goal_gate_or_a_finish_rule_reopens() {
     let calls = Arc::new(AtomicU32::new(0));
     let goal = FinishRule::new("goal", |info| {
         (!info.final_answer.contains("STATUS: DONE")).then(|| "End with STATUS: DONE when done.".to_owned())
@@ -309,7 +309,7 @@ async fn the_advisor_is_not_consulted_when_the_goal_gate_or_finish_guard_reopens
         .run("task")
         .await
         .unwrap();
-    // turn 1: the goal gate re-opens; turn 2: the finish guard re-opens;
+    // turn 1: the goal gate re-opens; turn 2: the finish rule re-opens;
     // turns 3 and 4: the advisor is consulted and re-opens; turn 5: its cap
     // is spent and the finish is accepted.
     assert_eq!(out.final_answer, "fixed again STATUS: DONE");

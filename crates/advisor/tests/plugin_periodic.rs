@@ -9,9 +9,10 @@ use advisor::host::{
     Checkpoint, Message, ObservePhase, RunEnd, RunFinalizer, RunObserver, StepInfo, StepInterceptor, StopDecision,
     StopInfo, StopInterceptor, StopReason,
 };
+use advisor::kind::ReviewKind;
 use advisor::model::ScriptedModel;
-use advisor::plugin::ReviewerConfig;
-use advisor::review::{self, Review, ReviewError, ReviewKind};
+use advisor::plugin::NamedReviewer;
+use advisor::review::{self, Review, ReviewError};
 use advisor::{AdvisorPlugin, Agent, ErrorKind, Note};
 
 fn counter() -> Arc<AtomicU32> {
@@ -79,7 +80,7 @@ async fn p2_multiple_periodic_reviewers_see_fresh_evidence() {
     let (cc, sc) = (correctness_calls.clone(), scope_calls.clone());
     let plugin = AdvisorPlugin::builder()
         .add_reviewer(
-            ReviewerConfig::new(
+            NamedReviewer::new(
                 "correctness",
                 review::from_sync_fn(move |r: &Review| {
                     assert!(r.messages.last().unwrap().content.contains("tool evidence"));
@@ -90,7 +91,7 @@ async fn p2_multiple_periodic_reviewers_see_fresh_evidence() {
             .interval_turns(1),
         )
         .add_reviewer(
-            ReviewerConfig::new(
+            NamedReviewer::new(
                 "scope",
                 review::from_sync_fn(move |_r: &Review| {
                     sc.fetch_add(1, Ordering::SeqCst);
@@ -237,11 +238,11 @@ async fn a_timeout_accepts_the_finish_and_starts_the_cooldown() {
 
 #[tokio::test]
 async fn a_group_finish_consults_every_member_and_combines_their_injections() {
-    let a = ReviewerConfig::new(
+    let a = NamedReviewer::new(
         "correctness",
         review::from_sync_fn(|_r: &Review| Ok(vec![Note::blocker("wrong sum")])),
     );
-    let b = ReviewerConfig::new(
+    let b = NamedReviewer::new(
         "scope",
         review::from_sync_fn(|_r: &Review| Ok(vec![Note::concern("missed Q2")])),
     );
@@ -278,12 +279,12 @@ async fn a_group_finish_consults_every_member_and_combines_their_injections() {
 
 #[tokio::test]
 async fn group_members_keep_their_own_caps_and_dedupe() {
-    let a = ReviewerConfig::new(
+    let a = NamedReviewer::new(
         "a",
         review::from_sync_fn(|_r: &Review| Ok(vec![Note::concern("same words")])),
     )
     .max_rounds(1);
-    let b = ReviewerConfig::new(
+    let b = NamedReviewer::new(
         "b",
         review::from_sync_fn(|_r: &Review| Ok(vec![Note::concern("same words")])),
     )
@@ -320,34 +321,34 @@ async fn group_members_keep_their_own_caps_and_dedupe() {
 fn bad_group_configuration_is_a_clear_error_before_any_run() {
     let r = || review::from_sync_fn(|_r: &Review| Ok(vec![]));
     let five = (0..5).fold(AdvisorPlugin::builder(), |b, i| {
-        b.add_reviewer(ReviewerConfig::new(format!("r{i}"), r()))
+        b.add_reviewer(NamedReviewer::new(format!("r{i}"), r()))
     });
     let err = five.build().unwrap_err();
     assert_eq!((err.kind(), err.field()), (ErrorKind::Config, Some("reviewers")));
 
     let both = AdvisorPlugin::builder()
         .reviewer(r())
-        .add_reviewer(ReviewerConfig::new("a", r()))
+        .add_reviewer(NamedReviewer::new("a", r()))
         .build()
         .unwrap_err();
     assert_eq!(both.field(), Some("reviewers"));
     assert!(both.to_string().contains("either"));
 
     let empty = AdvisorPlugin::builder()
-        .add_reviewer(ReviewerConfig::new(" ", r()))
+        .add_reviewer(NamedReviewer::new(" ", r()))
         .build()
         .unwrap_err();
     assert_eq!(empty.field(), Some("reviewers[0].name"));
 
     let long = AdvisorPlugin::builder()
-        .add_reviewer(ReviewerConfig::new("n".repeat(65), r()))
+        .add_reviewer(NamedReviewer::new("n".repeat(65), r()))
         .build()
         .unwrap_err();
     assert_eq!(long.field(), Some("reviewers[0].name"));
 
     let dup = AdvisorPlugin::builder()
-        .add_reviewer(ReviewerConfig::new("a", r()))
-        .add_reviewer(ReviewerConfig::new("a", r()))
+        .add_reviewer(NamedReviewer::new("a", r()))
+        .add_reviewer(NamedReviewer::new("a", r()))
         .build()
         .unwrap_err();
     assert_eq!(dup.field(), Some("reviewers[1].name"));
@@ -356,13 +357,13 @@ fn bad_group_configuration_is_a_clear_error_before_any_run() {
     assert_eq!(missing.field(), Some("reviewer"));
 
     let mixed = AdvisorPlugin::builder()
-        .add_reviewer(ReviewerConfig::new("a", r()))
+        .add_reviewer(NamedReviewer::new("a", r()))
         .interval_turns(2)
         .build();
     assert_eq!(mixed.unwrap_err().field(), Some("interval_turns"));
 
     let zero = AdvisorPlugin::builder()
-        .add_reviewer(ReviewerConfig::new("a", r()).max_rounds(0))
+        .add_reviewer(NamedReviewer::new("a", r()).max_rounds(0))
         .build();
     assert_eq!(zero.unwrap_err().field(), Some("reviewers[0].max_rounds"));
 }

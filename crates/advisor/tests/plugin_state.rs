@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use advisor::guard::Reason;
 use advisor::host::{Checkpoint, Message, ObservePhase, RunObserver, StopInfo, StopInterceptor};
 use advisor::model::ScriptedModel;
-use advisor::plugin::ReviewerConfig;
+use advisor::plugin::NamedReviewer;
 use advisor::review::{self, Review};
 use advisor::trace::{MemoryTrace, TraceEventKind};
 use advisor::{AdvisorPlugin, Agent, ErrorKind, Note, Severity};
@@ -132,8 +132,8 @@ fn a_checkpoint_with_an_unknown_severity_is_rejected_not_restored_as_a_nit() {
 #[test]
 fn a_rejected_restore_applies_nothing_and_sits_the_advisor_out() {
     let plugin = AdvisorPlugin::builder()
-        .add_reviewer(ReviewerConfig::new("a", review::from_sync_fn(|_r: &Review| Ok(vec![]))))
-        .add_reviewer(ReviewerConfig::new("b", review::from_sync_fn(|_r: &Review| Ok(vec![]))))
+        .add_reviewer(NamedReviewer::new("a", review::from_sync_fn(|_r: &Review| Ok(vec![]))))
+        .add_reviewer(NamedReviewer::new("b", review::from_sync_fn(|_r: &Review| Ok(vec![]))))
         .build()
         .unwrap();
     let mut run = plugin.start_run();

@@ -6,8 +6,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use advisor::host::{Message, Role, ToolTrace};
+use advisor::kind::ReviewKind;
 use advisor::model::{OpenAiCompatible, ScriptedModel, estimate_tokens};
-use advisor::review::{DEFAULT_MAX_PROMPT_TOKENS, FittedPrompt, ModelReviewer, Review, ReviewKind, Reviewer};
+use advisor::review::{DEFAULT_MAX_PROMPT_TOKENS, FittedPrompt, ModelReviewer, Review, Reviewer};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path};

@@ -15,8 +15,9 @@ use std::time::{Duration, Instant};
 use advisor::gate::admit;
 use advisor::host::ToolTrace;
 use advisor::host::{Message, Role};
+use advisor::kind::ReviewKind;
 use advisor::model::{OpenAiCompatible, ScriptedModel, StructuredOutput};
-use advisor::review::{ModelReviewer, Review, ReviewKind, Reviewer};
+use advisor::review::{ModelReviewer, Review, Reviewer};
 use advisor::{AdvisorPlugin, Agent, EmissionGuard, Severity};
 
 use advisor_testkit::local_llm;

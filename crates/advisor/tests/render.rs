@@ -2,8 +2,8 @@
 //! exact text, and the one-element-per-note property.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use advisor::kind::ReviewKind;
 use advisor::render::{render_advisories, render_injection};
-use advisor::review::ReviewKind;
 use advisor::{Note, Severity};
 use proptest::prelude::*;
 

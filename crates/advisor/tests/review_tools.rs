@@ -13,9 +13,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use advisor::host::{Message, ToolCall};
+use advisor::kind::ReviewKind;
 use advisor::model::OpenAiCompatible;
 use advisor::review::tools::{MAX_RESULT_BYTES, WorkspaceTool, WorkspaceTools};
-use advisor::review::{ModelReviewer, Review, ReviewKind, Reviewer};
+use advisor::review::{ModelReviewer, Review, Reviewer};
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};

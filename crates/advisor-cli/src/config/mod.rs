@@ -9,24 +9,23 @@
 //! from the user's own config ([`UserConfig`], under `$XDG_CONFIG_HOME` or
 //! `~/.config`), or from a workspace file whose `[reviewer]` table the user
 //! trusted with `advisor trust` (the user config records a SHA-256 of exactly
-//! that table, see [`trust`]). [`resolve`] applies these rules in one call;
+//! that table, `fingerprint.rs`). [`resolve`] applies these rules in one call;
 //! [`WorkspaceConfig::load`] goes through it, so every host that loads a
 //! workspace gets them.
 //!
 //! This file owns the workspace file's schema, its strict parsing (an unknown
 //! key is an error naming its line, never the key: `toml_error.rs`), its
-//! bounded reading, the commented [`STARTER_CONFIG`] that `advisor init`
-//! writes, and building a plugin from a resolved config; the `[reviewer]`
-//! table and the one reviewer choice are `reviewer.rs`. Must not run reviews, and must never take a
-//! URL, model, header or key-variable name from the environment.
+//! bounded reading, the commented starter file that `advisor init` writes,
+//! and building a plugin from a resolved config; the `[reviewer]` table and
+//! the one reviewer choice are `reviewer_table.rs`, the agent-CLI presets
+//! and the command reviewer the crate's `reviewer` module. Must not run
+//! reviews, and must never take a URL, model, header or key-variable name
+//! from the environment.
 
-pub mod command;
-mod gemini_session;
-pub mod recursion;
+pub(crate) mod fingerprint;
 mod resolve;
-mod reviewer;
+mod reviewer_table;
 mod toml_error;
-pub mod trust;
 mod user;
 
 use std::path::{Path, PathBuf};
@@ -41,26 +40,28 @@ use advisor::plugin::{AdvisorPlugin, AdvisorPluginBuilder};
 use advisor::review::Reviewer;
 use advisor_rules::{RulesReviewer, RunKind};
 
+pub use crate::reviewer::preset::Preset;
 pub(crate) use resolve::shell_word;
 pub use resolve::{Resolved, ReviewerSource, resolve};
-pub(crate) use reviewer::build_model;
-pub use reviewer::{ChosenReviewer, ReviewerKind, ReviewerSettings, choose_reviewer, choose_reviewer_in};
+pub(crate) use reviewer_table::build_model;
+pub(crate) use reviewer_table::{ChosenReviewer, choose_reviewer, choose_reviewer_in};
+pub use reviewer_table::{ReviewerKind, ReviewerTable};
 pub(crate) use toml_error::parse_toml;
-pub use user::{USER_CONFIG_RELATIVE, UserConfig, WorkspaceGrant};
+pub use user::{UserConfig, WorkspaceGrant};
 
 /// Where a workspace's config lives, relative to its root.
-pub const CONFIG_PATH: &str = ".advisor/config.toml";
+pub(crate) const CONFIG_PATH: &str = ".advisor/config.toml";
 
 /// Largest config file read, workspace or user (bytes). A larger file — or a
 /// device, FIFO or directory in its place — is refused at once.
-pub const MAX_CONFIG_BYTES: u64 = 64 * 1024;
+pub(crate) const MAX_CONFIG_BYTES: u64 = 64 * 1024;
 
 /// Longest `timeout_secs` a config may set. Larger values are rejected, not
 /// clamped.
-pub const MAX_TIMEOUT_SECS: u64 = 600;
+pub(crate) const MAX_TIMEOUT_SECS: u64 = 600;
 
 /// The commented starter file `advisor init` writes.
-pub const STARTER_CONFIG: &str = r#"# advisor: a second opinion before your agent finishes.
+pub(crate) const STARTER_CONFIG: &str = r#"# advisor: a second opinion before your agent finishes.
 # This file opts the workspace in; delete it (or set enabled = false) to opt out.
 enabled = true
 
@@ -120,9 +121,9 @@ pub enum Verdict {
 /// The most finish reviews per request a workspace file may ask for: a
 /// cloned repository must not be able to hold every stop of a session (code
 /// and the builder may set more).
-pub const MAX_WORKSPACE_ROUNDS: u32 = 10;
+pub(crate) const MAX_WORKSPACE_ROUNDS: u32 = 10;
 /// The largest periodic-review interval a workspace file may set.
-pub const MAX_WORKSPACE_INTERVAL_TURNS: u32 = 1_000;
+pub(crate) const MAX_WORKSPACE_INTERVAL_TURNS: u32 = 1_000;
 
 fn at_most<'de, D: serde::Deserializer<'de>>(d: D, max: u32, what: &str) -> Result<u32, D::Error> {
     let n = u32::deserialize(d)?;
@@ -149,13 +150,13 @@ pub struct WorkspaceConfig {
     /// Whether the advisor runs (default true: the file is the opt-in).
     pub enabled: bool,
     /// Finish reviews per user request (a workspace file sets at most
-    /// [`MAX_WORKSPACE_ROUNDS`]).
+    /// 10).
     #[serde(deserialize_with = "at_most_rounds")]
     pub max_rounds: u32,
     /// Notes that may reach the agent per review.
     pub max_notes_per_review: usize,
     /// Periodic review every N completed turns (0: finish only; a workspace
-    /// file sets at most [`MAX_WORKSPACE_INTERVAL_TURNS`]).
+    /// file sets at most 1 000).
     #[serde(deserialize_with = "at_most_interval")]
     pub interval_turns: u32,
     /// Highest severity the reviewer may raise (default blocker).
@@ -164,7 +165,7 @@ pub struct WorkspaceConfig {
     pub shadow: bool,
     /// What the hook shows the user (`quiet` or `summary`).
     pub verdict: Verdict,
-    /// Seconds a review may take (1 to [`MAX_TIMEOUT_SECS`]).
+    /// Seconds a review may take (1 to 600).
     pub timeout_secs: u64,
     /// Tokens the reviewers may spend per user request (absent: no limit;
     /// see `docs/budget.md`).
@@ -180,7 +181,7 @@ pub struct WorkspaceConfig {
     /// The reviewer; `None` when the file has no `[reviewer]` table (the
     /// user's reviewer, else the rules, is used).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub reviewer: Option<ReviewerSettings>,
+    pub reviewer: Option<ReviewerTable>,
     /// The offline rules reviewer's settings (`[rules]`); they send nothing
     /// anywhere, so a workspace file may set them.
     #[serde(skip_serializing_if = "RulesSettings::is_empty")]
@@ -217,7 +218,7 @@ pub struct RulesSettings {
 
 impl RulesSettings {
     /// Whether the table sets nothing.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.test_tools.is_empty() && self.build_tools.is_empty() && self.stub_markers.is_none()
     }
 
@@ -246,7 +247,7 @@ impl Default for WorkspaceConfig {
             max_severity: Severity::Blocker,
             shadow: false,
             verdict: Verdict::Quiet,
-            timeout_secs: advisor::plugin::DEFAULT_TIMEOUT.as_secs(),
+            timeout_secs: advisor::plugin::DEFAULT_REVIEW_TIMEOUT.as_secs(),
             max_review_tokens: None,
             max_session_review_tokens: None,
             max_prompt_tokens: None,
@@ -275,7 +276,7 @@ impl WorkspaceConfig {
     }
 
     /// The config file of `workspace`.
-    pub fn path_in(workspace: &Path) -> PathBuf {
+    pub(crate) fn path_in(workspace: &Path) -> PathBuf {
         workspace.join(CONFIG_PATH)
     }
 
@@ -290,27 +291,27 @@ impl WorkspaceConfig {
     }
 
     /// The effective config of `workspace` under the trust rules, against the
-    /// user's own config ([`UserConfig::load_for`]): `Ok(None)` when the
+    /// user's own config ([`UserConfig::load`]): `Ok(None)` when the
     /// workspace has not opted in or has turned the advisor off. A workspace
     /// file whose `[reviewer]` table asks for a model the user has not
     /// trusted is an [`ErrorKind::Untrusted`] error naming `advisor trust
     /// <path>`. The returned config's `reviewer` is the one allowed to run,
     /// so [`plugin_builder`](Self::plugin_builder) on it is safe. A user
-    /// config inside the workspace or owned by another user is ignored
-    /// ([`load_with_notice`](Self::load_with_notice) says so).
+    /// config inside the workspace or owned by another user is ignored (the
+    /// hook says so).
     pub fn load(workspace: &Path) -> Result<Option<WorkspaceConfig>, Error> {
         WorkspaceConfig::load_with_notice(workspace).map(|(c, _)| c)
     }
 
     /// [`load`](Self::load), with the one-line reason the user config was
     /// ignored, if it was, for the host to say.
-    pub fn load_with_notice(workspace: &Path) -> Result<(Option<WorkspaceConfig>, Option<String>), Error> {
+    pub(crate) fn load_with_notice(workspace: &Path) -> Result<(Option<WorkspaceConfig>, Option<String>), Error> {
         let (user, notice) = UserConfig::load_for(workspace)?;
         Ok((resolve(workspace, &user)?.map(|r| r.config), notice))
     }
 
     /// Checks the values a builder would also reject, naming the field.
-    pub fn validate(&self) -> Result<(), Error> {
+    pub(crate) fn validate(&self) -> Result<(), Error> {
         if self.timeout_secs == 0 || self.timeout_secs > MAX_TIMEOUT_SECS {
             return Err(Error::config(
                 "timeout_secs",
@@ -325,9 +326,15 @@ impl WorkspaceConfig {
     /// [`load`](Self::load) or [`Resolved`]: a config built by hand is
     /// trusted as the code that built it.
     pub fn plugin_builder(&self) -> Result<AdvisorPluginBuilder, Error> {
+        self.plugin_builder_with(self.build_reviewer()?)
+    }
+
+    /// [`plugin_builder`](Self::plugin_builder) with `reviewer` (the one
+    /// [`chosen_reviewer`](Self::chosen_reviewer) built, or a command's own).
+    pub(crate) fn plugin_builder_with(&self, reviewer: Arc<dyn Reviewer>) -> Result<AdvisorPluginBuilder, Error> {
         self.validate()?;
         Ok(AdvisorPlugin::builder()
-            .shared_reviewer(self.build_reviewer()?)
+            .shared_reviewer(reviewer)
             .enabled(self.enabled)
             .max_rounds(self.max_rounds)
             .max_notes_per_review(self.max_notes_per_review)
@@ -366,17 +373,22 @@ impl WorkspaceConfig {
     }
 
     /// The reviewer these settings describe ([`choose_reviewer`]).
-    pub fn build_reviewer(&self) -> Result<Arc<dyn Reviewer>, Error> {
+    pub(crate) fn build_reviewer(&self) -> Result<Arc<dyn Reviewer>, Error> {
+        self.chosen_reviewer().map(|c| c.reviewer)
+    }
+
+    /// The reviewer these settings describe, with its name.
+    pub(crate) fn chosen_reviewer(&self) -> Result<ChosenReviewer, Error> {
         self.validate()?;
         let settings = self.reviewer.as_ref().filter(|r| r.sends_data());
         let timeout = Duration::from_secs(self.timeout_secs);
-        choose_reviewer_in(settings, &self.rules, timeout, self.workspace.as_deref()).map(|c| c.reviewer)
+        choose_reviewer_in(settings, &self.rules, timeout, self.workspace.as_deref())
     }
 }
 
 /// Builds the plugin a config describes (a disabled config builds a plugin
 /// that declines every run). Was `AdvisorPlugin::from_config` in the library.
-pub fn plugin_from_config(config: &WorkspaceConfig) -> Result<AdvisorPlugin, Error> {
+pub(crate) fn plugin_from_config(config: &WorkspaceConfig) -> Result<AdvisorPlugin, Error> {
     config.plugin_builder()?.build()
 }
 
@@ -442,9 +454,9 @@ mod tests {
         };
         assert_eq!(plugin_from_config(&c).unwrap_err().field(), Some("max_rounds"));
         let c = WorkspaceConfig {
-            reviewer: Some(ReviewerSettings {
+            reviewer: Some(ReviewerTable {
                 kind: ReviewerKind::Model,
-                ..ReviewerSettings::default()
+                ..ReviewerTable::default()
             }),
             ..WorkspaceConfig::default()
         };

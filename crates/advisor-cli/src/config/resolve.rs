@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use super::user::workspace_key;
-use super::{ReviewerSettings, UserConfig, WorkspaceConfig, trust};
+use super::{UserConfig, WorkspaceConfig, fingerprint};
 use advisor::error::{Error, ErrorKind};
 use advisor::plugin::AdvisorPluginBuilder;
 
@@ -42,11 +42,6 @@ impl Resolved {
     /// A plugin builder for the effective settings.
     pub fn plugin_builder(&self) -> Result<AdvisorPluginBuilder, Error> {
         self.config.plugin_builder()
-    }
-
-    /// The allowed reviewer's network settings, `None` for the rules reviewer.
-    pub fn reviewer_settings(&self) -> Option<&ReviewerSettings> {
-        self.config.reviewer.as_ref().filter(|r| r.sends_data())
     }
 
     /// The HTTP client of the allowed model, `Ok(None)` when no model is
@@ -107,7 +102,7 @@ fn untrusted(workspace: &Path, changed: bool, command: bool) -> Error {
 /// - without a `[reviewer]` table, the user config's reviewer, else the
 ///   offline rules.
 ///
-/// The workspace file is read bounded ([`MAX_CONFIG_BYTES`](super::MAX_CONFIG_BYTES),
+/// The workspace file is read bounded (64 KiB,
 /// regular files only). Hosts started from configuration a repository can
 /// commit (`advisor hook`, `advisor mcp`) must take every network setting
 /// from here and nothing from flags or the environment.
@@ -124,7 +119,7 @@ pub fn resolve(workspace: &Path, user: &UserConfig) -> Result<Option<Resolved>, 
     let key = workspace_key(workspace);
     let (reviewer, reviewer_source) = match config.reviewer.take() {
         Some(r) if r.sends_data() => {
-            let fp = trust::fingerprint(&r);
+            let fp = fingerprint::fingerprint(&r);
             match grant.and_then(|g| g.trusted_reviewer.as_deref()) {
                 Some(t) if t == fp => (Some(r), ReviewerSource::TrustedWorkspace),
                 other => return Err(untrusted(&key, other.is_some(), r.kind == super::ReviewerKind::Command)),

@@ -20,11 +20,11 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::{ReviewerSettings, parse_toml, read_config_file, trust};
+use super::{ReviewerTable, fingerprint, parse_toml, read_config_file};
 use advisor::error::{Error, ErrorKind};
 
 /// The user config's path below the config directory.
-pub const USER_CONFIG_RELATIVE: &str = "advisor/config.toml";
+pub(crate) const USER_CONFIG_RELATIVE: &str = "advisor/config.toml";
 
 /// What the user granted one workspace.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -33,7 +33,7 @@ pub struct WorkspaceGrant {
     /// Opt the workspace in even without its own `.advisor/config.toml`.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub opt_in: bool,
-    /// The fingerprint ([`trust::fingerprint`]) of the workspace file's
+    /// The fingerprint (`sha256:` and 64 hex digits) of the workspace file's
     /// `[reviewer]` table the user trusted with `advisor trust`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trusted_reviewer: Option<String>,
@@ -46,13 +46,10 @@ pub struct UserConfig {
     /// The reviewer every opted-in workspace uses unless its own file has a
     /// `[reviewer]` table.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub reviewer: Option<ReviewerSettings>,
+    pub reviewer: Option<ReviewerTable>,
     /// Grants by canonical workspace path.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub workspaces: BTreeMap<String, WorkspaceGrant>,
-    /// Where this config was read from (not serialised).
-    #[serde(skip)]
-    source: Option<PathBuf>,
 }
 
 /// The key a workspace is recorded under: its canonical path when it exists,
@@ -64,7 +61,7 @@ pub(crate) fn workspace_key(workspace: &Path) -> PathBuf {
 impl UserConfig {
     /// Where the user config lives given `XDG_CONFIG_HOME` and `HOME` (an
     /// empty or relative `XDG_CONFIG_HOME` is ignored, as the XDG spec says).
-    pub fn path_from(xdg_config_home: Option<OsString>, home: Option<OsString>) -> Option<PathBuf> {
+    pub(crate) fn path_from(xdg_config_home: Option<OsString>, home: Option<OsString>) -> Option<PathBuf> {
         let xdg = xdg_config_home.map(PathBuf::from).filter(|p| p.is_absolute());
         let base = xdg.or_else(|| Some(PathBuf::from(home.filter(|h| !h.is_empty())?).join(".config")))?;
         Some(base.join(USER_CONFIG_RELATIVE))
@@ -72,12 +69,13 @@ impl UserConfig {
 
     /// Where the user config lives for this process; `None` when neither
     /// `XDG_CONFIG_HOME` nor `HOME` is set.
-    pub fn default_path() -> Option<PathBuf> {
+    pub(crate) fn default_path() -> Option<PathBuf> {
         UserConfig::path_from(std::env::var_os("XDG_CONFIG_HOME"), std::env::var_os("HOME"))
     }
 
-    /// Loads the user config from [`default_path`](Self::default_path); an
-    /// empty config when there is no file (or no home).
+    /// Loads the user config (`$XDG_CONFIG_HOME/advisor/config.toml`, else
+    /// `$HOME/.config/advisor/config.toml`); an empty config when there is
+    /// no file (or no home).
     pub fn load() -> Result<UserConfig, Error> {
         UserConfig::default_path().map_or_else(|| Ok(UserConfig::default()), |p| UserConfig::load_from(&p))
     }
@@ -86,7 +84,7 @@ impl UserConfig {
     /// the MCP server): as [`load`](Self::load), except that a file inside
     /// the workspace, or owned by another user, is refused — an empty config
     /// and the reason, one line, for the host to say.
-    pub fn load_for(workspace: &Path) -> Result<(UserConfig, Option<String>), Error> {
+    pub(crate) fn load_for(workspace: &Path) -> Result<(UserConfig, Option<String>), Error> {
         let Some(path) = UserConfig::default_path() else {
             return Ok((UserConfig::default(), None));
         };
@@ -98,30 +96,23 @@ impl UserConfig {
 
     /// Loads the user config at `path` (bounded, regular files only); an
     /// empty config when there is no file.
-    pub fn load_from(path: &Path) -> Result<UserConfig, Error> {
-        let mut config = match read_config_file(path)? {
-            Some(text) => parse_toml::<UserConfig>(&path.display().to_string(), &text)?,
-            None => UserConfig::default(),
-        };
-        config.source = Some(path.to_path_buf());
-        Ok(config)
-    }
-
-    /// The file this config was read from, if any.
-    pub fn source(&self) -> Option<&Path> {
-        self.source.as_deref()
+    pub(crate) fn load_from(path: &Path) -> Result<UserConfig, Error> {
+        match read_config_file(path)? {
+            Some(text) => parse_toml::<UserConfig>(&path.display().to_string(), &text),
+            None => Ok(UserConfig::default()),
+        }
     }
 
     /// The grant for `workspace` (looked up by canonical path).
-    pub fn grant(&self, workspace: &Path) -> Option<&WorkspaceGrant> {
+    pub(crate) fn grant(&self, workspace: &Path) -> Option<&WorkspaceGrant> {
         let key = workspace_key(workspace);
         self.workspaces.get(key.to_string_lossy().as_ref())
     }
 
     /// Records that the user trusts `reviewer` as `workspace`'s network
     /// settings; returns the fingerprint recorded.
-    pub fn trust(&mut self, workspace: &Path, reviewer: &ReviewerSettings) -> String {
-        let fp = trust::fingerprint(reviewer);
+    pub fn trust(&mut self, workspace: &Path, reviewer: &ReviewerTable) -> String {
+        let fp = fingerprint::fingerprint(reviewer);
         let key = workspace_key(workspace).to_string_lossy().into_owned();
         self.workspaces.entry(key).or_default().trusted_reviewer = Some(fp.clone());
         fp
@@ -129,7 +120,7 @@ impl UserConfig {
 
     /// Forgets the trust given to `workspace` (its opt-in, if any, stays);
     /// whether there was any.
-    pub fn revoke(&mut self, workspace: &Path) -> bool {
+    pub(crate) fn revoke(&mut self, workspace: &Path) -> bool {
         let key = workspace_key(workspace).to_string_lossy().into_owned();
         let Some(grant) = self.workspaces.get_mut(&key) else {
             return false;
@@ -142,7 +133,7 @@ impl UserConfig {
     }
 
     /// The config as TOML, with a header saying who writes it.
-    pub fn to_toml(&self) -> Result<String, Error> {
+    pub(crate) fn to_toml(&self) -> Result<String, Error> {
         let body = toml::to_string(self)
             .map_err(|e| Error::new(ErrorKind::Config, format!("cannot serialise the user config: {e}")))?;
         Ok(format!(
@@ -153,7 +144,7 @@ impl UserConfig {
     }
 
     /// Writes the config to `path` atomically.
-    pub fn save_to(&self, path: &Path) -> Result<(), Error> {
+    pub(crate) fn save_to(&self, path: &Path) -> Result<(), Error> {
         let text = self.to_toml()?;
         advisor::io::write_atomic(path, text.as_bytes())
             .map_err(|e| Error::new(ErrorKind::Config, format!("cannot write {}: {e}", path.display())))
@@ -216,9 +207,9 @@ mod tests {
     #[test]
     fn round_trips_through_toml_and_revoke_removes_empty_grants() {
         let mut c = UserConfig::default();
-        let r = ReviewerSettings {
+        let r = ReviewerTable {
             kind: super::super::ReviewerKind::Model,
-            ..ReviewerSettings::default()
+            ..ReviewerTable::default()
         };
         let fp = c.trust(Path::new("/nonexistent/ws"), &r);
         let text = c.to_toml().unwrap();

@@ -23,13 +23,13 @@ use super::{
 pub struct ReadOptions {
     /// The format, or `None` to detect it.
     pub format: Option<TranscriptFormat>,
-    /// Longest line kept, in bytes; a longer one is elided.
+    /// Longest line kept, in bytes (default 1 MiB); a longer one is elided.
     pub max_line: usize,
-    /// Bytes of history wanted before the last turn's prompt: reading stops
-    /// at the first turn start once this much is read.
+    /// Bytes of history wanted before the last turn's prompt (default 1
+    /// MiB): reading stops at the first turn start once this much is read.
     pub window_bytes: u64,
-    /// Most bytes read from the end; the read stops there even inside the
-    /// last turn (and says so in [`Transcript::truncated`]).
+    /// Most bytes read from the end (default 16 MiB); the read stops there
+    /// even inside the last turn (and says so in [`Transcript::truncated`]).
     pub max_bytes: u64,
     /// Drop a last line that is not valid JSON and has no line break after
     /// it (the host is still writing it) instead of failing.
@@ -37,11 +37,11 @@ pub struct ReadOptions {
 }
 
 /// Default line cap: 1 MiB.
-pub const DEFAULT_MAX_LINE: usize = 1 << 20;
+pub(crate) const DEFAULT_MAX_LINE: usize = 1 << 20;
 /// Default history wanted before the last turn: 1 MiB.
-pub const DEFAULT_WINDOW_BYTES: u64 = 1 << 20;
+pub(crate) const DEFAULT_WINDOW_BYTES: u64 = 1 << 20;
 /// Default cap on the bytes read from the end: 16 MiB.
-pub const DEFAULT_MAX_BYTES: u64 = 16 << 20;
+pub(crate) const DEFAULT_MAX_BYTES: u64 = 16 << 20;
 
 impl Default for ReadOptions {
     fn default() -> Self {
@@ -114,7 +114,7 @@ pub fn read_transcript_with(
 /// [`advisor::io::Beneath`], say): every read, the format sniff and the line
 /// numbering of errors included, goes through this one descriptor, so the
 /// file checked is the file read. `name` is what errors call it.
-pub fn read_transcript_from(
+pub(crate) fn read_transcript_from(
     src: &File,
     name: &str,
     options: &ReadOptions,

@@ -13,7 +13,6 @@ mod codex;
 mod codex_code_mode;
 mod file;
 mod gemini;
-mod hook_input;
 mod openai;
 mod outcome;
 mod reverse;
@@ -28,13 +27,11 @@ use advisor::host::{Message, Role, ToolCall, ToolTrace};
 
 use advisor_rules::looks_failed;
 use file::Boundary;
-pub use file::{
-    DEFAULT_MAX_BYTES, DEFAULT_MAX_LINE, DEFAULT_WINDOW_BYTES, ReadOptions, read_transcript, read_transcript_from,
-    read_transcript_with,
-};
-pub use hook_input::{CodingAgent, HookEvent, HookInput, MAX_HOOK_INPUT_BYTES};
+pub(crate) use file::DEFAULT_MAX_LINE;
+#[cfg(feature = "mcp")]
+pub(crate) use file::read_transcript_from;
+pub use file::{ReadOptions, read_transcript, read_transcript_with};
 use outcome::Outcome;
-pub use reverse::{ReverseLine, ReverseLines};
 
 /// A transcript file format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -245,7 +242,7 @@ impl Transcript {
     /// text). A sub-agent's transcript can hold only its prompt when Claude
     /// Code calls `SubagentStop`: its calls and their results come a few
     /// milliseconds later.
-    pub fn last_turn_has_assistant(&self) -> bool {
+    pub(crate) fn last_turn_has_assistant(&self) -> bool {
         let turn = self.turn_starts.last().copied().unwrap_or(0);
         self.messages
             .get(turn..)
@@ -404,7 +401,7 @@ use advisor::trace::short_hash;
 
 /// Whether a user message is an advisory the advisor injected (directly or as a
 /// Stop hook's reason), which is not a new request from the user.
-pub fn is_injected(text: &str) -> bool {
+pub(crate) fn is_injected(text: &str) -> bool {
     text.contains("<advisory severity=")
 }
 
@@ -466,7 +463,7 @@ impl RawLine {
 
 /// Parses transcript text (all of it); `name` is used in errors. Returns the
 /// transcript and the format it was read as. Lines over
-/// [`DEFAULT_MAX_LINE`] are elided as in a read from a file.
+/// the default line cap (1 MiB) are elided as in a read from a file.
 pub fn parse_transcript(
     name: &str,
     text: &str,

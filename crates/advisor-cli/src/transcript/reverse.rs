@@ -16,7 +16,7 @@ const BLOCK: usize = 64 * 1024;
 
 /// One line read backwards.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ReverseLine {
+pub(crate) struct ReverseLine {
     /// Byte offset of the line's first byte in the file.
     pub offset: u64,
     /// The line without its `\n` (a trailing `\r` is kept), or its length in
@@ -30,7 +30,7 @@ pub struct ReverseLine {
 /// Lines of a file, last first. Empty lines are yielded too; a final `\n`
 /// does not start an empty line (as in a forward read).
 #[derive(Debug)]
-pub struct ReverseLines {
+pub(crate) struct ReverseLines {
     file: File,
     /// Bytes of the file not yet read (everything before `pos`).
     pos: u64,
@@ -53,7 +53,7 @@ pub struct ReverseLines {
 
 impl ReverseLines {
     /// Lines of `file` (of `len` bytes), last first, each capped at `max_line` bytes.
-    pub fn new(file: File, len: u64, max_line: usize) -> ReverseLines {
+    pub(crate) fn new(file: File, len: u64, max_line: usize) -> ReverseLines {
         ReverseLines {
             file,
             pos: len,
@@ -76,7 +76,7 @@ impl ReverseLines {
     }
 
     /// Bytes read from the file so far.
-    pub fn bytes_read(&self) -> u64 {
+    pub(crate) fn bytes_read(&self) -> u64 {
         self.read
     }
 

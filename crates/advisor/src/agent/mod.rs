@@ -24,7 +24,8 @@ use crate::error::Error;
 use crate::host::{
     ExtensionFactory, Extensions, Message, ObservePhase, RunEnd, StepInfo, StopDecision, StopInfo, ToolTrace,
 };
-use crate::model::{ChatModel, ChatRequest, ToolSpec, Usage};
+use crate::model::{ChatModel, ChatRequest, ToolSpec};
+use crate::usage::Usage;
 
 pub use crate::host::StopReason;
 pub use outcome::RunOutcome;
@@ -109,7 +110,7 @@ impl Agent {
     }
 
     /// Registers an extension factory. Order matters: stop interceptors are
-    /// consulted in registration order (goal gate, finish guard, then the advisor).
+    /// consulted in registration order (goal gate, finish rules, then the advisor).
     pub fn extension(mut self, factory: impl ExtensionFactory + 'static) -> Agent {
         self.factories.push(Arc::new(factory));
         self

@@ -3,7 +3,7 @@
 //! Owns [`RunOutcome`]; must not run anything.
 
 use crate::host::{Message, StopReason, ToolTrace};
-use crate::model::Usage;
+use crate::usage::Usage;
 
 /// The result of one run.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -25,6 +25,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use serde_json::json;
 
+use super::error::ConsultError;
 use super::request::AdvisorRequest;
 use super::response::{AdvisorResponse, MAX_INSTRUCTIONS, RESPONSE_SCHEMA, validate_response};
 use crate::ask::{Failure, FeedbackPolicy, GaveUp, ask_with_feedback};
@@ -32,7 +33,8 @@ use crate::budget::{BudgetScope, BudgetStop, TokenBudget};
 use crate::error::Error;
 use crate::error::ValidationError;
 use crate::host::Message;
-use crate::model::{ChatModel, ChatRequest, ModelError, Usage};
+use crate::model::{ChatModel, ChatRequest};
+use crate::usage::Usage;
 
 /// The system prompt of the advisor.
 pub const CONSULT_SYSTEM_PROMPT: &str = "You are the advisor to an executor agent that stopped and asked for \
@@ -129,68 +131,6 @@ authorization)\n```json\n{}\n```\n",
     s
 }
 
-/// A consultation failed. Every variant knows what the consultation's
-/// attempts cost ([`ConsultError::usage`]).
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum ConsultError {
-    /// The model could not be reached or failed; its usage is that of every
-    /// attempt of the consultation.
-    Model(ModelError),
-    /// Every answer broke the response rules; the last one's problems.
-    Invalid {
-        /// Answers tried.
-        attempts: u32,
-        /// The last answer's problems.
-        error: ValidationError,
-        /// Tokens of every attempt.
-        usage: Usage,
-    },
-    /// The run's token budget is spent; no further model call was made.
-    Budget {
-        /// The spent budget.
-        stop: BudgetStop,
-        /// Tokens of the attempts this consultation made before it stopped.
-        usage: Usage,
-    },
-}
-
-impl ConsultError {
-    /// Tokens the consultation spent before it failed, every attempt counted.
-    pub fn usage(&self) -> Usage {
-        match self {
-            ConsultError::Model(e) => e.usage(),
-            ConsultError::Invalid { usage, .. } | ConsultError::Budget { usage, .. } => *usage,
-        }
-    }
-}
-
-impl fmt::Display for ConsultError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ConsultError::Model(e) => write!(f, "the advisor model failed: {e}"),
-            ConsultError::Invalid { attempts, error, .. } => {
-                write!(f, "no valid advisor-response.v1 after {attempts} answer(s):\n{error}")
-            }
-            ConsultError::Budget { stop, .. } => write!(
-                f,
-                "the consultant's token budget for this run is spent ({} of {} tokens); no model call was made",
-                stop.spent, stop.limit
-            ),
-        }
-    }
-}
-
-impl std::error::Error for ConsultError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ConsultError::Model(e) => Some(e),
-            ConsultError::Invalid { error, .. } => Some(error),
-            ConsultError::Budget { .. } => None,
-        }
-    }
-}
-
 /// The consultant's answer loop as a retry policy: validate strictly, feed
 /// the problems back, never retry a failed call, charge the run's budget.
 struct ResponsePolicy<'a>(&'a Consultant);
@@ -267,7 +207,7 @@ impl Consultant {
 
     /// Tokens this consultant (and its clones) may spend over its run — every
     /// consultation, every attempt (default: no limit). Once spent, a
-    /// consultation fails with [`ConsultError::Budget`] before any model call.
+    /// consultation fails with [`ConsultErrorKind::Budget`](super::ConsultErrorKind::Budget) before any model call.
     pub fn max_tokens(self, tokens: u64) -> Consultant {
         let spent = self.lock_budget().spent();
         let mut budget = TokenBudget::new(BudgetScope::Run, Some(tokens));
@@ -319,20 +259,9 @@ impl Consultant {
                 attempts: r.attempts,
                 usage,
             }),
-            Err(GaveUp::Call(e)) => Err(ConsultError::Model(e.with_usage(usage))),
-            Err(GaveUp::Invalid(error)) => Err(ConsultError::Invalid {
-                attempts: r.attempts,
-                error,
-                usage,
-            }),
-            Err(GaveUp::Budget(stop)) => Err(ConsultError::Budget { stop, usage }),
+            Err(GaveUp::Call(e)) => Err(ConsultError::model(e.with_usage(usage), r.attempts)),
+            Err(GaveUp::Invalid(error)) => Err(ConsultError::invalid(error, r.attempts, usage)),
+            Err(GaveUp::Budget(stop)) => Err(ConsultError::budget(stop, r.attempts, usage)),
         }
-    }
-}
-
-impl From<ConsultError> for crate::Error {
-    /// An [`ErrorKind::Consult`](crate::ErrorKind::Consult) error with this one as its source.
-    fn from(e: ConsultError) -> crate::Error {
-        crate::Error::with_source(crate::ErrorKind::Consult, "the consultation failed", e)
     }
 }

@@ -9,6 +9,7 @@
 //! execute advice: it only gives direction.
 
 mod consultant;
+mod error;
 mod ledger;
 mod request;
 mod response;
@@ -16,13 +17,13 @@ mod session;
 mod store;
 
 pub use consultant::{
-    CONSULT_SYSTEM_PROMPT, ConsultError, Consultant, Consultation, DEFAULT_MAX_ATTEMPTS, consult_prompt,
-    response_schema,
+    CONSULT_SYSTEM_PROMPT, Consultant, Consultation, DEFAULT_MAX_ATTEMPTS, consult_prompt, response_schema,
 };
+pub use error::{ConsultError, ConsultErrorKind};
 pub use ledger::{
     ConsultLedger, DEFAULT_MAX_CONSULTS_PER_TASK, MAX_SIGNATURE_CHARS, Refusal, normalize_signature, trigger_hash,
 };
 pub use request::{AdvisorRequest, ExecutionContext, PriorAdvice, REQUEST_SCHEMA, RequestReason, ResumeEvidence};
 pub use response::{AdvisorResponse, Decision, MAX_INSTRUCTIONS, RESPONSE_SCHEMA, validate_response};
-pub use session::{ConsultSession, SessionError};
+pub use session::ConsultSession;
 pub use store::{ConsultStore, PendingConsult};

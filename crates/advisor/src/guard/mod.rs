@@ -149,7 +149,7 @@ pub struct SeenKey {
 /// ```
 /// use advisor::{EmissionGuard, Note, guard::Reason};
 /// let mut guard = EmissionGuard::new(3);
-/// let out = guard.review(&[Note::blocker("Stop."), Note::concern("the totals double-count refunds")]);
+/// let out = guard.screen(&[Note::blocker("Stop."), Note::concern("the totals double-count refunds")]);
 /// assert_eq!(out.admissions[0].reason, Reason::ContentFree);
 /// assert!(out.interrupts());
 /// ```
@@ -234,11 +234,11 @@ impl EmissionGuard {
         }
     }
 
-    /// Runs one whole review through the guard: [`begin_review`](Self::begin_review),
+    /// Screens one review's notes: [`begin_review`](Self::begin_review),
     /// then every note, most severe first (stable), returning the decisions in
     /// the reviewer's order. Takes notes (`&Note` or `Note`) or notes already
     /// prepared ([`PreparedNote`], e.g. on another thread).
-    pub fn review<N: Into<PreparedNote>>(&mut self, notes: impl IntoIterator<Item = N>) -> ReviewOutcome {
+    pub fn screen<N: Into<PreparedNote>>(&mut self, notes: impl IntoIterator<Item = N>) -> ReviewOutcome {
         self.begin_review();
         let mut admissions: Vec<Admission> = notes
             .into_iter()
@@ -364,7 +364,7 @@ mod tests {
     #[test]
     fn history_round_trips() {
         let mut g = EmissionGuard::new(3);
-        g.review(&[Note::concern("check the join"), Note::nit("style")]);
+        g.screen(&[Note::concern("check the join"), Note::nit("style")]);
         let mut h = EmissionGuard::new(3);
         h.set_history(g.history());
         assert_eq!(h.history(), g.history());

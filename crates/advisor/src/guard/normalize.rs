@@ -268,7 +268,7 @@ pub fn strip_controls(text: &str) -> String {
 /// that text). This is all of a decision that does not depend on what the
 /// guard remembers, and it is a pure function of the note, so it can be
 /// computed ahead of the decision — on another thread, say
-/// ([`EmissionGuard::review`](super::EmissionGuard::review) takes it).
+/// ([`EmissionGuard::screen`](super::EmissionGuard::screen) takes it).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PreparedNote {
     pub(super) note: Note,

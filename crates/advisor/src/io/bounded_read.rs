@@ -64,6 +64,12 @@ impl BoundedReadError {
         }
     }
 
+    /// An [`Io`](BoundedReadErrorKind::Io) error about `path`, whatever
+    /// the I/O error's kind (walking a directory, reading a line).
+    pub(crate) fn other(path: &Path, e: io::Error) -> BoundedReadError {
+        BoundedReadError::new(path, BoundedReadErrorKind::Io(e))
+    }
+
     fn io(path: &Path, e: io::Error) -> BoundedReadError {
         let kind = if e.kind() == io::ErrorKind::NotFound {
             BoundedReadErrorKind::NotFound

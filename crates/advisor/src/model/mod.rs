@@ -14,16 +14,16 @@ mod scripted;
 mod structured_output;
 
 use std::fmt;
-use std::ops::{Add, AddAssign};
 
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
 use crate::host::{Message, ToolCall};
+use crate::usage::Usage;
 
 pub use backoff::Backoff;
 #[cfg(feature = "http")]
-pub use openai::{DEFAULT_TIMEOUT, MAX_TIMEOUT, OpenAiCompatible, OpenAiCompatibleBuilder};
+pub use openai::{DEFAULT_CALL_TIMEOUT, MAX_CALL_TIMEOUT, OpenAiCompatible, OpenAiCompatibleBuilder};
 pub use scripted::ScriptedModel;
 pub use structured_output::StructuredOutput;
 
@@ -59,19 +59,6 @@ impl ChatRequest {
     }
 }
 
-/// Token usage of one or more model calls.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Usage {
-    /// Prompt tokens.
-    pub input_tokens: u64,
-    /// Completion tokens.
-    pub output_tokens: u64,
-    /// Whether any part of this count was estimated from text length because
-    /// the server reported no usage (see [`estimate_tokens`]).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub estimated: bool,
-}
-
 /// Bytes per token assumed when a server reports no usage and when a prompt is
 /// fitted to a token budget. Three bytes per token over-counts English prose
 /// (about four for most tokenizers) and is close for JSON, code and logs, so a
@@ -90,16 +77,9 @@ pub fn estimate_tokens(text: &str) -> u64 {
     u64::try_from(text.len().div_ceil(ESTIMATED_BYTES_PER_TOKEN)).unwrap_or(u64::MAX)
 }
 
+/// Estimating usage from what was sent and received, for servers that
+/// report none (the type is [`Usage`], on the library's ground floor).
 impl Usage {
-    /// Usage as reported by a server.
-    pub fn new(input_tokens: u64, output_tokens: u64) -> Usage {
-        Usage {
-            input_tokens,
-            output_tokens,
-            estimated: false,
-        }
-    }
-
     /// Usage estimated from the text sent and received (marked estimated).
     pub fn estimate(request: &ChatRequest, answer: &str) -> Usage {
         let input = request
@@ -114,16 +94,6 @@ impl Usage {
         }
     }
 
-    /// Input and output tokens together.
-    pub fn total(&self) -> u64 {
-        self.input_tokens.saturating_add(self.output_tokens)
-    }
-
-    /// Whether no tokens are counted.
-    pub fn is_zero(&self) -> bool {
-        self.total() == 0
-    }
-
     /// This usage, or — when it counts nothing, i.e. the server reported none —
     /// an estimate from the text of `request` and `answer`.
     pub fn or_estimate(self, request: &ChatRequest, answer: &str) -> Usage {
@@ -132,23 +102,6 @@ impl Usage {
         } else {
             self
         }
-    }
-}
-
-impl Add for Usage {
-    type Output = Usage;
-    fn add(self, rhs: Usage) -> Usage {
-        Usage {
-            input_tokens: self.input_tokens.saturating_add(rhs.input_tokens),
-            output_tokens: self.output_tokens.saturating_add(rhs.output_tokens),
-            estimated: self.estimated || rhs.estimated,
-        }
-    }
-}
-
-impl AddAssign for Usage {
-    fn add_assign(&mut self, rhs: Usage) {
-        *self = *self + rhs;
     }
 }
 

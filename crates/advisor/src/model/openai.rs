@@ -24,15 +24,16 @@ use super::openai_wire::{BodySettings, parse_response, request_body};
 use super::{ChatModel, ChatRequest, ChatResponse, ModelError, ModelErrorKind, StructuredOutput};
 use crate::error::Error;
 
-/// How long one request may take unless the builder says otherwise.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+/// How long one call of the client may take (connecting to the end of the
+/// body, retries and their waits included) unless the builder says otherwise.
+pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Largest response body read, in bytes.
 const MAX_BODY_BYTES: usize = 8 * 1024 * 1024;
 /// Longest server error text quoted in an error.
 const MAX_ERROR_EXCERPT: usize = 300;
-/// Longest timeout a client accepts; longer ones are rejected at `build()`.
-pub const MAX_TIMEOUT: Duration = Duration::from_secs(600);
+/// Longest call timeout a client accepts; longer ones are rejected at `build()`.
+pub const MAX_CALL_TIMEOUT: Duration = Duration::from_secs(600);
 
 /// An API key that never prints.
 #[derive(Clone, Default)]
@@ -133,7 +134,7 @@ impl OpenAiCompatible {
             key_env: None,
             headers: Vec::new(),
             mode: StructuredOutput::default(),
-            timeout: DEFAULT_TIMEOUT,
+            timeout: DEFAULT_CALL_TIMEOUT,
             max_retries: 3,
             backoff: Backoff::default(),
             max_concurrency: 16,
@@ -176,7 +177,7 @@ impl OpenAiCompatibleBuilder {
 
         /// Time allowed for one call, from connecting to the end of the body,
         /// retries and their waits included (default 60 s, at most
-        /// [`MAX_TIMEOUT`]): a `Retry-After` longer than what remains ends the
+        /// [`MAX_CALL_TIMEOUT`]): a `Retry-After` longer than what remains ends the
         /// call with the server's error instead of waiting. A request that times
         /// out is not retried.
         timeout(timeout: Duration) => timeout = timeout;
@@ -226,10 +227,10 @@ impl OpenAiCompatibleBuilder {
         if self.model.trim().is_empty() {
             return Err(Error::config("model", "must not be empty"));
         }
-        if self.timeout.is_zero() || self.timeout > MAX_TIMEOUT {
+        if self.timeout.is_zero() || self.timeout > MAX_CALL_TIMEOUT {
             return Err(Error::config(
                 "timeout",
-                format!("must be more than zero and at most {} s", MAX_TIMEOUT.as_secs()),
+                format!("must be more than zero and at most {} s", MAX_CALL_TIMEOUT.as_secs()),
             ));
         }
         let mut headers = reqwest::header::HeaderMap::new();

@@ -8,8 +8,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::{ChatRequest, ChatResponse, FinishReason, ModelError, ModelErrorKind, StructuredOutput, Usage};
+use super::{ChatRequest, ChatResponse, FinishReason, ModelError, ModelErrorKind, StructuredOutput};
 use crate::host::{Message, Role, ToolCall};
+use crate::usage::Usage;
 
 #[derive(Debug, Serialize)]
 struct WireFunctionCall<'a> {

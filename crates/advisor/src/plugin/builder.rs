@@ -6,20 +6,20 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::reviewer_config::ReviewerConfig;
+use super::named_reviewer::NamedReviewer;
 use super::{AdvisorPlugin, Config, NotesEvent, PLUGIN_NAME};
 use crate::error::Error;
 use crate::evidence::EvidenceBounds;
 use crate::guard::DEFAULT_MAX_NOTES_PER_REVIEW;
-use crate::model::Usage;
 use crate::note::Severity;
 use crate::review::Reviewer;
 use crate::trace::TraceSink;
+use crate::usage::Usage;
 
 /// Default finish consultations per request.
 pub const DEFAULT_MAX_ROUNDS: u32 = 2;
-/// Default time a review may take.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+/// Default time one review may take before the stop goes through without it.
+pub const DEFAULT_REVIEW_TIMEOUT: Duration = Duration::from_secs(30);
 /// The user-visible progress line shown when a review re-opens the run.
 pub const PROGRESS_NOTE: &str = "reviewing the answer with the advisor";
 /// Longest breadth cap the builder accepts.
@@ -29,10 +29,7 @@ pub const MAX_REVIEWERS: usize = 4;
 
 /// A setting that belongs to one reviewer, by name: set on the builder it
 /// configures the single reviewer, and is an error in group mode.
-type SingleSetting = (
-    &'static str,
-    Arc<dyn Fn(ReviewerConfig) -> ReviewerConfig + Send + Sync>,
-);
+type SingleSetting = (&'static str, Arc<dyn Fn(NamedReviewer) -> NamedReviewer + Send + Sync>);
 
 /// Builds an [`AdvisorPlugin`]; see [`AdvisorPlugin::builder`].
 ///
@@ -43,7 +40,7 @@ type SingleSetting = (
 pub struct AdvisorPluginBuilder {
     reviewer: Option<Arc<dyn Reviewer>>,
     single: Vec<SingleSetting>,
-    group: Vec<ReviewerConfig>,
+    group: Vec<NamedReviewer>,
     /// The plugin-wide settings; `members` and `last_report` are set by `build`.
     config: Config,
 }
@@ -77,7 +74,7 @@ impl Default for AdvisorPluginBuilder {
                 members: Vec::new(),
                 enabled: true,
                 max_notes_per_review: DEFAULT_MAX_NOTES_PER_REVIEW,
-                timeout: DEFAULT_TIMEOUT,
+                timeout: DEFAULT_REVIEW_TIMEOUT,
                 evidence: EvidenceBounds::default(),
                 on_notes: Vec::new(),
                 on_usage: Vec::new(),
@@ -96,7 +93,7 @@ impl AdvisorPluginBuilder {
     fn single(
         mut self,
         name: &'static str,
-        apply: impl Fn(ReviewerConfig) -> ReviewerConfig + Send + Sync + 'static,
+        apply: impl Fn(NamedReviewer) -> NamedReviewer + Send + Sync + 'static,
     ) -> Self {
         self.single.push((name, Arc::new(apply)));
         self
@@ -116,7 +113,7 @@ impl AdvisorPluginBuilder {
 
     /// Adds a named reviewer to the group (1..=4 uniquely named reviewers, each
     /// with its own cadence, caps, cooldown, guard and delivered list).
-    pub fn add_reviewer(mut self, reviewer: ReviewerConfig) -> Self {
+    pub fn add_reviewer(mut self, reviewer: NamedReviewer) -> Self {
         self.group.push(reviewer);
         self
     }
@@ -216,7 +213,7 @@ impl AdvisorPluginBuilder {
         self
     }
 
-    fn members(&self) -> Result<Vec<ReviewerConfig>, Error> {
+    fn members(&self) -> Result<Vec<NamedReviewer>, Error> {
         match (&self.reviewer, self.group.is_empty()) {
             (Some(_), false) => Err(Error::config(
                 "reviewers",
@@ -225,13 +222,13 @@ impl AdvisorPluginBuilder {
             (None, true) => Err(Error::config(
                 "reviewer",
                 "no reviewer is set; call .reviewer(...) with a Reviewer (for example review::from_fn) \
-                 or .add_reviewer(ReviewerConfig::new(name, reviewer))",
+                 or .add_reviewer(NamedReviewer::new(name, reviewer))",
             )),
             (Some(r), true) => {
                 let cfg = self
                     .single
                     .iter()
-                    .fold(ReviewerConfig::shared(PLUGIN_NAME, r.clone()), |cfg, (_, apply)| {
+                    .fold(NamedReviewer::shared(PLUGIN_NAME, r.clone()), |cfg, (_, apply)| {
                         apply(cfg)
                     });
                 if cfg.max_rounds == 0 {
@@ -246,7 +243,7 @@ impl AdvisorPluginBuilder {
                 if let Some(&(setting, _)) = self.single.first() {
                     return Err(Error::config(
                         setting,
-                        "is a per-reviewer setting; in group mode set it on each ReviewerConfig",
+                        "is a per-reviewer setting; in group mode set it on each NamedReviewer",
                     ));
                 }
                 if self.group.len() > MAX_REVIEWERS {

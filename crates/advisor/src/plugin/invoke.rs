@@ -13,8 +13,9 @@ use std::time::Duration;
 
 use tokio::task::AbortHandle;
 
+use crate::kind::ReviewErrorKind;
 use crate::note::Note;
-use crate::review::{Review, ReviewError, ReviewErrorKind, Reviewer};
+use crate::review::{Review, ReviewError, Reviewer};
 
 /// Aborts the review task when dropped, so a cancelled stop hook never leaves a
 /// reviewer running.

@@ -10,12 +10,12 @@
 use std::collections::VecDeque;
 
 use super::DELIVERED_CAPACITY;
-use super::reviewer_config::ReviewerConfig;
+use super::named_reviewer::NamedReviewer;
 use crate::gate::{Admitted, admit};
 use crate::guard::GuardSettings;
 use crate::guard::{EmissionGuard, SeenKey};
+use crate::kind::ReviewKind;
 use crate::note::Note;
-use crate::review::ReviewKind;
 
 /// The counters a member keeps; all but `last_turn` are checkpointed.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -37,7 +37,7 @@ pub(crate) struct Counters {
 /// One reviewer taking part in a run. Owns its counters: the run asks it
 /// whether a review may run and tells it when one does.
 pub(crate) struct Member {
-    pub(crate) cfg: ReviewerConfig,
+    pub(crate) cfg: NamedReviewer,
     settings: GuardSettings,
     guard: EmissionGuard,
     delivered: VecDeque<Note>,
@@ -45,7 +45,7 @@ pub(crate) struct Member {
 }
 
 impl Member {
-    pub(crate) fn new(cfg: ReviewerConfig, max_notes_per_review: usize, similarity: bool) -> Member {
+    pub(crate) fn new(cfg: NamedReviewer, max_notes_per_review: usize, similarity: bool) -> Member {
         let settings = GuardSettings {
             max_notes_per_review,
             similarity,

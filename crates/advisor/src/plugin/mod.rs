@@ -8,9 +8,10 @@
 //! produces is the answer the run returns. It must not talk to a model itself;
 //! the [`Reviewer`](crate::review::Reviewer) the host supplies does.
 //!
-//! Register it **after** the goal gate and the finish guard: interceptors are
-//! consulted in registration order and the first to re-open wins, so an unmet
-//! goal or a free rule is settled before a paid review runs.
+//! Register it **after** the goal gate and the finish rules
+//! ([`FinishRule`](crate::finish_rule::FinishRule)): interceptors are consulted
+//! in registration order and the first to re-open wins, so an unmet goal or a
+//! free rule is settled before a paid review runs.
 //!
 //! # What the model sees
 //!
@@ -51,7 +52,7 @@
 //!   turns, at most `max_periodic_reviews` (8) per request; a failed review
 //!   pushes the next one back `cooldown_turns` (3). Periodic injections are
 //!   framed as a review of work in progress. Never on a wrap-up turn.
-//! - Up to four named reviewers ([`ReviewerConfig`]), each with its own
+//! - Up to four named reviewers ([`NamedReviewer`]), each with its own
 //!   cadence, caps, cooldown, guard and delivered list; all are consulted at a
 //!   finish and their injections combined into one message. Every
 //!   consultation is one [`Advice`]: a record per reviewer (its
@@ -78,8 +79,8 @@ mod builder;
 mod checkpoint;
 mod invoke;
 mod member;
+mod named_reviewer;
 mod report;
-mod reviewer_config;
 mod run;
 
 use std::sync::{Arc, Mutex};
@@ -88,20 +89,21 @@ use std::time::Duration;
 use crate::error::Error;
 use crate::evidence::EvidenceBounds;
 use crate::host::{Extension, ExtensionFactory};
-use crate::model::Usage;
+use crate::kind::ReviewKind;
 use crate::note::Note;
-use crate::review::ReviewKind;
 use crate::trace::TraceSink;
+use crate::usage::Usage;
 
 pub use advice::{Advice, FinishOutbox};
 pub use builder::{
-    AdvisorPluginBuilder, DEFAULT_MAX_ROUNDS, DEFAULT_TIMEOUT, MAX_NOTES_PER_REVIEW_LIMIT, MAX_REVIEWERS, PROGRESS_NOTE,
+    AdvisorPluginBuilder, DEFAULT_MAX_ROUNDS, DEFAULT_REVIEW_TIMEOUT, MAX_NOTES_PER_REVIEW_LIMIT, MAX_REVIEWERS,
+    PROGRESS_NOTE,
 };
 pub use checkpoint::{CHECKPOINT_VERSION, MAX_CHECKPOINT_BYTES};
-pub use report::{RunReport, Suppressed};
-pub use reviewer_config::{
-    DEFAULT_COOLDOWN_TURNS, DEFAULT_MAX_PERIODIC_REVIEWS, MAX_REVIEWER_NAME_BYTES, ReviewerConfig,
+pub use named_reviewer::{
+    DEFAULT_COOLDOWN_TURNS, DEFAULT_MAX_PERIODIC_REVIEWS, MAX_REVIEWER_NAME_BYTES, NamedReviewer,
 };
+pub use report::{RunReport, Suppressed};
 pub use run::AdvisorRun;
 
 /// The extension name under which the advisor registers.
@@ -135,7 +137,7 @@ pub(crate) type UsageCallback = Arc<dyn Fn(&str, Usage) + Send + Sync>;
 
 #[derive(Clone)]
 pub(crate) struct Config {
-    pub(crate) members: Vec<ReviewerConfig>,
+    pub(crate) members: Vec<NamedReviewer>,
     pub(crate) enabled: bool,
     pub(crate) max_notes_per_review: usize,
     pub(crate) timeout: Duration,

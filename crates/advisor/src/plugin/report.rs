@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::budget::BudgetStop;
 use crate::guard::Reason;
-use crate::model::Usage;
-use crate::review::{ReviewErrorKind, ReviewKind};
+use crate::kind::{ReviewErrorKind, ReviewKind};
+use crate::usage::Usage;
 
 /// Notes the guard suppressed, by reason.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]

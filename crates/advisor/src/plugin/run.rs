@@ -27,10 +27,11 @@ use crate::host::{
     Checkpoint, Extension, Message, ObservePhase, RunEnd, RunFinalizer, RunObserver, StepInfo, StepInterceptor,
     StopDecision, StopInfo, StopInterceptor,
 };
-use crate::model::Usage;
+use crate::kind::ReviewKind;
 use crate::note::Note;
-use crate::review::{Review, ReviewKind};
+use crate::review::Review;
 use crate::trace::{ErrorRecord, TraceEvent, TraceEventKind, WindowStats};
+use crate::usage::Usage;
 
 /// The advisor's state for one run.
 pub struct AdvisorRun {

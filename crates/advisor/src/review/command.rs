@@ -30,9 +30,11 @@ use async_trait::async_trait;
 use serde_json::Value;
 
 use super::model_reviewer::{ModelReviewer, parse_notes};
-use super::{Review, ReviewError, ReviewErrorKind, Reviewer};
-use crate::model::{ScriptedModel, Usage};
+use super::{Review, ReviewError, Reviewer};
+use crate::kind::ReviewErrorKind;
+use crate::model::ScriptedModel;
 use crate::note::Note;
+use crate::usage::Usage;
 
 /// Most bytes of the child's stdout read; more fails the review.
 pub const MAX_COMMAND_STDOUT: u64 = 1024 * 1024;

@@ -8,7 +8,6 @@
 
 mod adapter;
 mod command;
-mod kind;
 mod model_reviewer;
 mod prompt;
 mod tool_loop;
@@ -23,12 +22,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::evidence::EvidenceBounds;
 use crate::host::{Message, ToolTrace};
+use crate::kind::{ReviewErrorKind, ReviewKind};
 use crate::model::ModelError;
 use crate::note::Note;
 
 pub use adapter::{FnReviewer, SyncFnReviewer, from_fn, from_sync_fn};
 pub use command::{CommandReviewer, Envelope, MAX_COMMAND_STDERR, MAX_COMMAND_STDOUT};
-pub use kind::ReviewKind;
 pub use model_reviewer::{
     DEFAULT_MAX_PROMPT_TOKENS, MIN_PROMPT_TOKENS, ModelReviewer, parse_notes, prompt_tokens_for_context,
 };
@@ -81,21 +80,6 @@ pub struct Review {
     /// ones included), so the run's cost includes its reviewer.
     #[serde(skip)]
     pub usage: UsageMeter,
-}
-
-/// What kind of failure a [`ReviewError`] is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum ReviewErrorKind {
-    /// The reviewer could not do its work (provider down, quota).
-    Failed,
-    /// The reviewer answered with something that is not notes.
-    Unusable,
-    /// The review did not finish within the timeout.
-    Timeout,
-    /// The reviewer panicked.
-    Panicked,
 }
 
 /// A review failed. The run then ends exactly as it would without an advisor.

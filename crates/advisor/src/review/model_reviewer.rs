@@ -29,10 +29,11 @@ use serde::Deserialize;
 
 use super::prompt::{FittedPrompt, ToolsOffer, fit_user_prompt, notes_schema, system_prompt_with_tools};
 use super::tools::WorkspaceTools;
-use super::{Review, ReviewError, ReviewErrorKind, Reviewer};
+use super::{Review, ReviewError, Reviewer};
 use crate::error::Error;
 use crate::host::Message;
 use crate::json::parse_object;
+use crate::kind::ReviewErrorKind;
 use crate::model::{ChatModel, ChatRequest, estimate_tokens};
 use crate::note::{Note, Severity};
 

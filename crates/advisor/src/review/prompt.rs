@@ -32,8 +32,9 @@
 use std::fmt::Write as _;
 
 use crate::host::{Message, Role};
+use crate::kind::ReviewKind;
 use crate::model::{ESTIMATED_BYTES_PER_TOKEN, estimate_tokens};
-use crate::review::{Review, ReviewKind};
+use crate::review::Review;
 use crate::text::truncate_middle;
 
 /// Bytes of the rendered transcript section.

@@ -15,8 +15,9 @@
 use std::sync::Arc;
 
 use super::tools::{ToolResult, WorkspaceTools};
-use super::{Review, ReviewError, ReviewErrorKind};
+use super::{Review, ReviewError};
 use crate::host::Message;
+use crate::kind::ReviewErrorKind;
 use crate::model::{ChatModel, ChatRequest, ChatResponse, estimate_tokens};
 
 /// Tokens a chat template adds around each tool message.

@@ -8,7 +8,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use crate::model::Usage;
+use crate::usage::Usage;
 
 /// Where a reviewer reports the tokens it used (and the workspace tool calls
 /// it made). Clones share the count.

@@ -23,6 +23,7 @@ use std::sync::Arc;
 use super::config::{AdvisorConfig, CuePath, TaskMaterial};
 use super::cue::{CompiledCue, Revision, compile_cue};
 use super::decision::{AdvisorDecision, DecisionReason, parse_decision};
+use super::error::RolloutError;
 use super::prompt::{PromptInput, system_prompt, user_prompt};
 use super::screen::ScreenInput;
 use super::trace::{EventKind, RolloutTrace, Trigger};
@@ -31,7 +32,8 @@ use crate::budget::{BudgetScope, BudgetStop, TokenBudget};
 use crate::error::ValidationError;
 use crate::evidence::Window;
 use crate::host::{Message, ToolCall};
-use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelError, Usage};
+use crate::model::{ChatModel, ChatRequest, ChatResponse};
+use crate::usage::Usage;
 
 /// The solver's response for one turn.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -74,38 +76,6 @@ impl From<ChatResponse> for Draft {
         Draft {
             text: r.text,
             tool_calls: r.tool_calls,
-        }
-    }
-}
-
-/// A review failed and `fail_open` is off.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum RolloutError {
-    /// The advisor model failed on every attempt.
-    Model(ModelError),
-    /// The advisor's answers were invalid on every attempt.
-    Decision(ValidationError),
-    /// The revision failed (regenerate errored, or kept calling finish without the tool).
-    Revision(String),
-}
-
-impl fmt::Display for RolloutError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RolloutError::Model(e) => write!(f, "the advisor model failed: {e}"),
-            RolloutError::Decision(e) => write!(f, "{e}"),
-            RolloutError::Revision(e) => write!(f, "the revision failed: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for RolloutError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            RolloutError::Model(e) => Some(e),
-            RolloutError::Decision(e) => Some(e),
-            RolloutError::Revision(_) => None,
         }
     }
 }
@@ -312,8 +282,8 @@ impl Advisor {
                 self.record(EventKind::BudgetSpent { trigger, budget: stop });
                 Ok(Decided::Budget)
             }
-            Err(GaveUp::Call(e)) => Err(RolloutError::Model(e)),
-            Err(GaveUp::Invalid(e)) => Err(RolloutError::Decision(e)),
+            Err(GaveUp::Call(e)) => Err(RolloutError::model(e)),
+            Err(GaveUp::Invalid(e)) => Err(RolloutError::decision(e)),
         }
     }
 
@@ -384,7 +354,7 @@ impl Advisor {
             });
         let (cue, screened) = match compile_cue(&decision, self.config.cue_path, screen) {
             Ok(c) => c,
-            Err(e) => return self.fail("advisor", RolloutError::Decision(e), draft),
+            Err(e) => return self.fail("advisor", RolloutError::decision(e), draft),
         };
         if let Some(result) = screened {
             self.record(EventKind::Screened { result });
@@ -404,7 +374,7 @@ impl Advisor {
         for attempt in 1..=self.config.max_revision_attempts.get() {
             let revised = match regenerate(revision.clone()).await {
                 Ok(r) => r,
-                Err(e) => return self.fail("revision", RolloutError::Revision(e), draft),
+                Err(e) => return self.fail("revision", RolloutError::revision(e), draft),
             };
             self.solver_calls += 1;
             if !offered && revised.calls(&self.config.finish_tool) {
@@ -420,13 +390,6 @@ impl Advisor {
             "every revision ({}) called the finish tool it was not offered",
             self.config.max_revision_attempts
         );
-        self.fail("revision", RolloutError::Revision(why), draft)
-    }
-}
-
-impl From<RolloutError> for crate::Error {
-    /// An [`ErrorKind::Rollout`](crate::ErrorKind::Rollout) error with this one as its source.
-    fn from(e: RolloutError) -> crate::Error {
-        crate::Error::with_source(crate::ErrorKind::Rollout, "the rollout advisor failed", e)
+        self.fail("revision", RolloutError::revision(why), draft)
     }
 }

@@ -9,56 +9,15 @@
 //! [`Summarizer`] does that.
 
 use std::collections::HashSet;
-use std::fmt;
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
-use crate::io::{BoundedLines, open_regular};
+use crate::io::{BoundedLines, BoundedReadError, open_regular};
 
 use super::summary::{Summarizer, Summary};
 
 /// Longest trace line read; a longer one is reported and skipped.
 pub const MAX_TRACE_LINE: usize = 4 * 1024 * 1024;
-
-/// A trace path could not be walked or read.
-#[derive(Debug)]
-pub struct TraceReadError {
-    path: PathBuf,
-    source: Box<dyn std::error::Error + Send + Sync>,
-}
-
-impl TraceReadError {
-    fn new(path: &Path, source: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> TraceReadError {
-        TraceReadError {
-            path: path.to_owned(),
-            source: source.into(),
-        }
-    }
-
-    /// The file or directory that could not be read.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-}
-
-impl fmt::Display for TraceReadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // bounded-read errors already name the path
-        let why = self.source.to_string();
-        let p = self.path.display().to_string();
-        if why.starts_with(&p) {
-            f.write_str(&why)
-        } else {
-            write!(f, "{p}: {why}")
-        }
-    }
-}
-
-impl std::error::Error for TraceReadError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(self.source.as_ref())
-    }
-}
 
 /// Adds the trace files under `path` to `out`, each real file once (`seen`
 /// holds canonical paths). A path named by the caller is followed if it is a
@@ -100,11 +59,11 @@ fn collect(path: &Path, top: bool, seen: &mut HashSet<PathBuf>, out: &mut Vec<Pa
 }
 
 /// Streams `file`'s lines into `summary`.
-fn read_trace(file: &Path, summary: &mut Summarizer) -> Result<(), TraceReadError> {
+fn read_trace(file: &Path, summary: &mut Summarizer) -> Result<(), BoundedReadError> {
     let name = file.display().to_string();
-    let f = open_regular(file).map_err(|e| TraceReadError::new(file, e))?;
+    let f = open_regular(file)?;
     for l in BoundedLines::new(BufReader::new(f), MAX_TRACE_LINE) {
-        let l = l.map_err(|e| TraceReadError::new(file, e))?;
+        let l = l.map_err(|e| BoundedReadError::other(file, e))?;
         match l.bytes {
             Ok(bytes) => match std::str::from_utf8(&bytes) {
                 Ok(text) => summary.line(&name, l.number, text),
@@ -122,24 +81,18 @@ fn read_trace(file: &Path, summary: &mut Summarizer) -> Result<(), TraceReadErro
 
 /// Summarizes trace files; a directory is searched recursively for `*.jsonl`
 /// (in name order, each file once, links to directories not followed). The
-/// source of each malformed line is the file's path.
-pub fn summarize_paths<P: AsRef<Path>>(paths: &[P]) -> Result<Summary, TraceReadError> {
+/// source of each malformed line is the file's path. A path that cannot be
+/// walked or a file that cannot be read is a [`BoundedReadError`] naming it.
+pub fn summarize_paths<P: AsRef<Path>>(paths: &[P]) -> Result<Summary, BoundedReadError> {
     let mut files = Vec::new();
     let mut seen = HashSet::new();
     for p in paths {
         let p = p.as_ref();
-        collect(p, true, &mut seen, &mut files).map_err(|e| TraceReadError::new(p, e))?;
+        collect(p, true, &mut seen, &mut files).map_err(|e| BoundedReadError::other(p, e))?;
     }
     let mut summarizer = Summarizer::new();
     for f in &files {
         read_trace(f, &mut summarizer)?;
     }
     Ok(summarizer.finish())
-}
-
-impl From<TraceReadError> for crate::Error {
-    /// An [`ErrorKind::Io`](crate::ErrorKind::Io) error with this one as its source.
-    fn from(e: TraceReadError) -> crate::Error {
-        crate::Error::with_source(crate::ErrorKind::Io, "a trace could not be read", e)
-    }
 }

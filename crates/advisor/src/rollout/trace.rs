@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use super::cue::CompiledCue;
 use super::decision::AdvisorDecision;
 use super::screen::ScreenResult;
-use crate::model::Usage;
+use crate::usage::Usage;
 use crate::write_behind::WriteBehind;
 
 /// The `schema` of every event this version writes.

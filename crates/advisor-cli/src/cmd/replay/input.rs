@@ -11,8 +11,8 @@ use std::path::Path;
 
 use advisor::guard::{GuardSettings, PreparedNote, Reason};
 use advisor::io::open_regular;
+use advisor::kind::ReviewKind;
 use advisor::plugin::PLUGIN_NAME;
-use advisor::review::ReviewKind;
 use advisor::trace::{TRACE_SCHEMA, TraceEvent, TraceEventKind};
 use advisor::{Note, Severity};
 use serde::Deserialize;

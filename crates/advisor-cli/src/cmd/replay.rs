@@ -18,6 +18,8 @@
 //! buffered; `--json` lines are written from typed structs, and the
 //! human-readable form escapes control and invisible characters.
 
+mod input;
+
 use std::collections::HashMap;
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -34,17 +36,15 @@ use advisor::plugin::MAX_NOTES_PER_REVIEW_LIMIT;
 
 use advisor::EmissionGuard;
 use advisor::guard::Reason;
+use advisor::kind::ReviewKind;
 use advisor::plugin::PLUGIN_NAME;
 use advisor::render::{InjectionFrame, injection_frame};
-use advisor::review::ReviewKind;
 use clap::Args;
 use serde::Serialize;
 
 use crate::json_out;
-use crate::replay_input::{
-    EventName, Line, MAX_LINE_BYTES, MAX_STDIN_BYTES, READ_BUFFER, Replayed, Source, line_text, parse_line,
-};
 use crate::terminal::{Exit, fail, line as escape_for_terminal};
+use input::{EventName, Line, MAX_LINE_BYTES, MAX_STDIN_BYTES, READ_BUFFER, Replayed, Source, line_text, parse_line};
 
 /// Arguments of `advisor replay`.
 #[derive(Debug, Args)]

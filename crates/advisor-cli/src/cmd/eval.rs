@@ -87,7 +87,7 @@ struct Outcome {
 /// What one stop's review cost.
 #[derive(Debug, Clone, Copy, Default)]
 struct Cost {
-    tokens: Option<advisor::model::Usage>,
+    tokens: Option<advisor::usage::Usage>,
     tool_calls: u64,
     wall: Duration,
 }
@@ -105,7 +105,7 @@ impl Cost {
 /// A reviewer whose last review's tokens and tool calls are remembered.
 struct Metered {
     inner: Arc<dyn Reviewer>,
-    last: Mutex<(advisor::model::Usage, u64)>,
+    last: Mutex<(advisor::usage::Usage, u64)>,
 }
 
 #[async_trait]
@@ -196,7 +196,7 @@ impl Judge {
         };
         let metered = Arc::new(Metered {
             inner,
-            last: Mutex::new((advisor::model::Usage::default(), 0)),
+            last: Mutex::new((advisor::usage::Usage::default(), 0)),
         });
         let reviewer: Arc<dyn Reviewer> = metered.clone();
         let builder = AdvisorPlugin::builder()
@@ -442,7 +442,7 @@ pub(crate) async fn run(args: &EvalArgs) -> Exit {
 fn cost_summary(outcomes: &[Outcome]) -> serde_json::Value {
     let n = outcomes.len().max(1) as u128;
     let wall: u128 = outcomes.iter().map(|o| o.cost.wall.as_millis()).sum();
-    let with: Vec<advisor::model::Usage> = outcomes.iter().filter_map(|o| o.cost.tokens).collect();
+    let with: Vec<advisor::usage::Usage> = outcomes.iter().filter_map(|o| o.cost.tokens).collect();
     let k = with.len().max(1) as u64;
     json!({
         "mean_wall_ms": wall / n,

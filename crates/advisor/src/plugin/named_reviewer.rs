@@ -1,7 +1,8 @@
-//! One reviewer's settings: its name, reviewer, cadence, caps, cooldown,
-//! severity clamp and shadow mode.
+//! One named reviewer of the plugin: the reviewer with its name, cadence,
+//! caps, cooldown, severity clamp and shadow mode (which reviewer to build
+//! from a config file is the `advisor` command's business, not this).
 //!
-//! Owns [`ReviewerConfig`] and its validation. In a group each member has its
+//! Owns [`NamedReviewer`] and its validation. In a group each member has its
 //! own; a single reviewer is a group of one named `advisor`. Must not hold
 //! run state.
 
@@ -18,18 +19,18 @@ pub const DEFAULT_COOLDOWN_TURNS: u32 = 3;
 /// Longest reviewer name, in bytes.
 pub const MAX_REVIEWER_NAME_BYTES: usize = 64;
 
-/// Settings of one named reviewer.
+/// One named reviewer and its settings (cadence, caps, clamp, shadow mode).
 ///
 /// ```
-/// use advisor::plugin::ReviewerConfig;
+/// use advisor::plugin::NamedReviewer;
 /// use advisor::{Severity, review};
-/// let scope = ReviewerConfig::new("scope", review::from_sync_fn(|_r: &review::Review| Ok(vec![])))
+/// let scope = NamedReviewer::new("scope", review::from_sync_fn(|_r: &review::Review| Ok(vec![])))
 ///     .interval_turns(2)
 ///     .max_severity(Severity::Nit); // advise, never interrupt
 /// # let _ = scope;
 /// ```
 #[derive(Clone)]
-pub struct ReviewerConfig {
+pub struct NamedReviewer {
     pub(crate) name: String,
     pub(crate) reviewer: Arc<dyn Reviewer>,
     pub(crate) interval_turns: u32,
@@ -40,9 +41,9 @@ pub struct ReviewerConfig {
     pub(crate) shadow: bool,
 }
 
-impl std::fmt::Debug for ReviewerConfig {
+impl std::fmt::Debug for NamedReviewer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ReviewerConfig")
+        f.debug_struct("NamedReviewer")
             .field("name", &self.name)
             .field("interval_turns", &self.interval_turns)
             .field("max_rounds", &self.max_rounds)
@@ -54,17 +55,17 @@ impl std::fmt::Debug for ReviewerConfig {
     }
 }
 
-impl ReviewerConfig {
+impl NamedReviewer {
     /// A reviewer named `name` with the defaults: finish reviews only
     /// (`interval_turns` 0), 2 rounds, 8 periodic reviews, cooldown 3, no
     /// severity clamp, not in shadow mode.
-    pub fn new(name: impl Into<String>, reviewer: impl Reviewer + 'static) -> ReviewerConfig {
-        ReviewerConfig::shared(name, Arc::new(reviewer))
+    pub fn new(name: impl Into<String>, reviewer: impl Reviewer + 'static) -> NamedReviewer {
+        NamedReviewer::shared(name, Arc::new(reviewer))
     }
 
     /// Like [`new`](Self::new) with an already shared reviewer.
-    pub fn shared(name: impl Into<String>, reviewer: Arc<dyn Reviewer>) -> ReviewerConfig {
-        ReviewerConfig {
+    pub fn shared(name: impl Into<String>, reviewer: Arc<dyn Reviewer>) -> NamedReviewer {
+        NamedReviewer {
             name: name.into(),
             reviewer,
             interval_turns: 0,

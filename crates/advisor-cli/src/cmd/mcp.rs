@@ -14,9 +14,11 @@
 //! Trust: the server is started by hosts from configuration a repository can
 //! commit (`.mcp.json`), so it takes no model, URL, header or key-variable
 //! name from flags or the environment. Model settings come only from the
-//! workspace configuration, loaded through [`WorkspaceConfig::load`] and
-//! [`WorkspaceConfig::plugin_builder`] / [`WorkspaceConfig::model_client`] — the
-//! path that enforces the user's trust decisions. Must not re-implement review
+//! workspace configuration, loaded as `advisor hook` and `advisor review`
+//! load it ([`crate::finish::workspace`]: the trust rules, the package
+//! scripts) and built by [`WorkspaceConfig::plugin_builder`] /
+//! [`WorkspaceConfig::model_client`] — the path that enforces the user's
+//! trust decisions. Must not re-implement review
 //! or consultation policy.
 
 use std::path::{Path, PathBuf};
@@ -38,8 +40,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::Mutex;
 
-use crate::finish::{Prior, review_transcript};
-use crate::review::notes_json;
+use crate::finish::{Prior, notes_json, review_transcript};
 use crate::terminal::{Exit, fail};
 
 /// Name of the consultation tool.
@@ -91,8 +92,8 @@ struct ReviewToolArgs {
 struct AdvisorMcp {
     workspace: PathBuf,
     config: Result<WorkspaceConfig, String>,
-    consult: Mutex<Option<ConsultSession>>,
-    review: Mutex<Option<Prior>>,
+    consultations: Mutex<Option<ConsultSession>>,
+    prior: Mutex<Option<Prior>>,
     /// Reviews asked for without a transcript, each its own request.
     calls: std::sync::atomic::AtomicU64,
 }
@@ -163,12 +164,14 @@ fn tools() -> Vec<Tool> {
 
 impl AdvisorMcp {
     fn new(workspace: PathBuf) -> AdvisorMcp {
-        let config = (WorkspaceConfig::load_with_notice(&workspace))
-            .map(|(c, notice)| {
-                if let Some(why) = notice {
+        // loaded as the hook and `advisor review` load a workspace, package
+        // scripts included; a workspace that has not opted in gets the defaults
+        let config = crate::finish::workspace::load(&workspace)
+            .map(|setup| {
+                if let Some(why) = setup.notice {
                     eprintln!("{}", crate::terminal::message(&format!("advisor mcp: {why}")));
                 }
-                c.unwrap_or_default()
+                setup.config
             })
             .map_err(|e| e.to_string());
         if let Err(e) = &config {
@@ -178,8 +181,8 @@ impl AdvisorMcp {
         AdvisorMcp {
             workspace,
             config,
-            consult: Mutex::new(None),
-            review: Mutex::new(None),
+            consultations: Mutex::new(None),
+            prior: Mutex::new(None),
             calls: std::sync::atomic::AtomicU64::new(0),
         }
     }
@@ -215,9 +218,9 @@ impl AdvisorMcp {
         Ok(session.with_store(ConsultStore::new(store)))
     }
 
-    async fn consult(&self, arguments: JsonObject) -> Result<CallToolResponse, String> {
+    async fn consult_tool(&self, arguments: JsonObject) -> Result<CallToolResponse, String> {
         let request = AdvisorRequest::parse(&Value::Object(arguments).to_string()).map_err(|e| e.to_string())?;
-        let mut guard = self.consult.lock().await;
+        let mut guard = self.consultations.lock().await;
         let session = guard.take().map_or_else(|| self.session(), Ok)?;
         let c = guard.insert(session).ask(&request).await.map_err(|e| e.to_string())?;
         let v = serde_json::to_value(&c.response).map_err(|e| format!("the response could not be encoded: {e}"))?;
@@ -261,7 +264,7 @@ impl AdvisorMcp {
             .map_err(|e| e.to_string())
     }
 
-    async fn review(&self, arguments: JsonObject) -> Result<CallToolResponse, String> {
+    async fn review_tool(&self, arguments: JsonObject) -> Result<CallToolResponse, String> {
         let args: ReviewToolArgs = serde_json::from_value(Value::Object(arguments))
             .map_err(|e| format!("invalid advisor_review arguments: {e}"))?;
         if args.answer.trim().is_empty() {
@@ -273,7 +276,7 @@ impl AdvisorMcp {
                 TranscriptFormat::parse(f).ok_or(format!("format {f:?}: use claude-code, openai, codex or gemini"))
             })
             .transpose()?;
-        let mut state = self.review.lock().await;
+        let mut state = self.prior.lock().await;
         let transcript = match &args.transcript {
             Some(path) => self.read_transcript(path, format)?,
             None => Transcript::default(),
@@ -377,8 +380,8 @@ impl ServerHandler for AdvisorMcp {
     ) -> Result<CallToolResponse, ErrorData> {
         let arguments = request.arguments.unwrap_or_default();
         Ok(match request.name.as_ref() {
-            CONSULT_TOOL => self.consult(arguments).await.unwrap_or_else(tool_error),
-            REVIEW_TOOL => self.review(arguments).await.unwrap_or_else(tool_error),
+            CONSULT_TOOL => self.consult_tool(arguments).await.unwrap_or_else(tool_error),
+            REVIEW_TOOL => self.review_tool(arguments).await.unwrap_or_else(tool_error),
             other => tool_error(format!(
                 "unknown tool {other:?}; this server offers {CONSULT_TOOL} and {REVIEW_TOOL}"
             )),

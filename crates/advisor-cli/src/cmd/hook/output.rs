@@ -14,7 +14,7 @@
 //! `</advisory>` still cannot close the element. Must not decide whether to
 //! block.
 
-use crate::transcript::CodingAgent;
+use super::input::CodingAgent;
 use serde_json::{Map, Value, json};
 
 /// Longest `reason` written, in characters (Claude Code caps hook output

@@ -1,31 +1,18 @@
-//! `[reviewer] kind = "command"`: the reviewer as a program, or as an agent
-//! CLI the user is logged into (`preset = "claude" | "codex" | "gemini"`).
+//! The agent CLIs a command reviewer can run by name (`preset = "claude" |
+//! "codex" | "gemini"`), and the argv of each.
 //!
-//! Owns the [`Preset`] argv of each CLI — headless, read-only tools only, no
+//! Owns [`Preset`] and its argv — headless, read-only tools only, no
 //! workspace hooks, MCP servers or settings where the CLI has a flag for it,
-//! no session kept — and [`NoncedCommand`], which gives every review a fresh
-//! recursion nonce ([`ReviewNonce`]) in the child's environment, tells the
-//! prompt which read-only tools the CLI has, and, for Gemini CLI, writes the
-//! review's tool policy ([`GEMINI_POLICY`]) into the review's private scratch
-//! folder and (Gemini CLI has no flag against recording a session) removes
-//! the session files of the review afterwards (`gemini_session.rs`). The
+//! no session kept — and Gemini CLI's tool policy ([`GEMINI_POLICY`]). The
 //! flags are those of the CLIs' own `--help` and packages (Claude Code
 //! 2.1.197, Codex CLI 0.171.0, Gemini CLI 0.61.0; see docs/reviewers.md), and
 //! the tools each offers its model were recorded live (e2e/scenarios.py).
-//! Must not run a shell, and must not take the program from anywhere but a
-//! reviewer table the trust rules allowed.
+//! Must not run anything: `command.rs` does.
 
-use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::path::Path;
 
-use async_trait::async_trait;
+use advisor::review::Envelope;
 use serde::{Deserialize, Serialize};
-
-use super::ReviewerSettings;
-use super::recursion::{MARKER_VAR, ReviewNonce};
-use advisor::error::Error;
-use advisor::note::Note;
-use advisor::review::{CommandReviewer, Envelope, Review, ReviewError, Reviewer};
 
 /// An agent CLI run as the reviewer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -58,7 +45,7 @@ const CLAUDE_TOOLS: &str = "Read,Grep,Glob";
 /// packages/core/src/policy/policy-engine.ts in the package's bundle), and
 /// `toolName = "*"` matches every tool, MCP tools included (`ruleMatches`).
 /// Nothing of the workspace's settings is read to build it.
-pub const GEMINI_POLICY: &str = r#"# advisor: the tools of a review (read-only; no shell, edit, web or agent tool)
+pub(crate) const GEMINI_POLICY: &str = r#"# advisor: the tools of a review (read-only; no shell, edit, web or agent tool)
 [[rule]]
 toolName = "*"
 decision = "deny"
@@ -72,11 +59,11 @@ priority = 950
 "#;
 
 /// The name of [`GEMINI_POLICY`]'s file in the review's scratch folder.
-pub const GEMINI_POLICY_FILE: &str = "advisor-review-policy.toml";
+pub(crate) const GEMINI_POLICY_FILE: &str = "advisor-review-policy.toml";
 
 impl Preset {
     /// The read-only tools the CLI has, as the review prompt names them.
-    pub fn read_only_tools(self) -> &'static str {
+    pub(crate) fn read_only_tools(self) -> &'static str {
         match self {
             Preset::Claude => "Read, Grep and Glob",
             // every command runs in the read-only sandbox
@@ -88,7 +75,7 @@ impl Preset {
 
     /// The argv (program first) and how the answer is wrapped; `last` is the
     /// file Codex writes its last message to.
-    pub fn argv(self, model: Option<&str>, last: &Path, workspace: Option<&Path>) -> (Vec<String>, Envelope) {
+    pub(crate) fn argv(self, model: Option<&str>, last: &Path, workspace: Option<&Path>) -> (Vec<String>, Envelope) {
         let s = |v: &[&str]| v.iter().map(|a| (*a).to_owned()).collect::<Vec<String>>();
         let (mut argv, envelope) = match self {
             // -p: headless, prompt from stdin; json: one result object;
@@ -197,7 +184,7 @@ impl Preset {
     /// The argv of one review whose private scratch folder is `scratch`:
     /// for Gemini CLI, [`GEMINI_POLICY`] written there and named by
     /// `--policy` right after the program; the others unchanged.
-    pub fn with_scratch(self, argv: &[String], scratch: &Path) -> std::io::Result<Vec<String>> {
+    pub(crate) fn with_scratch(self, argv: &[String], scratch: &Path) -> std::io::Result<Vec<String>> {
         if self != Preset::Gemini {
             return Ok(argv.to_vec());
         }
@@ -207,106 +194,5 @@ impl Preset {
         let at = out.len().min(1);
         out.splice(at..at, ["--policy".to_owned(), policy.display().to_string()]);
         Ok(out)
-    }
-}
-
-/// A command reviewer whose every review gets a fresh recursion nonce.
-#[derive(Debug, Clone)]
-pub struct NoncedCommand {
-    argv: Vec<String>,
-    envelope: Envelope,
-    workspace: Option<PathBuf>,
-    timeout: Duration,
-    /// The preset this runs, if any.
-    preset: Option<Preset>,
-}
-
-impl NoncedCommand {
-    /// The command reviewer `r` describes (`command` or `preset`, one of them).
-    pub fn new(r: &ReviewerSettings, workspace: Option<&Path>, timeout: Duration) -> Result<NoncedCommand, Error> {
-        let last = std::env::temp_dir().join(format!("advisor-codex-last-{}.txt", std::process::id()));
-        let (argv, envelope) = match (r.preset, r.command.is_empty()) {
-            (Some(p), true) => p.argv(r.model.as_deref(), &last, workspace),
-            (None, false) => (r.command.clone(), Envelope::Plain),
-            (Some(_), false) => return Err(Error::config("reviewer.command", "set command or preset, not both")),
-            (None, true) => {
-                return Err(Error::config(
-                    "reviewer.command",
-                    "kind = \"command\" needs command = [program, args…] or preset = \"claude\" | \"codex\" | \"gemini\"",
-                ));
-            }
-        };
-        if argv.first().is_none_or(|p| p.trim().is_empty()) {
-            return Err(Error::config("reviewer.command", "the program must not be empty"));
-        }
-        if !r.tools.is_empty() {
-            return Err(Error::config("reviewer.tools", "are offered only to kind = \"model\""));
-        }
-        Ok(NoncedCommand {
-            argv,
-            envelope,
-            workspace: workspace.map(Path::to_path_buf),
-            timeout,
-            preset: r.preset,
-        })
-    }
-
-    /// The argv this reviewer runs (a preset's each review adds its scratch
-    /// arguments, [`Preset::with_scratch`]).
-    pub fn argv(&self) -> &[String] {
-        &self.argv
-    }
-}
-
-#[async_trait]
-impl Reviewer for NoncedCommand {
-    async fn review(&self, review: &Review) -> Result<Vec<Note>, ReviewError> {
-        let nonce = ReviewNonce::issue()
-            .map_err(|e| ReviewError::new(format!("the recursion marker could not be recorded ({})", e.kind())))?;
-        // Gemini CLI runs in an empty scratch folder instead of the workspace
-        let scratch = (self.preset == Some(Preset::Gemini))
-            .then(|| std::env::temp_dir().join(format!("advisor-review-{}", nonce.value())));
-        let mut argv = self.argv.clone();
-        let mut scratch_seen = None;
-        let mut cwd = self.workspace.clone();
-        if let (Some(dir), Some(p)) = (&scratch, self.preset) {
-            let made = advisor::io::create_dir_private(dir, true).and_then(|()| {
-                // the folder as the CLI sees it (its working directory, links resolved)
-                scratch_seen = std::fs::canonicalize(dir).ok();
-                argv = p.with_scratch(&self.argv, scratch_seen.as_deref().unwrap_or(dir))?;
-                Ok(())
-            });
-            if let Err(e) = made {
-                let _ = std::fs::remove_dir_all(dir);
-                return Err(ReviewError::new(format!(
-                    "a scratch folder for the reviewer could not be made ({})",
-                    e.kind()
-                )));
-            }
-            cwd = Some(dir.clone());
-        }
-        let mut reviewer = CommandReviewer::new(argv)
-            .envelope(self.envelope.clone())
-            .timeout(self.timeout)
-            .env(MARKER_VAR, nonce.value());
-        if let Some(p) = self.preset {
-            reviewer = reviewer.read_only_tools(p.read_only_tools());
-        }
-        if let Some(dir) = &cwd {
-            reviewer = reviewer.current_dir(dir);
-        }
-        if let Some(ws) = &self.workspace {
-            reviewer = reviewer.untrusted_dir(ws);
-        }
-        let result = reviewer.review(review).await;
-        if let Some(dir) = scratch {
-            let _ = std::fs::remove_dir_all(dir);
-        }
-        if let Some(seen) = scratch_seen {
-            // bounded file work (and a short wait for Gemini CLI's registry lock)
-            let _ = tokio::task::spawn_blocking(move || super::gemini_session::forget_review(&seen)).await;
-        }
-        drop(nonce);
-        result
     }
 }

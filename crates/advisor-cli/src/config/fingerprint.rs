@@ -13,11 +13,11 @@
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use super::{ReviewerKind, ReviewerSettings};
+use super::{ReviewerKind, ReviewerTable};
 use advisor::model::StructuredOutput;
 
 /// The prefix of every fingerprint.
-pub const FINGERPRINT_PREFIX: &str = "sha256:";
+pub(crate) const FINGERPRINT_PREFIX: &str = "sha256:";
 
 #[derive(Serialize)]
 struct Canonical<'a> {
@@ -38,11 +38,11 @@ struct Canonical<'a> {
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     command: &'a [String],
     #[serde(skip_serializing_if = "Option::is_none")]
-    preset: Option<super::command::Preset>,
+    preset: Option<crate::reviewer::preset::Preset>,
 }
 
 /// The canonical serialisation of `r` the fingerprint is taken over.
-pub fn canonical(r: &ReviewerSettings) -> String {
+pub(crate) fn canonical(r: &ReviewerTable) -> String {
     let c = Canonical {
         kind: r.kind,
         model: r.model.as_deref(),
@@ -61,17 +61,7 @@ pub fn canonical(r: &ReviewerSettings) -> String {
 }
 
 /// `sha256:<64 hex digits>` of [`canonical`]`(r)`.
-///
-/// ```
-/// use advisor_cli::config::{ReviewerSettings, ReviewerKind, trust::fingerprint};
-/// let mut r = ReviewerSettings { kind: ReviewerKind::Model, ..Default::default() };
-/// r.base_url = Some("http://127.0.0.1:8080/v1".into());
-/// let a = fingerprint(&r);
-/// r.base_url = Some("http://127.0.0.1:8081/v1".into());
-/// assert_ne!(a, fingerprint(&r));
-/// assert!(a.starts_with("sha256:") && a.len() == 7 + 64);
-/// ```
-pub fn fingerprint(r: &ReviewerSettings) -> String {
+pub(crate) fn fingerprint(r: &ReviewerTable) -> String {
     let digest = Sha256::digest(canonical(r).as_bytes());
     let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
     format!("{FINGERPRINT_PREFIX}{hex}")
@@ -81,14 +71,27 @@ pub fn fingerprint(r: &ReviewerSettings) -> String {
 mod tests {
     use super::*;
 
-    fn model() -> ReviewerSettings {
-        ReviewerSettings {
+    fn model() -> ReviewerTable {
+        ReviewerTable {
             kind: ReviewerKind::Model,
             model: Some("m".into()),
             base_url: Some("http://127.0.0.1:1/v1".into()),
             api_key_env: Some("K".into()),
-            ..ReviewerSettings::default()
+            ..ReviewerTable::default()
         }
+    }
+
+    #[test]
+    fn a_fingerprint_is_sha256_and_changes_with_the_base_url() {
+        let mut r = ReviewerTable {
+            kind: ReviewerKind::Model,
+            ..Default::default()
+        };
+        r.base_url = Some("http://127.0.0.1:8080/v1".into());
+        let a = fingerprint(&r);
+        r.base_url = Some("http://127.0.0.1:8081/v1".into());
+        assert_ne!(a, fingerprint(&r));
+        assert!(a.starts_with("sha256:") && a.len() == 7 + 64);
     }
 
     #[test]
@@ -126,7 +129,7 @@ mod tests {
         assert_ne!(fingerprint(&c), fingerprint(&d));
         let mut e = c.clone();
         e.command.clear();
-        e.preset = Some(super::super::command::Preset::Claude);
+        e.preset = Some(crate::reviewer::preset::Preset::Claude);
         assert_ne!(fingerprint(&c), fingerprint(&e));
         // a value cannot be shifted between fields to forge the same text
         let mut a = model();

@@ -1,7 +1,8 @@
 //! The `[reviewer]` table and what it becomes: [`ReviewerKind`],
-//! [`ReviewerSettings`], the one settings → client path ([`build_model`]) and
-//! the one reviewer choice every command makes ([`choose_reviewer`],
-//! [`choose_reviewer_in`]).
+//! [`ReviewerTable`] (which reviewer to build — not the library's
+//! `NamedReviewer`, which is one built reviewer's cadence and caps), the one
+//! table → client path ([`build_model`]) and the one reviewer choice every
+//! command makes ([`choose_reviewer`], [`choose_reviewer_in`]).
 //!
 //! Must not read files or decide trust: the settings it gets were resolved
 //! under the trust rules (`resolve`) or come from a command's own flags.
@@ -19,7 +20,9 @@ use advisor::review::Reviewer;
 use advisor::review::tools::WorkspaceTools;
 use advisor_rules::RulesReviewer;
 
-use super::{RulesSettings, command};
+use super::RulesSettings;
+use crate::reviewer::command::NoncedCommand;
+use crate::reviewer::preset::Preset;
 
 /// Which reviewer a workspace uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -36,11 +39,12 @@ pub enum ReviewerKind {
     Command,
 }
 
-/// The `[reviewer]` table: the network settings. In a workspace file it is
-/// honoured only when the user trusted it (see the module docs).
+/// The `[reviewer]` table: which reviewer to build, with its network
+/// settings (a model's endpoint, a command's program). In a workspace file it
+/// is honoured only when the user trusted it (see the module docs).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub struct ReviewerSettings {
+pub struct ReviewerTable {
     /// Rules or model.
     pub kind: ReviewerKind,
     /// Model name (kind = "model").
@@ -77,15 +81,15 @@ pub struct ReviewerSettings {
     pub command: Vec<String>,
     /// An agent CLI run headless with read-only tools (kind = "command").
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub preset: Option<command::Preset>,
+    pub preset: Option<Preset>,
 }
 
-impl ReviewerSettings {
+impl ReviewerTable {
     /// The workspace tools these settings offer, rooted at `workspace`
     /// (`None` when no tool is named). An unknown name, tools on a reviewer
     /// other than a model, or more calls than allowed is a config error
     /// naming the field.
-    pub fn workspace_tools(&self, workspace: Option<&Path>) -> Result<Option<WorkspaceTools>, Error> {
+    pub(crate) fn workspace_tools(&self, workspace: Option<&Path>) -> Result<Option<WorkspaceTools>, Error> {
         use advisor::review::tools::{DEFAULT_MAX_TOOL_CALLS, MAX_TOOL_CALLS_LIMIT, WorkspaceTool};
         if self.tools.is_empty() {
             return Ok(None);
@@ -121,13 +125,13 @@ impl ReviewerSettings {
     /// Whether these settings send anything off the machine's process or
     /// run a program: a model or a command reviewer (both need the user's
     /// own config or `advisor trust`).
-    pub fn sends_data(&self) -> bool {
+    pub(crate) fn sends_data(&self) -> bool {
         matches!(self.kind, ReviewerKind::Model | ReviewerKind::Command)
     }
 }
 
 /// The reviewer a command runs, and how it is named in its output.
-pub struct ChosenReviewer {
+pub(crate) struct ChosenReviewer {
     /// The reviewer.
     pub reviewer: Arc<dyn Reviewer>,
     /// The rules reviewer itself when that is the choice (`advisor eval`
@@ -141,8 +145,8 @@ pub struct ChosenReviewer {
 /// `mcp`: the model reviewer `settings` describe (from a resolved config or
 /// from a command's flags), else the offline rules with the workspace's
 /// `[rules]` table.
-pub fn choose_reviewer(
-    settings: Option<&ReviewerSettings>,
+pub(crate) fn choose_reviewer(
+    settings: Option<&ReviewerTable>,
     rules: &RulesSettings,
     timeout: Duration,
 ) -> Result<ChosenReviewer, Error> {
@@ -152,8 +156,8 @@ pub fn choose_reviewer(
 /// [`choose_reviewer`] for a reviewer that works in `workspace`: the command
 /// reviewer runs there and the model reviewer's workspace tools are rooted
 /// there (settings naming tools without a workspace are a config error).
-pub fn choose_reviewer_in(
-    settings: Option<&ReviewerSettings>,
+pub(crate) fn choose_reviewer_in(
+    settings: Option<&ReviewerTable>,
     rules: &RulesSettings,
     timeout: Duration,
     workspace: Option<&Path>,
@@ -165,7 +169,7 @@ pub fn choose_reviewer_in(
                 None => "command".to_owned(),
             };
             Ok(ChosenReviewer {
-                reviewer: Arc::new(command::NoncedCommand::new(r, workspace, timeout)?),
+                reviewer: Arc::new(command_reviewer(r, workspace, timeout)?),
                 rules: None,
                 label,
             })
@@ -195,11 +199,34 @@ pub fn choose_reviewer_in(
     }
 }
 
+/// The command reviewer `r` describes (`command` or `preset`, one of them;
+/// no workspace tools), or a config error naming the field.
+fn command_reviewer(r: &ReviewerTable, workspace: Option<&Path>, timeout: Duration) -> Result<NoncedCommand, Error> {
+    let reviewer = match (r.preset, r.command.is_empty()) {
+        (Some(p), true) => NoncedCommand::preset(p, r.model.as_deref(), workspace, timeout),
+        (None, false) if r.command.first().is_none_or(|p| p.trim().is_empty()) => {
+            return Err(Error::config("reviewer.command", "the program must not be empty"));
+        }
+        (None, false) => NoncedCommand::program(r.command.clone(), workspace, timeout),
+        (Some(_), false) => return Err(Error::config("reviewer.command", "set command or preset, not both")),
+        (None, true) => {
+            return Err(Error::config(
+                "reviewer.command",
+                "kind = \"command\" needs command = [program, args…] or preset = \"claude\" | \"codex\" | \"gemini\"",
+            ));
+        }
+    };
+    if !r.tools.is_empty() {
+        return Err(Error::config("reviewer.tools", "are offered only to kind = \"model\""));
+    }
+    Ok(reviewer)
+}
+
 /// The HTTP client `r` describes — the one place settings become a client
 /// (a config's `[reviewer]` table and a command's model flags alike). Only
 /// the API key's *value* comes from the environment, from the variable `r`
 /// names.
-pub(crate) fn build_model(r: &ReviewerSettings, timeout: Duration) -> Result<advisor::model::OpenAiCompatible, Error> {
+pub(crate) fn build_model(r: &ReviewerTable, timeout: Duration) -> Result<advisor::model::OpenAiCompatible, Error> {
     use advisor::model::OpenAiCompatible;
     let model = r
         .model

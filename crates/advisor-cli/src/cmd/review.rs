@@ -1,10 +1,14 @@
 //! `advisor review <transcript>`: one finish review of a transcript file.
 //!
 //! Reads Claude Code, OpenAI-style or Codex JSONL or a Gemini CLI session (auto-detected or
-//! `--format`), reviews the last assistant answer with the rules reviewer or,
-//! with `--model NAME --base-url URL`, a model (key from `ADVISOR_API_KEY`),
-//! and prints every note with the guard's decision and the exact injection
-//! that would reach the agent (`--json` for machines). Input problems are one
+//! `--format`), reviews the last assistant answer through the one finish path
+//! the hook takes — the current directory loaded as the hook loads its
+//! workspace ([`crate::finish::workspace`]: the config under the trust rules,
+//! the `[reviewer]` the user configured or trusted, the package scripts) —
+//! or, with `--model NAME --base-url URL`, with that model (key from
+//! `ADVISOR_API_KEY`), and prints which reviewer ran, every note with the
+//! guard's decision and the exact injection that would reach the agent
+//! (`--json` for machines). Input problems are one
 //! line naming the file and line, exit status 2. Every text from the
 //! transcript or the reviewer is printed through [`crate::terminal`], so it
 //! cannot repaint the terminal.
@@ -13,19 +17,17 @@ use crate::stdout::outln;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::transcript::{ReadOptions, TranscriptFormat, read_transcript, read_transcript_with};
-use advisor::AdvisorPlugin;
-use advisor::review::Reviewer;
+use advisor::plugin::AdvisorPluginBuilder;
 
-use crate::config::{WorkspaceConfig, choose_reviewer};
-use advisor::trace::TraceEvent;
+use crate::config::choose_reviewer;
 use clap::Args;
 use serde_json::json;
 
-use crate::finish::review_transcript;
+use crate::finish::workspace::load;
+use crate::finish::{notes_json, review_transcript};
 use crate::model_args::ModelArgs;
 use crate::terminal::{Exit, fail, json as safe_json, line};
 
@@ -40,47 +42,37 @@ pub(crate) struct ReviewArgs {
     /// Review with a model instead of the offline rules.
     #[command(flatten)]
     model: ModelArgs,
-    /// Notes admitted per review.
-    #[arg(long, default_value_t = advisor::guard::DEFAULT_MAX_NOTES_PER_REVIEW)]
-    max_notes: usize,
+    /// Notes admitted per review (default: the workspace config's
+    /// max_notes_per_review, 3 unless it says otherwise).
+    #[arg(long)]
+    max_notes: Option<usize>,
     /// One JSON object instead of text.
     #[arg(long)]
     json: bool,
 }
 
-/// The reviewer `advisor review` runs: the one choice every command makes
-/// ([`choose_reviewer`]) — the model flags, else the offline rules with the
-/// current directory's `[rules]` table and `package.json` scripts, as the
-/// hook reads its workspace's.
-fn reviewer(args: &ReviewArgs) -> Result<(Arc<dyn Reviewer>, String), String> {
-    let workspace = Path::new(".");
-    let mut rules = WorkspaceConfig::read_file(workspace)
-        .map_err(|e| e.to_string())?
-        .map(|c| c.rules)
-        .unwrap_or_default();
-    rules.package_scripts = crate::package_scripts::read(workspace);
-    let chosen =
-        choose_reviewer(args.model.settings().as_ref(), &rules, args.model.timeout()).map_err(|e| e.to_string())?;
-    Ok((chosen.reviewer, chosen.label))
-}
-
-/// Every note of a review with the guard's decision on it, as JSON
-/// (`text`, `severity`, `accepted`, `reason`, `key`).
-pub(crate) fn notes_json(record: &TraceEvent) -> Vec<serde_json::Value> {
-    record
-        .decisions
-        .iter()
-        .map(|d| {
-            let raw = record.notes.get(d.note);
-            json!({
-                "text": raw.map(|n| n.text.as_str()).unwrap_or_default(),
-                "severity": d.severity,
-                "accepted": d.reason == advisor::guard::Reason::Accepted,
-                "reason": d.reason,
-                "key": d.key,
-            })
-        })
-        .collect()
+/// The plugin `advisor review` runs, and its reviewer's name: the current
+/// directory's advisor as the hook would load it ([`load`]); the model flags,
+/// when given, name the reviewer instead (and bound the review by
+/// `--timeout-secs`); `--max-notes` sets the breadth cap. A workspace that
+/// has not opted in gets the defaults (the offline rules).
+fn plugin(args: &ReviewArgs) -> Result<(AdvisorPluginBuilder, String), advisor::Error> {
+    let setup = load(Path::new("."))?;
+    if let Some(why) = &setup.notice {
+        eprintln!("{}", crate::terminal::message(&format!("advisor review: {why}")));
+    }
+    let (builder, label) = match args.model.settings() {
+        Some(flags) => {
+            let chosen = choose_reviewer(Some(&flags), &setup.config.rules, args.model.timeout())?;
+            let builder = setup.config.plugin_builder_with(chosen.reviewer)?;
+            (builder.timeout(args.model.timeout()), chosen.label)
+        }
+        None => setup.builder()?,
+    };
+    Ok(match args.max_notes {
+        Some(n) => (builder.max_notes_per_review(n), label),
+        None => (builder, label),
+    })
 }
 
 /// When `--format` was given and read nothing, the format the file does read
@@ -148,13 +140,10 @@ pub(crate) async fn run(args: &ReviewArgs) -> Exit {
         }
         return Ok(ExitCode::SUCCESS);
     };
-    let (reviewer, label) = reviewer(args).map_err(|e| fail("review", 2, e))?;
-    let builder = AdvisorPlugin::builder()
-        .shared_reviewer(reviewer)
-        .max_notes_per_review(args.max_notes)
-        .timeout(Duration::from_secs(args.model.timeout_secs));
+    let (builder, label) = plugin(args).map_err(|e| fail("review", 2, e))?;
     let terminal = std::io::stderr().is_terminal();
-    let progress = args.model.model.is_some().then(|| progress(label.clone(), terminal));
+    // a model or a command reviewer takes seconds: say that the review waits
+    let progress = (label != "rules").then(|| progress(label.clone(), terminal));
     let mut warnings = Vec::new();
     let finish = review_transcript(builder, &transcript, &answer, None, None, None, &mut |w| {
         warnings.push(w)

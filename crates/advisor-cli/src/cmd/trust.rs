@@ -20,7 +20,7 @@ use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::config::{ReviewerSettings, UserConfig, WorkspaceConfig, trust::fingerprint};
+use crate::config::{ReviewerTable, UserConfig, WorkspaceConfig, fingerprint::fingerprint};
 use clap::Args;
 
 use crate::terminal::{Exit, fail, line, show};
@@ -45,7 +45,7 @@ pub(crate) struct TrustArgs {
 }
 
 /// What a `[reviewer]` table would do, for a person to judge.
-fn describe(r: &ReviewerSettings) -> String {
+fn describe(r: &ReviewerTable) -> String {
     let key = (r.api_key_env.as_ref()).map_or_else(|| "no API key".to_owned(), |v| format!("API key from ${v}"));
     if r.kind == crate::config::ReviewerKind::Command {
         let what = match (r.preset, r.command.is_empty()) {
@@ -115,7 +115,7 @@ pub(crate) fn run(args: &TrustArgs) -> Exit {
             crate::config::CONFIG_PATH
         ))
     })?;
-    let Some(reviewer) = file.reviewer.filter(ReviewerSettings::sends_data) else {
+    let Some(reviewer) = file.reviewer.filter(ReviewerTable::sends_data) else {
         outln!(
             "{}: its config sends nothing anywhere (the reviewer is not a model); nothing to trust",
             show(&workspace)
@@ -153,7 +153,7 @@ pub(crate) fn run(args: &TrustArgs) -> Exit {
 
 /// Prints what trusting `reviewer` would allow, one fact a line, and the
 /// warnings about its host; returns the host's view.
-fn display(workspace: &Path, r: &ReviewerSettings) -> host::HostView {
+fn display(workspace: &Path, r: &ReviewerTable) -> host::HostView {
     let view = host::view(r.base_url.as_deref().unwrap_or_default(), r.api_key_env.as_deref());
     let mut out = format!(
         "{} asks to send its transcripts to a model:\n  {}\n  host: {}\n",
@@ -196,7 +196,7 @@ fn list(user: &UserConfig, path: &Path) {
         let state = match &grant.trusted_reviewer {
             None => "not trusted".to_owned(),
             Some(fp) => match WorkspaceConfig::read_file(Path::new(ws)) {
-                Ok(Some(c)) => match c.reviewer.filter(ReviewerSettings::sends_data) {
+                Ok(Some(c)) => match c.reviewer.filter(ReviewerTable::sends_data) {
                     Some(r) if fingerprint(&r) == *fp => format!("trusted: {}", describe(&r)),
                     Some(_) => "trusted settings changed since: untrusted until `advisor trust` again".to_owned(),
                     None => "trusted, but the file names no model now".to_owned(),

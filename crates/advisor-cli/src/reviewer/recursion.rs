@@ -17,9 +17,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// The environment variable the reviewer's child inherits.
-pub const MARKER_VAR: &str = "ADVISOR_REVIEW_NONCE";
+pub(crate) const MARKER_VAR: &str = "ADVISOR_REVIEW_NONCE";
 /// How long a nonce file counts (a review never lasts this long).
-pub const MAX_NONCE_AGE: Duration = Duration::from_secs(3600);
+pub(crate) const MAX_NONCE_AGE: Duration = Duration::from_secs(3600);
 
 /// The directory nonce files live in, from the environment the process has.
 fn nonce_dir() -> Option<PathBuf> {
@@ -58,14 +58,14 @@ fn well_formed(nonce: &str) -> bool {
 
 /// A live review's nonce; its file is removed when dropped.
 #[derive(Debug)]
-pub struct ReviewNonce {
+pub(crate) struct ReviewNonce {
     value: String,
     file: PathBuf,
 }
 
 impl ReviewNonce {
     /// A fresh nonce, recorded in the user's state.
-    pub fn issue() -> std::io::Result<ReviewNonce> {
+    pub(crate) fn issue() -> std::io::Result<ReviewNonce> {
         let dir = nonce_dir().ok_or_else(|| std::io::Error::other("neither XDG_STATE_HOME nor HOME is set"))?;
         advisor::io::create_dir_private(&dir, true)?;
         let value = random_hex();
@@ -75,7 +75,7 @@ impl ReviewNonce {
     }
 
     /// The value the child gets in [`MARKER_VAR`].
-    pub fn value(&self) -> &str {
+    pub(crate) fn value(&self) -> &str {
         &self.value
     }
 }
@@ -90,7 +90,7 @@ impl Drop for ReviewNonce {
 /// `workspace`: `None` without one, `Some(true)` when it names a live review
 /// of this user (let the stop through), `Some(false)` when it is forged or
 /// stale (review as usual).
-pub fn marker_lets_through(workspace: &Path) -> Option<bool> {
+pub(crate) fn marker_lets_through(workspace: &Path) -> Option<bool> {
     let nonce = std::env::var(MARKER_VAR).ok()?;
     Some(valid(&nonce, workspace))
 }

@@ -35,14 +35,6 @@ pub enum CodingAgent {
 }
 
 impl CodingAgent {
-    /// Every value, in declaration order.
-    pub const ALL: &'static [CodingAgent] = &[
-        CodingAgent::ClaudeCode,
-        CodingAgent::Codex,
-        CodingAgent::Gemini,
-        CodingAgent::Cursor,
-    ];
-
     /// The value as written on the wire.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -98,7 +90,7 @@ pub struct HookInput {
     /// Gemini CLI's `prompt_response`: every text of the turn joined with
     /// `\n` — an answer a stop hook already sent back included — so never
     /// the answer itself when the session file says which text is last
-    /// (see [`HookInput::answer`]).
+    /// (the hook takes the session file's answer when it can).
     pub joined_response: Option<String>,
     /// The request the answer is for, when the host provides it (Gemini `prompt`).
     pub prompt: Option<String>,
@@ -109,7 +101,7 @@ pub struct HookInput {
 }
 
 /// Largest hook input read, in bytes.
-pub const MAX_HOOK_INPUT_BYTES: u64 = 4 << 20;
+pub(crate) const MAX_HOOK_INPUT_BYTES: u64 = 4 << 20;
 
 fn string(map: &Map<String, Value>, key: &str) -> Option<String> {
     map.get(key).and_then(Value::as_str).map(str::to_owned)
@@ -124,7 +116,7 @@ impl HookInput {
     /// describes the problem without quoting the input.
     ///
     /// ```
-    /// use advisor_cli::transcript::{HookInput, CodingAgent};
+    /// use advisor_cli::hook_input::{HookInput, CodingAgent};
     /// let i = HookInput::parse(r#"{"session_id":"s","transcript_path":"t.jsonl","extra":1}"#).unwrap();
     /// assert_eq!((i.session_id.as_str(), i.host), ("s", CodingAgent::ClaudeCode));
     /// assert!(HookInput::parse("{}").is_err());
@@ -134,7 +126,7 @@ impl HookInput {
     }
 
     /// Parses the hook JSON of `host`, or of the host recognised from it.
-    pub fn parse_for(text: &str, host: Option<CodingAgent>) -> Result<HookInput, String> {
+    pub(crate) fn parse_for(text: &str, host: Option<CodingAgent>) -> Result<HookInput, String> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let value: Value =
             serde_json::from_str(text).map_err(|e| advisor::io::describe_json_error("the hook input", &e))?;
@@ -143,25 +135,8 @@ impl HookInput {
         };
         let event_name = string(&map, "hook_event_name").unwrap_or_default();
         let host = host.map_or_else(|| detect(&map, &event_name), Ok)?;
-        let event = match (host, event_name.as_str()) {
-            (CodingAgent::ClaudeCode | CodingAgent::Codex, "SubagentStop") => HookEvent::SubagentStop,
-            (CodingAgent::ClaudeCode | CodingAgent::Codex, "Stop" | "")
-            | (CodingAgent::Gemini, "AfterAgent" | "")
-            | (CodingAgent::Cursor, "stop" | "") => HookEvent::Stop,
-            (_, other) => {
-                return Err(format!(
-                    "the hook input is for the `{}` event, not a stop",
-                    crate::terminal::clamp(other, 40)
-                ));
-            }
-        };
-        let session_id = match host {
-            CodingAgent::Cursor => string(&map, "conversation_id").or_else(|| string(&map, "session_id")),
-            _ => string(&map, "session_id"),
-        };
-        let Some(session_id) = non_empty(session_id) else {
-            return Err(format!("the {} hook input has no session id", host.as_str()));
-        };
+        let event = event(host, &event_name)?;
+        let session_id = session_id(&map, host)?;
         let transcript_path = match event {
             HookEvent::SubagentStop => string(&map, "agent_transcript_path"),
             HookEvent::Stop => string(&map, "transcript_path"),
@@ -173,13 +148,7 @@ impl HookInput {
             ),
             _ => (string(&map, "last_assistant_message"), None),
         };
-        let cwd = string(&map, "cwd").or_else(|| {
-            map.get("workspace_roots")
-                .and_then(Value::as_array)
-                .and_then(|r| r.first())
-                .and_then(Value::as_str)
-                .map(str::to_owned)
-        });
+        let cwd = string(&map, "cwd").or_else(|| first_root(&map));
         Ok(HookInput {
             host,
             event,
@@ -204,7 +173,7 @@ impl HookInput {
     /// `stop_hook_active` is false on a retry that called a tool, so a
     /// Gemini stop always counts as possibly continuing: with a state it
     /// cannot trust, the hook lets it through rather than lean on the flag.
-    pub fn continuing(&self) -> bool {
+    pub(crate) fn continuing(&self) -> bool {
         self.host == CodingAgent::Gemini || self.stop_hook_active || self.loop_count.is_some_and(|n| n > 0)
     }
 
@@ -214,7 +183,7 @@ impl HookInput {
     /// transcript's answer when `prompt_response` ends with it, else the
     /// text `prompt_response` holds after it (the session file lags), else
     /// the whole `prompt_response` (no session file to tell the texts apart).
-    pub fn answer(&self, transcript: Option<&str>) -> Option<String> {
+    pub(crate) fn answer(&self, transcript: Option<&str>) -> Option<String> {
         if let Some(a) = &self.last_assistant_message {
             return Some(a.clone());
         }
@@ -236,6 +205,39 @@ impl HookInput {
             None => Some(joined.clone()),
         }
     }
+}
+
+/// The stop `host` calls the hook for with the event `name` (empty: the
+/// host's only stop), or why the input is not a stop.
+fn event(host: CodingAgent, name: &str) -> Result<HookEvent, String> {
+    match (host, name) {
+        (CodingAgent::ClaudeCode | CodingAgent::Codex, "SubagentStop") => Ok(HookEvent::SubagentStop),
+        (CodingAgent::ClaudeCode | CodingAgent::Codex, "Stop" | "")
+        | (CodingAgent::Gemini, "AfterAgent" | "")
+        | (CodingAgent::Cursor, "stop" | "") => Ok(HookEvent::Stop),
+        (_, other) => Err(format!(
+            "the hook input is for the `{}` event, not a stop",
+            crate::terminal::clamp(other, 40)
+        )),
+    }
+}
+
+/// The session id (Cursor: the conversation), required.
+fn session_id(map: &Map<String, Value>, host: CodingAgent) -> Result<String, String> {
+    let id = match host {
+        CodingAgent::Cursor => string(map, "conversation_id").or_else(|| string(map, "session_id")),
+        _ => string(map, "session_id"),
+    };
+    non_empty(id).ok_or_else(|| format!("the {} hook input has no session id", host.as_str()))
+}
+
+/// Cursor's first workspace root.
+fn first_root(map: &Map<String, Value>) -> Option<String> {
+    map.get("workspace_roots")
+        .and_then(Value::as_array)
+        .and_then(|r| r.first())
+        .and_then(Value::as_str)
+        .map(str::to_owned)
 }
 
 /// Recognises the host from the event name and the field set.

@@ -2,8 +2,8 @@
 //! reviewer.
 //!
 //! Owns their arguments, the bounded walk of a directory (through
-//! [`Beneath`] descriptors, never following a link, skipping `.git` and
-//! denied names) and the text check (regular files of at most
+//! [`Beneath`] descriptors, never following a link, skipping denied names,
+//! `.git` at any depth among them) and the text check (regular files of at most
 //! [`MAX_FILE_BYTES`], UTF-8 with no NUL byte). Must not write, and must not
 //! open any path except through [`Beneath`].
 
@@ -146,7 +146,8 @@ fn walk(tools: &WorkspaceTools, root: &Beneath, start: &Path) -> Result<(Vec<Fou
                 return Ok((out, true));
             }
             let child = rel.join(&entry.name);
-            if entry.name == ".git" || tools.is_denied(&child) {
+            // `.git` at any depth is on the deny-list
+            if tools.is_denied(&child) {
                 continue;
             }
             let shown = child.to_string_lossy().trim_start_matches("./").to_owned();

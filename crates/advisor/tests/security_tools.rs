@@ -82,7 +82,6 @@ fn make_stale(path: &Path, ago_secs: u64) {
 }
 
 #[test]
-#[ignore = "finding 1, fixed in the next commit"]
 fn git_diff_runs_nothing_through_a_submodule_and_leaves_nested_repositories_out() {
     let base = scratch("submodule");
     let ws = base.0.join("ws");

@@ -26,6 +26,9 @@ pub use git_diff::GIT_TIMEOUT;
 pub(crate) use deny::glob_path;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -39,6 +42,65 @@ pub const MAX_RESULT_BYTES: usize = 16 * 1024;
 pub const DEFAULT_MAX_TOOL_CALLS: usize = 8;
 /// Most tool calls a configuration may allow per review.
 pub const MAX_TOOL_CALLS_LIMIT: usize = 64;
+/// Longest one tool call may work unless configured otherwise: past it the
+/// call stops (a `git` it runs is killed with its process group) and
+/// answers with what it has, or an error.
+pub const TOOL_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// When a tool call must stop working: a point in time, and optionally a
+/// flag its caller raises to stop it sooner (the model reviewer raises it
+/// when the review is dropped, at its timeout say, so no blocking thread
+/// works on after the review is gone).
+#[derive(Debug, Clone)]
+pub struct ToolDeadline {
+    at: Instant,
+    cancel: Option<Arc<AtomicBool>>,
+}
+
+impl ToolDeadline {
+    /// `budget` from now.
+    pub fn after(budget: Duration) -> ToolDeadline {
+        let now = Instant::now();
+        ToolDeadline {
+            at: (now.checked_add(budget))
+                .or_else(|| now.checked_add(TOOL_TIMEOUT))
+                .unwrap_or(now),
+            cancel: None,
+        }
+    }
+
+    /// The same deadline, also reached once `flag` is set.
+    pub fn or_when(mut self, flag: Arc<AtomicBool>) -> ToolDeadline {
+        self.cancel = Some(flag);
+        self
+    }
+
+    /// The same deadline, at most `budget` from now.
+    pub(crate) fn within(mut self, budget: Duration) -> ToolDeadline {
+        if let Some(at) = Instant::now().checked_add(budget) {
+            self.at = self.at.min(at);
+        }
+        self
+    }
+
+    /// Whether the call must stop now.
+    pub fn reached(&self) -> bool {
+        Instant::now() >= self.at || self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+
+    /// Time left before [`at`](Self::at) (zero once cancelled).
+    pub fn remaining(&self) -> Duration {
+        if self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+            return Duration::ZERO;
+        }
+        self.at.saturating_duration_since(Instant::now())
+    }
+
+    /// The point in time the call must stop by.
+    pub fn at(&self) -> Instant {
+        self.at
+    }
+}
 /// One of the read-only workspace tools.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum WorkspaceTool {
@@ -169,6 +231,7 @@ pub struct WorkspaceTools {
     enabled: Vec<WorkspaceTool>,
     deny: deny::DenyList,
     max_calls: usize,
+    timeout: Duration,
 }
 
 impl WorkspaceTools {
@@ -186,6 +249,7 @@ impl WorkspaceTools {
             enabled,
             deny: deny::DenyList::new(),
             max_calls: DEFAULT_MAX_TOOL_CALLS,
+            timeout: TOOL_TIMEOUT,
         }
     }
 
@@ -200,6 +264,18 @@ impl WorkspaceTools {
     pub fn max_tool_calls(mut self, n: usize) -> WorkspaceTools {
         self.max_calls = n.min(MAX_TOOL_CALLS_LIMIT);
         self
+    }
+
+    /// Each call stops working after `timeout` (default [`TOOL_TIMEOUT`];
+    /// `git_diff` never takes longer than [`GIT_TIMEOUT`] either).
+    pub fn call_timeout(mut self, timeout: Duration) -> WorkspaceTools {
+        self.timeout = timeout;
+        self
+    }
+
+    /// How long one call may work.
+    pub fn timeout(&self) -> Duration {
+        self.timeout
     }
 
     /// The per-review call limit.
@@ -229,10 +305,19 @@ impl WorkspaceTools {
         self.deny.denies(rel)
     }
 
-    /// Runs one call, never failing: a refusal, bad arguments or an I/O
-    /// problem is an error result. Blocking (file reads, `git`): run it off
-    /// the async threads.
+    /// Runs one call within [`timeout`](Self::timeout), never failing: a
+    /// refusal, bad arguments or an I/O problem is an error result. Blocking
+    /// (file reads, `git`): run it off the async threads.
     pub fn call(&self, call: &ToolCall) -> ToolResult {
+        self.call_until(call, &ToolDeadline::after(self.timeout))
+    }
+
+    /// [`call`](Self::call), stopping at `deadline` (or at this tool set's
+    /// own timeout, whichever comes first): a walk or a search ends there
+    /// with what it found and says so, a `git` run is killed with its
+    /// process group.
+    pub fn call_until(&self, call: &ToolCall, deadline: &ToolDeadline) -> ToolResult {
+        let deadline = &deadline.clone().within(self.timeout);
         let Some(tool) = WorkspaceTool::parse(&call.name).filter(|t| self.enabled.contains(t)) else {
             return ToolResult::error(format!(
                 "no tool named {:?}; the tools are {}",
@@ -254,11 +339,11 @@ impl WorkspaceTools {
                 parse::<files::ReadFileArgs>(args).and_then(|a| files::read_file(self, &root, &a))
             }
             WorkspaceTool::ListFiles => {
-                parse::<files::ListFilesArgs>(args).and_then(|a| files::list_files(self, &root, &a))
+                parse::<files::ListFilesArgs>(args).and_then(|a| files::list_files(self, &root, &a, deadline))
             }
-            WorkspaceTool::Grep => parse::<files::GrepArgs>(args).and_then(|a| files::grep(self, &root, &a)),
+            WorkspaceTool::Grep => parse::<files::GrepArgs>(args).and_then(|a| files::grep(self, &root, &a, deadline)),
             WorkspaceTool::GitDiff => {
-                parse::<git_diff::GitDiffArgs>(args).and_then(|a| git_diff::git_diff(self, &root, &a))
+                parse::<git_diff::GitDiffArgs>(args).and_then(|a| git_diff::git_diff(self, &root, &a, deadline))
             }
         };
         match outcome {

@@ -62,12 +62,13 @@ pub const GIT_TIMEOUT: Duration = Duration::from_secs(10);
 /// Settings given to every `git` run on its command line, so that any `git`
 /// process it starts inherits them: no submodule is looked into, no hook,
 /// monitor, credential helper or pager runs, and no transport is allowed.
-const HARDENING: [&str; 12] = [
+const HARDENING: [&str; 13] = [
     "core.fsmonitor=false",
     "core.untrackedCache=false",
     "core.hooksPath=/dev/null",
     "core.pager=cat",
     "diff.ignoreSubmodules=all",
+    "diff.submodule=short",
     "submodule.recurse=false",
     "status.submoduleSummary=false",
     "fetch.recurseSubmodules=false",

@@ -29,8 +29,8 @@ use advisor::host::{Message, Role, ToolCall, ToolTrace};
 use advisor::review::looks_failed;
 use file::Boundary;
 pub use file::{
-    DEFAULT_MAX_BYTES, DEFAULT_MAX_LINE, DEFAULT_WINDOW_BYTES, ReadOptions, read_transcript, read_transcript_from,
-    read_transcript_with,
+    DEFAULT_MAX_BYTES, DEFAULT_MAX_LINE, DEFAULT_MAX_LINES, DEFAULT_WINDOW_BYTES, ReadOptions, read_transcript,
+    read_transcript_from, read_transcript_with,
 };
 pub use hook_input::{CodingAgent, HookEvent, HookInput, MAX_HOOK_INPUT_BYTES};
 use outcome::Outcome;

@@ -3,10 +3,15 @@
 //! Owns [`read_transcript`] / [`read_transcript_with`] and their bounds
 //! ([`ReadOptions`]): only a regular file is opened; lines are read last-first
 //! until the last turn's prompt and a window of history before it (or a
-//! compaction, the file's start, or the byte cap) are in hand, then parsed in
-//! order by the format's reader. A Gemini CLI session, one record that later
-//! lines edit, is read whole within the cap. Must not interpret lines itself:
-//! the format readers do.
+//! compaction, the file's start, the byte cap or the line cap) are in hand,
+//! then parsed in order by the format's reader. A Gemini CLI session, one
+//! record that later lines edit, is read whole within the cap. Every read
+//! is bounded in bytes inside a line too: the byte cap stops the read from
+//! the end even in the middle of one (a file of 12 GiB with no line break
+//! costs what its last 16 MiB cost), the format sniff reads at most one
+//! line cap from the start, and the forward pass that numbers lines reads
+//! no further than the file's length when it was opened. Must not interpret
+//! lines itself: the format readers do.
 
 use std::fs::File;
 use std::path::Path;
@@ -34,6 +39,9 @@ pub struct ReadOptions {
     /// Drop a last line that is not valid JSON and has no line break after
     /// it (the host is still writing it) instead of failing.
     pub allow_partial_last_line: bool,
+    /// Most lines read from the end (blank ones included); the read stops
+    /// there as at [`max_bytes`](Self::max_bytes).
+    pub max_lines: usize,
 }
 
 /// Default line cap: 1 MiB.
@@ -42,6 +50,9 @@ pub(crate) const DEFAULT_MAX_LINE: usize = 1 << 20;
 pub(crate) const DEFAULT_WINDOW_BYTES: u64 = 1 << 20;
 /// Default cap on the bytes read from the end: 16 MiB.
 pub(crate) const DEFAULT_MAX_BYTES: u64 = 16 << 20;
+/// Default cap on the lines read from the end: 200 000 (a 16 MiB tail of
+/// real sessions holds a few thousand).
+pub(crate) const DEFAULT_MAX_LINES: usize = 200_000;
 
 impl Default for ReadOptions {
     fn default() -> Self {
@@ -51,6 +62,7 @@ impl Default for ReadOptions {
             window_bytes: DEFAULT_WINDOW_BYTES,
             max_bytes: DEFAULT_MAX_BYTES,
             allow_partial_last_line: false,
+            max_lines: DEFAULT_MAX_LINES,
         }
     }
 }
@@ -136,7 +148,8 @@ pub(crate) fn read_transcript_from(
     }
     let file = src.try_clone().map_err(|e| io(format!("cannot read it: {e}")))?;
     let len = file.metadata().map_err(|e| io(format!("cannot read it: {e}")))?.len();
-    let mut lines = reverse::ReverseLines::new(file, len, options.max_line);
+    let mut lines = reverse::ReverseLines::new(file, len, options.max_line).limit(options.max_bytes);
+    let mut count = 0usize;
     let mut raw: Vec<RawLine> = Vec::new();
     let mut format = options.format;
     let mut sidechain: Option<bool> = None;
@@ -147,6 +160,12 @@ pub(crate) fn read_transcript_from(
     while let Some(line) = lines.next() {
         let line = line.map_err(|e| io(format!("cannot read it: {e}")))?;
         let last = std::mem::replace(&mut first, false);
+        count += 1;
+        if count > options.max_lines {
+            truncated = !turn_seen;
+            exhausted = false;
+            break;
+        }
         let value = match line.bytes {
             Err(len) => Err(len),
             Ok(bytes) => {
@@ -191,11 +210,16 @@ pub(crate) fn read_transcript_from(
             break;
         }
     }
+    if lines.cut() {
+        // the byte cap ended the read inside a line whose start lies further back
+        truncated = !turn_seen;
+        exhausted = false;
+    }
     raw.reverse();
     if exhausted {
         // every line was read: number them (blank lines were not kept, so
         // count from the offsets)
-        number_lines(src, &mut raw);
+        number_lines(src, len, &mut raw);
     }
     let (mut t, format) = read_lines(name, &raw, format)?;
     t.truncated = truncated;
@@ -224,12 +248,13 @@ fn line_number_at(file: &File, offset: u64) -> Option<usize> {
 }
 
 /// Numbers lines read from the end once the read reached the file's start
-/// (a second, forward pass that keeps no line bytes).
-fn number_lines(file: &File, raw: &mut [RawLine]) {
+/// (a second, forward pass that keeps no line bytes and reads no further
+/// than the `len` bytes the first pass saw, however the file grew since).
+fn number_lines(file: &File, len: u64, raw: &mut [RawLine]) {
     let Ok(file) = from_start(file) else {
         return;
     };
-    let lines = advisor::io::BoundedLines::new(std::io::BufReader::new(file), 0);
+    let lines = advisor::io::BoundedLines::new(std::io::BufReader::new(std::io::Read::take(file, len)), 0);
     let mut offset = 0u64;
     let mut next = raw.iter_mut().peekable();
     for line in lines {

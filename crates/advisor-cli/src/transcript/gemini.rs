@@ -97,12 +97,14 @@ pub(super) fn try_read(name: &str, text: &str, forced: bool) -> Option<Result<Tr
 /// Whether `file` looks like a Gemini CLI session from its first
 /// line alone: a Gemini metadata or edit line, or — the legacy format, one
 /// JSON value over many lines — a first line that is not JSON by itself.
-/// Reads at most `max_line` bytes.
+/// Reads at most `max_line` bytes (and one more, to tell a line at the cap
+/// from a longer one), blank lines before it included.
 pub(super) fn sniff(file: &std::fs::File, max_line: usize) -> bool {
     let Ok(file) = super::file::from_start(file) else {
         return false;
     };
-    let mut lines = advisor::io::BoundedLines::new(std::io::BufReader::new(file), max_line);
+    let head = std::io::Read::take(file, (max_line as u64).saturating_add(1));
+    let mut lines = advisor::io::BoundedLines::new(std::io::BufReader::new(head), max_line);
     // the first line that is not blank (or cannot be read, or is over the cap)
     let first =
         lines.find(|l| !matches!(l, Ok(BoundedLine { bytes: Ok(b), .. }) if b.iter().all(u8::is_ascii_whitespace)));

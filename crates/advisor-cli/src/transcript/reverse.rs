@@ -5,8 +5,11 @@
 //! yields lines last-first with their byte offsets, never holding more than
 //! the line cap of one line: a longer line (a multi-megabyte base64 image,
 //! say) is skipped and reported by its length. It stops reading once the
-//! caller stops asking, so a 200 MB session costs what its tail costs. Must
-//! not parse or interpret the lines.
+//! caller stops asking, so a 200 MB session costs what its tail costs, and
+//! never reads more than its byte budget ([`ReverseLines::limit`]), inside
+//! a line too: a line whose start lies beyond the budget (a 12 GiB file
+//! with no line break) ends the iteration there, and [`ReverseLines::cut`]
+//! says so. Must not parse or interpret the lines.
 
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
@@ -49,6 +52,10 @@ pub(crate) struct ReverseLines {
     yielded: bool,
     done: bool,
     read: u64,
+    /// Most bytes read from the file.
+    budget: u64,
+    /// Whether the budget ended the iteration inside a line.
+    cut: bool,
 }
 
 impl ReverseLines {
@@ -66,7 +73,23 @@ impl ReverseLines {
             yielded: false,
             done: false,
             read: 0,
+            budget: u64::MAX,
+            cut: false,
         }
+    }
+
+    /// Reads at most `max_bytes` of the file: a line whose start lies
+    /// further back is not yielded, and the iteration ends there
+    /// ([`cut`](Self::cut)).
+    pub(crate) fn limit(mut self, max_bytes: u64) -> ReverseLines {
+        self.budget = max_bytes;
+        self
+    }
+
+    /// Whether the byte budget ended the iteration before the file's start,
+    /// inside a line it did not yield.
+    pub(crate) fn cut(&self) -> bool {
+        self.cut
     }
 
     #[cfg(test)]
@@ -80,8 +103,15 @@ impl ReverseLines {
         self.read
     }
 
-    fn read_block(&mut self) -> io::Result<()> {
-        let n = usize::try_from(self.pos.min(self.block as u64)).unwrap_or(self.block);
+    /// Reads the block before `pos` into `pending`; `false` (and
+    /// [`cut`](Self::cut)) when the budget is spent.
+    fn read_block(&mut self) -> io::Result<bool> {
+        let room = self.budget.saturating_sub(self.read);
+        let n = usize::try_from(self.pos.min(self.block as u64).min(room)).unwrap_or(self.block);
+        if n == 0 {
+            self.cut = true;
+            return Ok(false);
+        }
         let start = self.pos - n as u64;
         self.file.seek(SeekFrom::Start(start))?;
         let mut buf = vec![0u8; n];
@@ -89,7 +119,7 @@ impl ReverseLines {
         self.pos = start;
         self.read += n as u64;
         self.pending = buf;
-        Ok(())
+        Ok(true)
     }
 
     /// Puts `chunk` (which precedes the assembled part) in front of the line.
@@ -122,10 +152,9 @@ impl ReverseLines {
 
     fn step(&mut self) -> io::Result<Option<ReverseLine>> {
         if self.ends_with_newline.is_none() {
-            if self.pos == 0 {
+            if self.pos == 0 || !self.read_block()? {
                 return Ok(None);
             }
-            self.read_block()?;
             let newline = self.pending.last() == Some(&b'\n');
             if newline {
                 self.pending.pop();
@@ -146,7 +175,11 @@ impl ReverseLines {
                 self.done = true;
                 return Ok(Some(self.take_line(0)));
             }
-            self.read_block()?;
+            if !self.read_block()? {
+                // the line starts beyond the budget: it is not yielded
+                self.carry = Vec::new();
+                return Ok(None);
+            }
         }
     }
 }
@@ -199,7 +232,49 @@ mod tests {
         assert_eq!(reverse(b"a\n", 3, 1).len(), 1);
     }
 
+    #[test]
+    fn a_line_longer_than_the_budget_is_never_read_to_its_start() {
+        // a sparse file of 4 GiB with no line break: the budget ends the read
+        let dir = std::env::temp_dir().join(format!("advisor-reverse-sparse-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("sparse");
+        let file = File::create(&path).unwrap();
+        file.set_len(4 << 30).unwrap();
+        let started = std::time::Instant::now();
+        let mut lines = ReverseLines::new(File::open(&path).unwrap(), 4 << 30, 1024).limit(1 << 20);
+        assert!(lines.next().is_none());
+        assert!(lines.cut());
+        assert_eq!(lines.bytes_read(), 1 << 20);
+        assert!(started.elapsed() < std::time::Duration::from_secs(2));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     proptest::proptest! {
+        #[test]
+        fn within_a_budget_it_yields_the_lines_that_start_inside_it(
+            input in proptest::collection::vec(proptest::prop_oneof![proptest::prelude::Just(b'\n'), proptest::prelude::any::<u8>()], 0..300),
+            budget in 0u64..320,
+            block in 1usize..40,
+        ) {
+            let dir = std::env::temp_dir().join(format!("advisor-reverse-budget-{}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+            let path = dir.join(format!("f{}", N.fetch_add(1, std::sync::atomic::Ordering::SeqCst)));
+            std::fs::write(&path, &input).unwrap();
+            let mut lines = ReverseLines::new(File::open(&path).unwrap(), input.len() as u64, 1000)
+                .with_block(block)
+                .limit(budget);
+            let got: Vec<_> = lines.by_ref().map(|l| l.unwrap()).collect();
+            let _ = std::fs::remove_file(&path);
+            proptest::prop_assert!(lines.bytes_read() <= budget);
+            // every line yielded is whole: what an unlimited read yields, in order
+            let all = reverse(&input, 1000, block);
+            proptest::prop_assert_eq!(&all[..got.len()], &got[..]);
+            // and only a budget smaller than the file cuts
+            proptest::prop_assert_eq!(lines.cut(), got.len() < all.len());
+            proptest::prop_assert!(budget < input.len() as u64 || !lines.cut());
+        }
+
         #[test]
         fn matches_a_forward_read(input in proptest::collection::vec(proptest::prop_oneof![proptest::prelude::Just(b'\n'), proptest::prelude::any::<u8>()], 0..300), cap in 1usize..20, block in 1usize..40) {
             let forward: Vec<_> = BoundedLines::new(io::BufReader::new(&input[..]), cap).map(|l| l.unwrap().bytes).collect();

@@ -9,12 +9,16 @@
 //! is charged to the review, and a model that still asks for tools once
 //! refused twice past the limit is an unusable answer. The review timeout
 //! bounds the whole loop (the plugin drops the future); each call runs off
-//! the async threads. Must not parse the final answer (the reviewer does) or
-//! execute a tool itself (the tools do).
+//! the async threads under its own deadline ([`ToolDeadline`]), which the
+//! loop also reaches when its future is dropped: a call still working when
+//! the review times out stops there instead of holding a blocking thread
+//! (and the process's exit) after the review is gone. Must not parse the
+//! final answer (the reviewer does) or execute a tool itself (the tools do).
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::tools::{ToolResult, WorkspaceTools};
+use super::tools::{ToolDeadline, ToolResult, WorkspaceTools};
 use super::{Review, ReviewError};
 use crate::host::Message;
 use crate::kind::ReviewErrorKind;
@@ -37,6 +41,16 @@ fn prompt_tokens(request: &ChatRequest) -> u64 {
             estimate_tokens(&m.content) + MESSAGE_TOKENS + calls
         })
         .sum()
+}
+
+/// Raises its flag when dropped: the call it guards is done, or the review
+/// that waited for it was dropped, and the call must stop either way.
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
 }
 
 /// Runs tool rounds from `answer` (which asked for calls) until the model
@@ -76,7 +90,10 @@ pub(super) async fn run(
             } else {
                 made += 1;
                 let (tools, call) = (tools.clone(), call.clone());
-                let ran = tokio::task::spawn_blocking(move || tools.call(&call)).await;
+                let stop = StopOnDrop(Arc::new(AtomicBool::new(false)));
+                let deadline = ToolDeadline::after(tools.timeout()).or_when(stop.0.clone());
+                let ran = tokio::task::spawn_blocking(move || tools.call_until(&call, &deadline)).await;
+                drop(stop);
                 let result = ran.unwrap_or_else(|_| ToolResult::error("the tool failed"));
                 let cost = estimate_tokens(&result.content) + MESSAGE_TOKENS;
                 if prompt_tokens(&request).saturating_add(cost) > budget {

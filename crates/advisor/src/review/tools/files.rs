@@ -2,16 +2,25 @@
 //! reviewer.
 //!
 //! Owns their arguments, the bounded walk of a directory (through
-//! [`Beneath`] descriptors, never following a link, skipping `.git` and
-//! denied names) and the text check (regular files of at most
-//! [`MAX_FILE_BYTES`], UTF-8 with no NUL byte). Must not write, and must not
-//! open any path except through [`Beneath`].
+//! [`Beneath`] descriptors, never following a link, skipping denied names,
+//! `.git` at any depth among them), the text check (regular files of at most
+//! [`MAX_FILE_BYTES`], UTF-8 with no NUL byte) and the search: a line is
+//! searched in windows of [`SEARCH_WINDOW`] bytes overlapping by
+//! [`WINDOW_OVERLAP`] (the regular expression still sees the whole line
+//! around each window, so anchors and word boundaries keep their meaning),
+//! and the walk and the search stop at the call's [`ToolDeadline`] between
+//! two directories, two files or two windows — a pattern that sends the
+//! regex engine down its slow path on non-ASCII text (a few seconds per
+//! MiB) is cut there and says so. Must not write, and must not open any
+//! path except through [`Beneath`].
 
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::{WorkspaceTools, glob_path};
+use regex_automata::{Input, meta};
+
+use super::{ToolDeadline, WorkspaceTools, glob_path};
 use crate::io::{Beneath, BeneathError, BeneathErrorKind, EntryKind};
 
 /// Largest file the tools read; a larger one is refused (grep skips it).
@@ -26,6 +35,11 @@ const MAX_MATCHES: usize = 200;
 const MAX_MATCH_CHARS: usize = 300;
 /// Largest compiled regular expression.
 const MAX_REGEX_BYTES: usize = 1 << 20;
+/// Bytes of a line searched at a time; the deadline is checked between two.
+pub(crate) const SEARCH_WINDOW: usize = 8 * 1024;
+/// Bytes two windows of a long line share: a match at most this long is
+/// found wherever it lies.
+pub(crate) const WINDOW_OVERLAP: usize = 1024;
 
 /// Arguments of `read_file`.
 #[derive(Debug, Deserialize)]
@@ -128,14 +142,33 @@ struct Found {
     link: bool,
 }
 
+/// Why a walk stopped before its end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Cut {
+    /// It did not: every entry was seen.
+    No,
+    /// More than [`MAX_WALK_ENTRIES`] (or [`MAX_DIR_ENTRIES`] in one directory).
+    TooMany,
+    /// The call's deadline.
+    Time,
+}
+
 /// Files beneath `start` (relative to the root), depth first, sorted within
-/// each directory; `.git`, denied names and anything past the walk's bound
-/// are left out. The flag says whether the bound was reached.
-fn walk(tools: &WorkspaceTools, root: &Beneath, start: &Path) -> Result<(Vec<Found>, bool), BeneathError> {
+/// each directory; denied names (`.git` among them) and anything past the
+/// walk's bounds or its deadline are left out, and the [`Cut`] says which.
+fn walk(
+    tools: &WorkspaceTools,
+    root: &Beneath,
+    start: &Path,
+    deadline: &ToolDeadline,
+) -> Result<(Vec<Found>, Cut), BeneathError> {
     let mut out = Vec::new();
     let mut seen = 0usize;
     let mut stack = vec![(root.open_dir(start)?, start.to_path_buf())];
     while let Some((dir, rel)) = stack.pop() {
+        if deadline.reached() {
+            return Ok((out, Cut::Time));
+        }
         let Ok((entries, more)) = dir.entries(MAX_DIR_ENTRIES) else {
             continue;
         };
@@ -143,10 +176,11 @@ fn walk(tools: &WorkspaceTools, root: &Beneath, start: &Path) -> Result<(Vec<Fou
         for entry in entries {
             seen += 1;
             if seen > MAX_WALK_ENTRIES {
-                return Ok((out, true));
+                return Ok((out, Cut::TooMany));
             }
             let child = rel.join(&entry.name);
-            if entry.name == ".git" || tools.is_denied(&child) {
+            // `.git` at any depth is on the deny-list
+            if tools.is_denied(&child) {
                 continue;
             }
             let shown = child.to_string_lossy().trim_start_matches("./").to_owned();
@@ -161,7 +195,7 @@ fn walk(tools: &WorkspaceTools, root: &Beneath, start: &Path) -> Result<(Vec<Fou
             }
         }
         if more {
-            return Ok((out, true));
+            return Ok((out, Cut::TooMany));
         }
         for child in subdirs.into_iter().rev() {
             if let Ok(d) = root.open_dir(&child) {
@@ -169,7 +203,7 @@ fn walk(tools: &WorkspaceTools, root: &Beneath, start: &Path) -> Result<(Vec<Fou
             }
         }
     }
-    Ok((out, false))
+    Ok((out, Cut::No))
 }
 
 fn start_of(tools: &WorkspaceTools, path: Option<&str>) -> Result<PathBuf, String> {
@@ -179,9 +213,15 @@ fn start_of(tools: &WorkspaceTools, path: Option<&str>) -> Result<PathBuf, Strin
     }
 }
 
-pub(super) fn list_files(tools: &WorkspaceTools, root: &Beneath, args: &ListFilesArgs) -> Result<String, String> {
+pub(super) fn list_files(
+    tools: &WorkspaceTools,
+    root: &Beneath,
+    args: &ListFilesArgs,
+    deadline: &ToolDeadline,
+) -> Result<String, String> {
     let start = start_of(tools, args.path.as_deref())?;
-    let (found, cut) = walk(tools, root, &start).map_err(|e| refusal(args.path.as_deref().unwrap_or("."), &e))?;
+    let (found, cut) =
+        walk(tools, root, &start, deadline).map_err(|e| refusal(args.path.as_deref().unwrap_or("."), &e))?;
     let mut out = String::new();
     let mut n = 0;
     for f in &found {
@@ -196,24 +236,64 @@ pub(super) fn list_files(tools: &WorkspaceTools, root: &Beneath, args: &ListFile
             "\n"
         });
     }
-    if cut {
-        out.push_str("[listing cut: too many entries; narrow path or glob]\n");
+    match cut {
+        Cut::No => {}
+        Cut::TooMany => out.push_str("[listing cut: too many entries; narrow path or glob]\n"),
+        Cut::Time => out.push_str("[listing cut: the tool's time ran out; narrow path or glob]\n"),
     }
     Ok(format!("{n} files (read-only)\n{out}"))
 }
 
-pub(super) fn grep(tools: &WorkspaceTools, root: &Beneath, args: &GrepArgs) -> Result<String, String> {
-    let re = regex::RegexBuilder::new(&args.pattern)
-        .size_limit(MAX_REGEX_BYTES)
-        .build()
+/// Whether `re` matches `line`, searched in windows of [`SEARCH_WINDOW`]
+/// bytes overlapping by [`WINDOW_OVERLAP`]; `None` when the deadline came
+/// first. Each window is searched with the whole line as context.
+fn line_matches(re: &meta::Regex, line: &str, deadline: &ToolDeadline) -> Option<bool> {
+    let mut start = 0usize;
+    loop {
+        if deadline.reached() {
+            return None;
+        }
+        let mut end = start.saturating_add(SEARCH_WINDOW).min(line.len());
+        while !line.is_char_boundary(end) {
+            end += 1;
+        }
+        if re.is_match(Input::new(line).range(start..end)) {
+            return Some(true);
+        }
+        if end >= line.len() {
+            return Some(false);
+        }
+        let mut next = end.saturating_sub(WINDOW_OVERLAP);
+        while !line.is_char_boundary(next) {
+            next -= 1;
+        }
+        start = if next > start { next } else { end };
+    }
+}
+
+pub(super) fn grep(
+    tools: &WorkspaceTools,
+    root: &Beneath,
+    args: &GrepArgs,
+    deadline: &ToolDeadline,
+) -> Result<String, String> {
+    let re = meta::Regex::builder()
+        .configure(
+            meta::Config::new()
+                .nfa_size_limit(Some(MAX_REGEX_BYTES))
+                .onepass_size_limit(Some(MAX_REGEX_BYTES)),
+        )
+        .build(&args.pattern)
         .map_err(|_| "the pattern is not a valid regular expression (or is too large)".to_owned())?;
     let start = start_of(tools, args.path.as_deref())?;
     // a file named directly, else a walk of the directory
-    let files: Vec<String> = match root.open_file(&start) {
-        Ok(_) => vec![start.to_string_lossy().into_owned()],
+    let (files, mut cut): (Vec<String>, Cut) = match root.open_file(&start) {
+        Ok(_) => (vec![start.to_string_lossy().into_owned()], Cut::No),
         Err(e) if matches!(e.kind(), BeneathErrorKind::NotRegular) => {
-            let (found, _) = walk(tools, root, &start).map_err(|e| refusal(args.path.as_deref().unwrap_or("."), &e))?;
-            found.into_iter().filter(|f| !f.link).map(|f| f.rel).collect()
+            let (found, cut) =
+                walk(tools, root, &start, deadline).map_err(|e| refusal(args.path.as_deref().unwrap_or("."), &e))?;
+            let cut = if cut == Cut::Time { Cut::Time } else { Cut::No };
+            (found.into_iter().filter(|f| !f.link).map(|f| f.rel).collect(), cut)
         }
         Err(e) => return Err(refusal(args.path.as_deref().unwrap_or("."), &e)),
     };
@@ -224,6 +304,10 @@ pub(super) fn grep(tools: &WorkspaceTools, root: &Beneath, args: &GrepArgs) -> R
         if args.glob.as_deref().is_some_and(|g| !glob_path(g, &rel)) {
             continue;
         }
+        if deadline.reached() {
+            cut = Cut::Time;
+            break;
+        }
         let Ok(bytes) = root.read_file(Path::new(&rel), MAX_FILE_BYTES) else {
             skipped += 1;
             continue;
@@ -232,7 +316,11 @@ pub(super) fn grep(tools: &WorkspaceTools, root: &Beneath, args: &GrepArgs) -> R
             continue;
         };
         for (i, line) in text.lines().enumerate() {
-            if re.is_match(line) {
+            let Some(found) = line_matches(&re, line, deadline) else {
+                cut = Cut::Time;
+                break 'files;
+            };
+            if found {
                 matches += 1;
                 if matches > MAX_MATCHES {
                     out.push_str(&format!(
@@ -253,5 +341,62 @@ pub(super) fn grep(tools: &WorkspaceTools, root: &Beneath, args: &GrepArgs) -> R
             "[{skipped} files over {MAX_FILE_BYTES} bytes or unreadable were skipped]\n"
         ));
     }
+    if cut == Cut::Time {
+        out.push_str("[search stopped: the tool's time ran out; narrow the pattern, path or glob]\n");
+    }
     Ok(format!("{} matches (read-only)\n{out}", matches.min(MAX_MATCHES)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn far() -> ToolDeadline {
+        ToolDeadline::after(std::time::Duration::from_secs(600))
+    }
+
+    #[test]
+    fn a_window_keeps_the_line_around_it_for_anchors_and_boundaries() {
+        // windows start inside the run of `é` and inside the run of `x`
+        let line = format!("{} word{}", "é".repeat(SEARCH_WINDOW), "x".repeat(SEARCH_WINDOW * 2));
+        let re = |p: &str| meta::Regex::new(p).unwrap();
+        assert_eq!(line_matches(&re(r"\bword"), &line, &far()), Some(true));
+        assert_eq!(line_matches(&re(r"^word"), &line, &far()), Some(false));
+        assert_eq!(line_matches(&re(r"^é"), &line, &far()), Some(true));
+        assert_eq!(line_matches(&re(r"\bxx"), &line, &far()), Some(false));
+        assert_eq!(line_matches(&re(r"\bé"), &line, &far()), Some(true));
+        assert_eq!(line_matches(&re(r"x$"), &line, &far()), Some(true));
+        assert_eq!(line_matches(&re(r"é$"), &line, &far()), Some(false));
+        assert_eq!(line_matches(&re(r"."), "", &far()), Some(false));
+        assert_eq!(line_matches(&re(r"^$"), "", &far()), Some(true));
+    }
+
+    #[test]
+    fn a_reached_deadline_stops_the_search_before_it_starts() {
+        let re = meta::Regex::new(r"(?:\b\w+\b\s*){5,}X").unwrap();
+        let gone = ToolDeadline::after(std::time::Duration::ZERO);
+        assert_eq!(line_matches(&re, &"мир ".repeat(1 << 16), &gone), None);
+    }
+
+    proptest! {
+        #[test]
+        fn a_short_match_is_found_wherever_it_lies_in_a_long_line(
+            len in 0usize..(3 * SEARCH_WINDOW),
+            at in 0usize..(3 * SEARCH_WINDOW),
+            wide in any::<bool>(),
+        ) {
+            let filler = if wide { "ж" } else { "a" };
+            let mut line: String = filler.repeat(len / filler.len());
+            let mut at = at.min(line.len());
+            while !line.is_char_boundary(at) {
+                at -= 1;
+            }
+            line.insert_str(at, "NEEDLE_WITHIN_THE_OVERLAP");
+            let re = meta::Regex::new("NEEDLE_[A-Z_]+OVERLAP").unwrap();
+            prop_assert_eq!(line_matches(&re, &line, &far()), Some(true));
+            let absent = meta::Regex::new("ABSENT").unwrap();
+            prop_assert_eq!(line_matches(&absent, &line, &far()), Some(false));
+        }
+    }
 }

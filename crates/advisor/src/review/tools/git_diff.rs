@@ -1,5 +1,5 @@
 //! `git_diff`: the workspace's uncommitted changes, without ever running a
-//! program the workspace can name.
+//! program the workspace can name, and within one deadline.
 //!
 //! Owns the one way the reviewer runs `git`. A repository's own
 //! configuration can name programs at many points — `core.pager`,
@@ -12,9 +12,23 @@
 //! object store and index by path (`GIT_OBJECT_DIRECTORY`, `GIT_INDEX_FILE`);
 //! the environment is cleared (no `GIT_*` variable of the host, no system or
 //! global config, `HOME` the scratch directory), the diff drivers are off
-//! (`--no-ext-diff --no-textconv`), stdin is closed, stdout is capped and the
-//! run is killed after [`GIT_TIMEOUT`]. Attributes in the work tree may still
-//! name a filter or diff driver, but no driver is defined, so none runs.
+//! (`--no-ext-diff --no-textconv`), stdin is closed and stdout is capped.
+//! Attributes in the work tree may still name a filter or diff driver, but
+//! no driver is defined, so none runs.
+//!
+//! A submodule, or any nested repository, has a configuration of its own
+//! that `git` would read in a child process (`git diff` runs `git status`
+//! inside a checked-out submodule, without our scratch settings). So `git`
+//! never looks into one: `--ignore-submodules=all` on every run, and the
+//! settings that name programs or reach further — `core.fsmonitor`,
+//! `core.hooksPath`, `diff.ignoreSubmodules`, `submodule.recurse`,
+//! `protocol.allow=never`, `credential.helper`, `safe.bareRepository`… — are
+//! given on the command line ([`HARDENING`]), the one level of configuration
+//! that every `git` process it could start inherits (`GIT_CONFIG_PARAMETERS`)
+//! and no repository's file overrides. A changed path inside a nested
+//! repository (a directory below the root holding a `.git`) is left out of
+//! the diff, and a `path` argument inside one is refused.
+//!
 //! Denied paths are left out by listing the changed names first and diffing
 //! only the allowed ones, each as a literal pathspec. The `git` program is
 //! looked up on `PATH`, skipping relative entries and entries inside the
@@ -22,22 +36,47 @@
 //! or a planted file) would let `git` read objects from any directory the
 //! file names, so such a repository is refused (an error result for the
 //! model); `GIT_ALTERNATE_OBJECT_DIRECTORIES` of the host never reaches
-//! `git` (the cleared environment). Must not write to the repository
-//! (optional locks are off).
+//! `git` (the cleared environment).
+//!
+//! The whole call — both `git` runs — ends by [`GIT_TIMEOUT`] or the call's
+//! own [`ToolDeadline`], whichever comes first: each `git` runs in a process
+//! group of its own, killed whole at the deadline and once `git` exits (so
+//! nothing it started keeps stdout open), and its output is waited for only
+//! until the deadline. Must not write to the repository (optional locks are
+//! off).
 
+use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde::Deserialize;
 
-use super::WorkspaceTools;
-use crate::io::Beneath;
+use super::{ToolDeadline, WorkspaceTools};
+use crate::io::{Beneath, BeneathErrorKind};
 
-/// Longest a `git` run may take.
+/// Longest one `git_diff` call may take, all its `git` runs together.
 pub const GIT_TIMEOUT: Duration = Duration::from_secs(10);
+/// Settings given to every `git` run on its command line, so that any `git`
+/// process it starts inherits them: no submodule is looked into, no hook,
+/// monitor, credential helper or pager runs, and no transport is allowed.
+const HARDENING: [&str; 13] = [
+    "core.fsmonitor=false",
+    "core.untrackedCache=false",
+    "core.hooksPath=/dev/null",
+    "core.pager=cat",
+    "diff.ignoreSubmodules=all",
+    "diff.submodule=short",
+    "submodule.recurse=false",
+    "status.submoduleSummary=false",
+    "fetch.recurseSubmodules=false",
+    "protocol.allow=never",
+    "credential.helper=",
+    "safe.bareRepository=explicit",
+    "core.askPass=",
+];
 /// Most bytes of `git` output read.
 const MAX_GIT_OUTPUT: u64 = 4 * 1024 * 1024;
 /// Most changed files diffed in one call.
@@ -105,19 +144,32 @@ fn git_program(workspace: &Path) -> Option<PathBuf> {
     crate::io::find_program("git", Some(workspace))
 }
 
-/// Runs `git` with `args` in the scratch environment; its stdout, capped.
-fn run_git(git: &Path, env: &[(&str, &Path)], workspace: &Path, args: &[String]) -> Result<Vec<u8>, String> {
+/// Runs `git` with `args` in the scratch environment until `deadline`; its
+/// stdout, capped.
+fn run_git(
+    git: &Path,
+    env: &[(&str, &Path)],
+    workspace: &Path,
+    args: &[String],
+    deadline: &ToolDeadline,
+) -> Result<Vec<u8>, String> {
+    let late = || {
+        format!(
+            "git did not finish within the tool's time (at most {} s)",
+            GIT_TIMEOUT.as_secs()
+        )
+    };
+    if deadline.reached() {
+        return Err(late());
+    }
     let mut cmd = Command::new(git);
+    cmd.arg("--no-pager");
+    for setting in HARDENING {
+        cmd.args(["-c", setting]);
+    }
     // cleared: no GIT_DIR, GIT_ALTERNATE_OBJECT_DIRECTORIES, GIT_CONFIG_* … of the host
     cmd.env_clear()
         .current_dir(workspace)
-        .args([
-            "--no-pager",
-            "-c",
-            "core.fsmonitor=false",
-            "-c",
-            "core.untrackedCache=false",
-        ])
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -127,39 +179,82 @@ fn run_git(git: &Path, env: &[(&str, &Path)], workspace: &Path, args: &[String])
         .env("GIT_OPTIONAL_LOCKS", "0")
         .env("GIT_TERMINAL_PROMPT", "0")
         .env("GIT_NO_REPLACE_OBJECTS", "1")
+        .env("GIT_NO_LAZY_FETCH", "1")
+        .env("GIT_ALLOW_PROTOCOL", "")
         .env("GIT_PAGER", "cat")
         .env("LC_ALL", "C");
     for (k, v) in env {
         cmd.env(k, v);
     }
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
     let mut child = cmd.spawn().map_err(|_| "git could not be started".to_owned())?;
+    let group = child.id();
     let Some(stdout) = child.stdout.take() else {
+        kill_group(group);
         let _ = child.kill();
         let _ = child.wait();
         return Err("git could not be started".to_owned());
     };
-    let reader = std::thread::spawn(move || {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
         let mut out = Vec::new();
         let _ = stdout.take(MAX_GIT_OUTPUT).read_to_end(&mut out);
-        out
+        let _ = tx.send(out);
     });
-    let deadline = Instant::now() + GIT_TIMEOUT;
     let status = loop {
         match child.try_wait() {
             Ok(Some(status)) => break status,
-            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(5)),
+            Ok(None) if !deadline.reached() => std::thread::sleep(Duration::from_millis(5)),
             _ => {
+                kill_group(group);
                 let _ = child.kill();
                 let _ = child.wait();
-                return Err(format!("git did not finish within {} s", GIT_TIMEOUT.as_secs()));
+                return Err(late());
             }
         }
     };
-    let out = reader.join().unwrap_or_default();
+    // anything git left in its group would hold stdout open: end it
+    kill_group(group);
+    let out = rx.recv_timeout(deadline.remaining()).map_err(|_| late())?;
     if !status.success() {
         return Err(format!("git failed (exit {})", status.code().unwrap_or(-1)));
     }
     Ok(out)
+}
+
+/// Kills the process group `pid` leads (`git` and anything it started).
+#[cfg(unix)]
+fn kill_group(pid: u32) {
+    if let Some(pid) = i32::try_from(pid).ok().and_then(rustix::process::Pid::from_raw) {
+        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+    }
+}
+
+#[cfg(not(unix))]
+fn kill_group(_pid: u32) {}
+
+/// Whether `rel` (a changed path, or a directory) lies inside a nested
+/// repository: some directory on its way below the root (itself included)
+/// holds a `.git` entry. Anything but a clear "none" counts as one.
+fn in_nested_repository(root: &Beneath, rel: &Path, seen: &mut HashMap<PathBuf, bool>) -> bool {
+    let mut dir = PathBuf::new();
+    for part in rel.components() {
+        let std::path::Component::Normal(name) = part else {
+            continue;
+        };
+        dir.push(name);
+        let nested = *seen
+            .entry(dir.clone())
+            .or_insert_with(|| match root.open_file(&dir.join(".git")) {
+                Ok(_) => true,
+                Err(e) => !matches!(e.kind(), BeneathErrorKind::NotFound | BeneathErrorKind::NotDirectory),
+            });
+        if nested {
+            return true;
+        }
+    }
+    false
 }
 
 static SCRATCH: AtomicU64 = AtomicU64::new(0);
@@ -187,8 +282,15 @@ fn scratch_dir(head: Option<&str>) -> Result<Scratch, String> {
     Ok(scratch)
 }
 
-pub(super) fn git_diff(tools: &WorkspaceTools, root: &Beneath, args: &GitDiffArgs) -> Result<String, String> {
+pub(super) fn git_diff(
+    tools: &WorkspaceTools,
+    root: &Beneath,
+    args: &GitDiffArgs,
+    deadline: &ToolDeadline,
+) -> Result<String, String> {
+    let deadline = &deadline.clone().within(GIT_TIMEOUT);
     let workspace = tools.root();
+    let mut nested = HashMap::new();
     if let Some(p) = args.path.as_deref().filter(|p| !p.is_empty()) {
         let rel = Path::new(p);
         let lexically_inside = rel
@@ -203,6 +305,12 @@ pub(super) fn git_diff(tools: &WorkspaceTools, root: &Beneath, args: &GitDiffArg
         if tools.is_denied(rel) {
             return Err(format!(
                 "{}: denied (a secret-bearing file or the advisor's own state); not diffed",
+                crate::text::clamp_chars(p, 200)
+            ));
+        }
+        if in_nested_repository(root, rel, &mut nested) {
+            return Err(format!(
+                "{}: inside a nested repository (a folder with its own .git); not diffed",
                 crate::text::clamp_chars(p, 200)
             ));
         }
@@ -246,7 +354,15 @@ pub(super) fn git_diff(tools: &WorkspaceTools, root: &Beneath, args: &GitDiffArg
         } else {
             vec!["diff-files".into()]
         };
-        v.extend(["--no-ext-diff", "--no-textconv", "--no-color"].map(String::from));
+        v.extend(
+            [
+                "--no-ext-diff",
+                "--no-textconv",
+                "--no-color",
+                "--ignore-submodules=all",
+            ]
+            .map(String::from),
+        );
         v.extend(extra.iter().map(|s| (*s).to_owned()));
         if staged {
             v.push(base.clone());
@@ -259,20 +375,28 @@ pub(super) fn git_diff(tools: &WorkspaceTools, root: &Beneath, args: &GitDiffArg
         Some(p) => vec![format!(":(literal){p}")],
         None => Vec::new(),
     };
-    let names = run_git(&program, &env, workspace, &command(&["--name-only", "-z"], &filter))?;
-    let mut left_out = 0;
+    let names = run_git(
+        &program,
+        &env,
+        workspace,
+        &command(&["--name-only", "-z"], &filter),
+        deadline,
+    )?;
+    let (mut left_out, mut nested_out) = (0, 0);
     let mut paths = Vec::new();
     for name in names.split(|b| *b == 0).filter(|n| !n.is_empty()) {
         let name = String::from_utf8_lossy(name).into_owned();
         if tools.is_denied(Path::new(&name)) {
             left_out += 1;
+        } else if in_nested_repository(root, Path::new(&name), &mut nested) {
+            nested_out += 1;
         } else if paths.len() < MAX_DIFF_FILES {
             paths.push(format!(":(literal){name}"));
         }
     }
     let mut out = String::new();
     if !paths.is_empty() {
-        let diff = run_git(&program, &env, workspace, &command(&["-p"], &paths))?;
+        let diff = run_git(&program, &env, workspace, &command(&["-p"], &paths), deadline)?;
         out.push_str(&String::from_utf8_lossy(&diff));
     }
     if out.is_empty() {
@@ -280,6 +404,11 @@ pub(super) fn git_diff(tools: &WorkspaceTools, root: &Beneath, args: &GitDiffArg
     }
     if left_out > 0 {
         out.push_str(&format!("[{left_out} changed denied files left out]\n"));
+    }
+    if nested_out > 0 {
+        out.push_str(&format!(
+            "[{nested_out} changed files inside nested repositories left out]\n"
+        ));
     }
     let what = if staged {
         "the index against HEAD"

@@ -7,20 +7,28 @@
 //! deny-list) and the dispatch of one [`ToolCall`] to a bounded result. Every
 //! path goes through [`Beneath`](crate::io::Beneath) (no `..`, no absolute
 //! path, no symbolic link), only regular text files are read, names matching
-//! the deny-list ([`DEFAULT_DENY`] plus the user's own patterns) are refused
-//! by all four tools and left out of listings, and every result is at most
+//! the deny-list ([`DEFAULT_DENY`] plus the user's own patterns, at any
+//! depth and in any case: `deny`) are refused by all four tools and left out
+//! of listings, and every result is at most
 //! [`MAX_RESULT_BYTES`], marked when cut. A refused or failed call is an
 //! error *result* for the model ([`ToolResult::error`]), never a failure of
 //! the review. Must not write anything, run a program the workspace can name
 //! (see `git_diff`), or decide what the answer means.
 
+mod deny;
 mod files;
 mod git_diff;
 
+pub use deny::DEFAULT_DENY;
 pub use files::MAX_FILE_BYTES;
 pub use git_diff::GIT_TIMEOUT;
 
+pub(crate) use deny::glob_path;
+
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -34,11 +42,65 @@ pub const MAX_RESULT_BYTES: usize = 16 * 1024;
 pub const DEFAULT_MAX_TOOL_CALLS: usize = 8;
 /// Most tool calls a configuration may allow per review.
 pub const MAX_TOOL_CALLS_LIMIT: usize = 64;
-/// Names no tool reads or lists: secrets and the advisor's own state and
-/// configuration. A pattern with a `/` matches the whole relative path; one
-/// without matches any component. `*` and `?` match within a component.
-pub const DEFAULT_DENY: [&str; 7] = [".env*", "*.pem", "*.key", "id_*", ".netrc", ".git/config", ".advisor"];
+/// Longest one tool call may work unless configured otherwise: past it the
+/// call stops (a `git` it runs is killed with its process group) and
+/// answers with what it has, or an error.
+pub const TOOL_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// When a tool call must stop working: a point in time, and optionally a
+/// flag its caller raises to stop it sooner (the model reviewer raises it
+/// when the review is dropped, at its timeout say, so no blocking thread
+/// works on after the review is gone).
+#[derive(Debug, Clone)]
+pub struct ToolDeadline {
+    at: Instant,
+    cancel: Option<Arc<AtomicBool>>,
+}
+
+impl ToolDeadline {
+    /// `budget` from now.
+    pub fn after(budget: Duration) -> ToolDeadline {
+        let now = Instant::now();
+        ToolDeadline {
+            at: (now.checked_add(budget))
+                .or_else(|| now.checked_add(TOOL_TIMEOUT))
+                .unwrap_or(now),
+            cancel: None,
+        }
+    }
+
+    /// The same deadline, also reached once `flag` is set.
+    pub fn or_when(mut self, flag: Arc<AtomicBool>) -> ToolDeadline {
+        self.cancel = Some(flag);
+        self
+    }
+
+    /// The same deadline, at most `budget` from now.
+    pub(crate) fn within(mut self, budget: Duration) -> ToolDeadline {
+        if let Some(at) = Instant::now().checked_add(budget) {
+            self.at = self.at.min(at);
+        }
+        self
+    }
+
+    /// Whether the call must stop now.
+    pub fn reached(&self) -> bool {
+        Instant::now() >= self.at || self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+
+    /// Time left before [`at`](Self::at) (zero once cancelled).
+    pub fn remaining(&self) -> Duration {
+        if self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+            return Duration::ZERO;
+        }
+        self.at.saturating_duration_since(Instant::now())
+    }
+
+    /// The point in time the call must stop by.
+    pub fn at(&self) -> Instant {
+        self.at
+    }
+}
 /// One of the read-only workspace tools.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum WorkspaceTool {
@@ -167,8 +229,9 @@ fn cap(mut text: String) -> String {
 pub struct WorkspaceTools {
     root: PathBuf,
     enabled: Vec<WorkspaceTool>,
-    deny: Vec<String>,
+    deny: deny::DenyList,
     max_calls: usize,
+    timeout: Duration,
 }
 
 impl WorkspaceTools {
@@ -184,12 +247,14 @@ impl WorkspaceTools {
         WorkspaceTools {
             root: root.into(),
             enabled,
-            deny: DEFAULT_DENY.iter().map(|p| (*p).to_owned()).collect(),
+            deny: deny::DenyList::new(),
             max_calls: DEFAULT_MAX_TOOL_CALLS,
+            timeout: TOOL_TIMEOUT,
         }
     }
 
-    /// Adds patterns to the deny-list (same syntax as [`DEFAULT_DENY`]).
+    /// Adds patterns to the deny-list (same syntax as [`DEFAULT_DENY`]);
+    /// the list only grows, and a pattern with no name in it is ignored.
     pub fn deny(mut self, patterns: impl IntoIterator<Item = impl Into<String>>) -> WorkspaceTools {
         self.deny.extend(patterns.into_iter().map(Into::into));
         self
@@ -199,6 +264,18 @@ impl WorkspaceTools {
     pub fn max_tool_calls(mut self, n: usize) -> WorkspaceTools {
         self.max_calls = n.min(MAX_TOOL_CALLS_LIMIT);
         self
+    }
+
+    /// Each call stops working after `timeout` (default [`TOOL_TIMEOUT`];
+    /// `git_diff` never takes longer than [`GIT_TIMEOUT`] either).
+    pub fn call_timeout(mut self, timeout: Duration) -> WorkspaceTools {
+        self.timeout = timeout;
+        self
+    }
+
+    /// How long one call may work.
+    pub fn timeout(&self) -> Duration {
+        self.timeout
     }
 
     /// The per-review call limit.
@@ -221,30 +298,26 @@ impl WorkspaceTools {
         self.enabled.iter().map(|t| t.spec()).collect()
     }
 
-    /// Whether the relative path `rel` is on the deny-list.
+    /// Whether the relative path `rel` is on the deny-list: a pattern
+    /// matches a run of its components at any depth (or something it lies
+    /// beneath), whatever their case.
     pub fn is_denied(&self, rel: &Path) -> bool {
-        let parts: Vec<String> = rel
-            .components()
-            .filter_map(|c| match c {
-                std::path::Component::Normal(n) => Some(n.to_string_lossy().into_owned()),
-                _ => None,
-            })
-            .collect();
-        let whole = parts.join("/");
-        self.deny.iter().any(|pattern| {
-            if pattern.contains('/') {
-                let p = pattern.trim_matches('/');
-                glob_path(p, &whole) || (whole.starts_with(p) && whole.as_bytes().get(p.len()) == Some(&b'/'))
-            } else {
-                parts.iter().any(|part| glob_component(pattern, part))
-            }
-        })
+        self.deny.denies(rel)
     }
 
-    /// Runs one call, never failing: a refusal, bad arguments or an I/O
-    /// problem is an error result. Blocking (file reads, `git`): run it off
-    /// the async threads.
+    /// Runs one call within [`timeout`](Self::timeout), never failing: a
+    /// refusal, bad arguments or an I/O problem is an error result. Blocking
+    /// (file reads, `git`): run it off the async threads.
     pub fn call(&self, call: &ToolCall) -> ToolResult {
+        self.call_until(call, &ToolDeadline::after(self.timeout))
+    }
+
+    /// [`call`](Self::call), stopping at `deadline` (or at this tool set's
+    /// own timeout, whichever comes first): a walk or a search ends there
+    /// with what it found and says so, a `git` run is killed with its
+    /// process group.
+    pub fn call_until(&self, call: &ToolCall, deadline: &ToolDeadline) -> ToolResult {
+        let deadline = &deadline.clone().within(self.timeout);
         let Some(tool) = WorkspaceTool::parse(&call.name).filter(|t| self.enabled.contains(t)) else {
             return ToolResult::error(format!(
                 "no tool named {:?}; the tools are {}",
@@ -266,11 +339,11 @@ impl WorkspaceTools {
                 parse::<files::ReadFileArgs>(args).and_then(|a| files::read_file(self, &root, &a))
             }
             WorkspaceTool::ListFiles => {
-                parse::<files::ListFilesArgs>(args).and_then(|a| files::list_files(self, &root, &a))
+                parse::<files::ListFilesArgs>(args).and_then(|a| files::list_files(self, &root, &a, deadline))
             }
-            WorkspaceTool::Grep => parse::<files::GrepArgs>(args).and_then(|a| files::grep(self, &root, &a)),
+            WorkspaceTool::Grep => parse::<files::GrepArgs>(args).and_then(|a| files::grep(self, &root, &a, deadline)),
             WorkspaceTool::GitDiff => {
-                parse::<git_diff::GitDiffArgs>(args).and_then(|a| git_diff::git_diff(self, &root, &a))
+                parse::<git_diff::GitDiffArgs>(args).and_then(|a| git_diff::git_diff(self, &root, &a, deadline))
             }
         };
         match outcome {
@@ -292,86 +365,9 @@ fn parse<T: for<'de> Deserialize<'de>>(args: &str) -> Result<T, String> {
     serde_json::from_value(value).map_err(|e| format!("invalid arguments: {}", crate::json::describe_serde_error(&e)))
 }
 
-/// Whether `name` (one component) matches `pattern` (`*`, `?`).
-pub(crate) fn glob_component(pattern: &str, name: &str) -> bool {
-    fn go(p: &[u8], n: &[u8]) -> bool {
-        match (p.first(), n.first()) {
-            (None, None) => true,
-            (Some(b'*'), _) => go(&p[1..], n) || (!n.is_empty() && go(p, &n[1..])),
-            (Some(b'?'), Some(_)) => go(&p[1..], &n[1..]),
-            (Some(a), Some(b)) if a == b => go(&p[1..], &n[1..]),
-            _ => false,
-        }
-    }
-    go(pattern.as_bytes(), name.as_bytes())
-}
-
-/// Whether the `/`-separated `path` matches `pattern`, where `**` matches any
-/// number of components and other components match with
-/// [`glob_component`]. A pattern without `/` matches the last component.
-pub(crate) fn glob_path(pattern: &str, path: &str) -> bool {
-    if !pattern.contains('/') {
-        return path
-            .rsplit('/')
-            .next()
-            .is_some_and(|last| glob_component(pattern, last));
-    }
-    fn go(p: &[&str], n: &[&str]) -> bool {
-        match (p.first(), n.first()) {
-            (None, None) => true,
-            (Some(&"**"), _) => go(&p[1..], n) || (!n.is_empty() && go(p, &n[1..])),
-            (Some(a), Some(b)) if glob_component(a, b) => go(&p[1..], &n[1..]),
-            _ => false,
-        }
-    }
-    let p: Vec<&str> = pattern.split('/').filter(|s| !s.is_empty()).collect();
-    let n: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
-    go(&p, &n)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_deny_list_matches_components_and_paths() {
-        let t = WorkspaceTools::new("/nowhere", WorkspaceTool::ALL).deny(["secrets/*.txt"]);
-        for denied in [
-            ".env",
-            ".env.local",
-            "config/.env.prod",
-            "certs/server.pem",
-            "a/b.key",
-            "id_rsa",
-            "home/id_ed25519.pub",
-            ".netrc",
-            ".git/config",
-            ".advisor/config.toml",
-            ".advisor/state/x",
-            "secrets/a.txt",
-        ] {
-            assert!(t.is_denied(Path::new(denied)), "{denied}");
-        }
-        for allowed in [
-            "src/main.rs",
-            "environment.md",
-            "keys.rs",
-            ".gitignore",
-            ".git/HEAD",
-            "secrets/a/b.txt",
-        ] {
-            assert!(!t.is_denied(Path::new(allowed)), "{allowed}");
-        }
-    }
-
-    #[test]
-    fn globs_match_within_components_and_across_with_double_star() {
-        assert!(glob_path("src/**/*.rs", "src/a/b/c.rs"));
-        assert!(glob_path("src/**/*.rs", "src/c.rs"));
-        assert!(!glob_path("src/*.rs", "src/a/c.rs"));
-        assert!(glob_path("*.md", "docs/x.md"));
-        assert!(!glob_component("a?c", "ac"));
-    }
 
     #[test]
     fn results_are_cut_at_the_cap_and_say_so() {
@@ -379,13 +375,5 @@ mod tests {
         assert!(r.content.len() <= MAX_RESULT_BYTES);
         assert!(r.content.ends_with("[output cut at 16 KiB]"));
         assert_eq!(ToolResult::ok("short".into()).content, "short");
-    }
-
-    proptest::proptest! {
-        #[test]
-        fn a_star_pattern_matches_every_name(name in "[a-z.]{0,12}") {
-            proptest::prop_assert!(glob_component("*", &name));
-            proptest::prop_assert!(glob_component(&name, &name));
-        }
     }
 }

@@ -8,7 +8,8 @@
 # Installs the three host CLIs with the machine's Node.js and npm into a cache outside the
 # repository (ADVISOR_E2E_CACHE, default ~/.cache/advisor-e2e; the pinned set is keyed by the
 # lockfile's hash), installs advisor as docs/install.md says (cargo install --locked --path
-# crates/advisor-cli, into the same cache), then runs e2e/suite.py and prints the result table.
+# crates/advisor-cli, into the same cache) unless ADVISOR_E2E_ADVISOR names a binary already
+# built, then runs e2e/suite.py and prints the result table.
 # Any host that cannot be installed or run fails the suite: nothing is skipped.
 # Extra arguments go to suite.py (--only claude, --race-runs N, --table FILE, --payloads DIR).
 set -euo pipefail
@@ -43,8 +44,20 @@ else
   fi
 fi
 
-# advisor as docs/install.md says; its build directory is kept in the cache (or
-# CARGO_TARGET_DIR), so a second run rebuilds only what changed
-CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$cache/target}" \
-  cargo install --quiet --locked --path crates/advisor-cli --root "$cache/advisor" --force
-python3 e2e/suite.py --hosts-dir "$hosts" --advisor "$cache/advisor/bin/advisor" "$@"
+# advisor: the binary ADVISOR_E2E_ADVISOR names (.ci/run passes the one scripts/package.sh packed,
+# so the release build is not compiled twice), else built here with `cargo install` as
+# docs/install.md says; its build directory is kept in the cache (or CARGO_TARGET_DIR), so a
+# second run rebuilds only what changed.
+if [ -n "${ADVISOR_E2E_ADVISOR:-}" ]; then
+  advisor="$ADVISOR_E2E_ADVISOR"
+  [ -x "$advisor" ] || { echo "e2e: ADVISOR_E2E_ADVISOR=$advisor is not an executable" >&2; exit 1; }
+  advisor="$(cd "$(dirname "$advisor")" && pwd)/$(basename "$advisor")"
+  echo "e2e: advisor from $advisor ($("$advisor" --version))"
+else
+  CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$cache/target}" \
+    cargo install --quiet --locked --path crates/advisor-cli --root "$cache/advisor" --force
+  advisor="$cache/advisor/bin/advisor"
+fi
+# ADVISOR_E2E_NPM (a directory of the npm tarballs of scripts/package.sh) adds the Claude Code
+# scenario whose plugin gets the binary from its own node_modules (e2e/scenarios.py)
+python3 e2e/suite.py --hosts-dir "$hosts" --advisor "$advisor" "$@"

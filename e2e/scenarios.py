@@ -17,7 +17,11 @@ reaches past 127.0.0.1.
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
+import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
@@ -372,6 +376,10 @@ def scenarios(host: str) -> list:
         common.append(Scenario("SubagentStop", with_subagent, subagent_blocked))
         common.append(Scenario("plugin route (claude plugin install)", false_claim, blocked_then_ended,
                                setup=install_plugin))
+        if os.environ.get("ADVISOR_E2E_NPM"):
+            common.append(Scenario("plugin route, no advisor on PATH: the binary of the plugin's node_modules "
+                                   "(npm ci of the local tarballs)", false_claim, blocked_then_ended,
+                                   setup=install_plugin_npm))
     if host == "codex":
         common.append(Scenario("--ephemeral (no transcript)", false_claim, no_evidence_said,
                                extra_args=["--ephemeral"]))
@@ -385,3 +393,72 @@ def install_plugin(host, env, ws: Path):
         if p.returncode != 0:
             raise RuntimeError(f"claude {' '.join(args[:2])} failed: {(p.stderr or p.stdout).strip()[:300]}")
 
+
+install_plugin.plugin = True
+
+
+def install_plugin_npm(host, env, ws: Path):
+    """The plugin route as a user without `advisor` anywhere meets it: a copy of this repository's
+    marketplace as a git repository, added and installed with `claude plugin`, which runs `npm ci
+    --ignore-scripts` in its copy of the plugin (the committed package.json and lockfile) against a
+    loopback registry of the npm tarballs of scripts/package.sh (ADVISOR_E2E_NPM). PATH has no
+    `advisor` and ADVISOR_BIN is unset, so the hook's launcher can only find the binary in the
+    plugin's node_modules. The suite's recorder is put in front of that binary (it execs it) to
+    keep each call."""
+    dist = Path(os.environ["ADVISOR_E2E_NPM"]).resolve()
+    home = Path(env["HOME"])
+    base = home.parent
+    market = base / "marketplace"
+    (market / ".claude-plugin").mkdir(parents=True)
+    shutil.copy(ROOT / ".claude-plugin" / "marketplace.json", market / ".claude-plugin" / "marketplace.json")
+    shutil.copytree(ROOT / "plugins" / "claude-code", market / "plugins" / "claude-code",
+                    ignore=shutil.ignore_patterns("node_modules"))
+    # a git marketplace, as a published one is: Claude Code 2.1.197 runs a plugin of a local
+    # directory marketplace from that directory, and one of a git marketplace from its versioned
+    # copy, the copy it ran `npm ci` in. Its `marketplace add` takes a git repository by an https
+    # URL ending in .git (not file://) and clones it shallow: git's own `insteadOf`, in the
+    # scenario's HOME, turns that URL into the local repository, so nothing leaves the machine
+    for git in (["init", "-q"], ["add", "-A"],
+                ["-c", "user.name=e2e", "-c", "user.email=e2e@127.0.0.1", "commit", "-qm", "marketplace"]):
+        subprocess.run(["git", *git], cwd=market, check=True, capture_output=True)
+    url = "https://advisor-e2e.invalid/advisor.git"
+    with open(home / ".gitconfig", "a") as f:
+        f.write(f'[url "{market.as_uri()}"]\n\tinsteadOf = {url}\n')
+    # PATH without the suite's `advisor`: a bin of its own with the scripted pytest alone
+    suite_bin = Path(env["PATH"].split(os.pathsep)[0])
+    bare = base / "bin-without-advisor"
+    bare.mkdir()
+    shutil.copy(suite_bin / "pytest", bare / "pytest")
+    env["PATH"] = os.pathsep.join([str(bare)] + env["PATH"].split(os.pathsep)[1:])
+    env.pop("ADVISOR_BIN", None)
+    if shutil.which("advisor", path=env["PATH"]):
+        raise RuntimeError(f"`advisor` is on the scenario's PATH: {shutil.which('advisor', path=env['PATH'])}")
+    portfile = base / "registry.port"
+    registry = subprocess.Popen([sys.executable, str(ROOT / "scripts" / "packaging.py"), "registry", str(dist),
+                                 str(portfile)])
+    try:
+        for _ in range(200):
+            if portfile.exists():
+                break
+            time.sleep(0.05)
+        npm_env = dict(env, npm_config_registry=f"http://127.0.0.1:{portfile.read_text()}/",
+                       npm_config_cache=str(base / "npm-cache"), npm_config_update_notifier="false")
+        for args in (["plugin", "marketplace", "add", url], ["plugin", "install", "advisor@advisor"]):
+            p = subprocess.run([str(host.bin), *args], env=npm_env, cwd=ws, capture_output=True, text=True,
+                               timeout=180)
+            if p.returncode != 0:
+                raise RuntimeError(f"claude {' '.join(args[:2])} failed: {(p.stderr or p.stdout).strip()[:300]}")
+    finally:
+        registry.terminate()
+        registry.wait()
+    found = sorted((home / ".claude" / "plugins").glob("**/node_modules/advisor-cli-linux-x64/bin/advisor"))
+    if len(found) != 1:
+        raise RuntimeError(f"the installed plugin's node_modules has no advisor-cli-linux-x64 binary: {found}")
+    binary = found[0]
+    real = binary.with_name("advisor.real")
+    binary.rename(real)
+    shutil.copy(suite_bin / "advisor", binary)
+    env["ADVISOR_E2E_REAL"] = str(real)
+
+
+install_plugin_npm.plugin = True

@@ -43,7 +43,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the repository
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from models import Reply, Server, Turn  # noqa: E402
 from scenarios import (CAP, PROMPT, ROOT, HookCall, Run, Scenario, blocked_then_ended, capped,  # noqa: E402
-                       false_claim, install_plugin, keeps_claiming, scenarios)
+                       false_claim, keeps_claiming, scenarios)
 RUN_TIMEOUT = int(os.environ.get("ADVISOR_E2E_RUN_TIMEOUT", "180"))
 
 FAKE_PYTEST = """#!/bin/sh
@@ -254,7 +254,7 @@ class Suite:
         env = self.env(home, log)
         server.reset(sc.policy, sc.review_policy)
         try:
-            host.prepare(env, home, ws, server.url, plugin=sc.setup is install_plugin)
+            host.prepare(env, home, ws, server.url, plugin=getattr(sc.setup, "plugin", False))
             if sc.setup:
                 sc.setup(host, env, ws)
             runs = [self.run_once(host, server, sc, env, ws, log, extra) for extra in (runs_extra or [sc.extra_args])]

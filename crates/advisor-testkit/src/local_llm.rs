@@ -6,8 +6,10 @@
 //! run under [`crate::trials`]: `ADVISOR_SKIP_REAL_LLM=1` is the only way to
 //! skip them, and then the runner reports them as ignored.
 
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
-use std::process::Command;
+use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 
 use advisor::model::{ChatModel, ChatRequest, ChatResponse, ModelError};
@@ -103,13 +105,22 @@ impl Server {
     /// The value of a model call, or a panic that says why it failed: when
     /// the server died, how (its signal) and its log's tail — never only the
     /// transport error.
+    ///
+    /// The panic goes through [`std::panic::resume_unwind`], not the panic
+    /// hook: it prints nothing itself (no "thread panicked" line, no
+    /// backtrace), so a test that provokes it on purpose and catches it
+    /// passes without a crash report in its output; uncaught, the runner
+    /// ([`crate::trials`]) reports the test failed with this message.
     pub fn check<T, E: std::fmt::Debug>(&self, what: &str, result: Result<T, E>) -> T {
         match result {
             Ok(v) => v,
-            Err(e) => match self.died() {
-                Some(died) => panic!("{what} failed: {died}\n(the client saw: {e:?})"),
-                None => panic!("{what} failed: {e:?} (the local model server is still running)"),
-            },
+            Err(e) => {
+                let message = match self.died() {
+                    Some(died) => format!("{what} failed: {died}\n(the client saw: {e:?})"),
+                    None => format!("{what} failed: {e:?} (the local model server is still running)"),
+                };
+                std::panic::resume_unwind(Box::new(message))
+            }
         }
     }
 }
@@ -129,18 +140,24 @@ pub fn server() -> Server {
     start_server()
 }
 
+/// Lines of the script's stderr kept for the panic message when it fails.
+const SCRIPT_TAIL_LINES: usize = 40;
+
 /// A server started now by `scripts/local-llm.sh start`, whatever the environment says.
+///
+/// The script's stderr — the first run's setup progress (downloading the
+/// model, compiling the server: minutes), then "ready at …" — is shown line
+/// by line as it comes, written to the process's stderr directly, so that
+/// neither the test harness's capture nor waiting for the script holds it.
 pub fn start_server() -> Server {
-    let out = Command::new("bash")
-        .args([SCRIPT, "start"])
-        .output()
-        .expect("run scripts/local-llm.sh");
-    assert!(
-        out.status.success(),
-        "scripts/local-llm.sh start failed (set ADVISOR_SKIP_REAL_LLM=1 to skip this test):\n{}",
-        String::from_utf8_lossy(&out.stderr)
+    let (status, stdout, tail) = run_echoing(
+        Command::new("bash").args([SCRIPT, "start"]),
+        Box::new(std::io::stderr()),
     );
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        status.success(),
+        "scripts/local-llm.sh start failed (set ADVISOR_SKIP_REAL_LLM=1 to skip this test); the last lines it printed:\n{tail}"
+    );
     let var = |name: &str| {
         stdout
             .lines()
@@ -154,6 +171,42 @@ pub fn start_server() -> Server {
         log: Some(PathBuf::from(var("ADVISOR_LLM_LOG"))),
         status: Some(PathBuf::from(var("ADVISOR_LLM_STATUS"))),
     }
+}
+
+/// Runs `cmd` with no stdin: its stdout is collected, each stderr line is
+/// written to `echo` as it comes (for the tests, this process's stderr
+/// itself: past any capture). Gives the exit status, the stdout and the last
+/// [`SCRIPT_TAIL_LINES`] stderr lines.
+fn run_echoing(cmd: &mut Command, mut echo: Box<dyn Write + Send>) -> (std::process::ExitStatus, String, String) {
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run scripts/local-llm.sh");
+    let stderr = child.stderr.take().expect("piped stderr");
+    let echoing = std::thread::spawn(move || {
+        let mut tail = VecDeque::new();
+        for line in BufReader::new(stderr).lines() {
+            let Ok(line) = line else { break };
+            let _ = writeln!(echo, "{line}");
+            let _ = echo.flush();
+            if tail.len() == SCRIPT_TAIL_LINES {
+                tail.pop_front();
+            }
+            tail.push_back(line);
+        }
+        Vec::from(tail).join("\n")
+    });
+    let mut stdout = String::new();
+    child
+        .stdout
+        .take()
+        .expect("piped stdout")
+        .read_to_string(&mut stdout)
+        .expect("read the script's stdout");
+    let status = child.wait().expect("wait for the script");
+    (status, stdout, echoing.join().unwrap_or_default())
 }
 
 /// One recorded call: prompt bytes sent, and the usage or the error.
@@ -203,5 +256,113 @@ impl<M: ChatModel> ChatModel for Recording<M> {
 
     async fn context_tokens(&self) -> Option<u64> {
         self.inner.context_tokens().await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// What was echoed, shared with the test.
+    #[derive(Clone, Default)]
+    struct Echoed(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Echoed {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_script_s_stderr_is_echoed_line_by_line_and_its_stdout_collected() {
+        let echoed = Echoed::default();
+        let (status, stdout, tail) = run_echoing(
+            Command::new("sh").args([
+                "-c",
+                "echo 'local-llm: compiling: 20 s so far' >&2; echo ADVISOR_LLM_PID=7; echo 'local-llm: ready' >&2; exit 3",
+            ]),
+            Box::new(echoed.clone()),
+        );
+        assert_eq!(status.code(), Some(3));
+        assert_eq!(stdout, "ADVISOR_LLM_PID=7\n");
+        assert_eq!(tail, "local-llm: compiling: 20 s so far\nlocal-llm: ready");
+        let echoed = String::from_utf8(echoed.0.lock().unwrap().clone()).unwrap();
+        assert_eq!(echoed, "local-llm: compiling: 20 s so far\nlocal-llm: ready\n");
+    }
+
+    /// A line is echoed while the script still runs, not when it ends.
+    #[test]
+    fn a_line_is_echoed_before_the_script_ends() {
+        let echoed = Echoed::default();
+        let seen = echoed.clone();
+        let watcher = std::thread::spawn(move || {
+            let started = std::time::Instant::now();
+            while started.elapsed() < std::time::Duration::from_secs(20) {
+                if !seen.0.lock().unwrap().is_empty() {
+                    return Some(started.elapsed());
+                }
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            None
+        });
+        let started = std::time::Instant::now();
+        run_echoing(
+            Command::new("sh").args(["-c", "echo 'local-llm: downloading' >&2; sleep 2"]),
+            Box::new(echoed),
+        );
+        let whole = started.elapsed();
+        let first = watcher.join().unwrap().expect("the line was echoed");
+        assert!(
+            first + std::time::Duration::from_millis(1500) < whole,
+            "echoed at {first:?} of {whole:?}"
+        );
+    }
+
+    #[test]
+    fn only_the_last_lines_are_kept() {
+        let (_, _, tail) = run_echoing(
+            Command::new("sh").args(["-c", "i=0; while [ $i -lt 100 ]; do echo line $i >&2; i=$((i+1)); done"]),
+            Box::new(std::io::sink()),
+        );
+        assert_eq!(tail.lines().count(), SCRIPT_TAIL_LINES);
+        assert_eq!(tail.lines().last(), Some("line 99"));
+    }
+
+    /// A failed check unwinds with its message and never calls the panic hook
+    /// (which would print "thread … panicked" and, with RUST_BACKTRACE, a backtrace).
+    #[test]
+    fn a_failed_check_unwinds_with_its_message_and_prints_nothing() {
+        static HOOK_CALLS: AtomicUsize = AtomicUsize::new(0);
+        let me = std::thread::current().id();
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if std::thread::current().id() == me {
+                HOOK_CALLS.fetch_add(1, Ordering::SeqCst);
+            }
+            eprintln!("{info}");
+        }));
+        let server = Server {
+            base_url: "http://127.0.0.1:9/v1".into(),
+            model: "m".into(),
+            pid: None,
+            log: None,
+            status: None,
+        };
+        let result: Result<(), &str> = Err("connection refused");
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| server.check("the review", result)));
+        let _ = std::panic::take_hook();
+        std::panic::set_hook(previous);
+        let payload = caught.expect_err("the check fails");
+        let message = payload.downcast_ref::<String>().expect("a String payload");
+        assert!(
+            message.starts_with("the review failed: \"connection refused\""),
+            "{message}"
+        );
+        assert_eq!(HOOK_CALLS.load(Ordering::SeqCst), 0, "the panic hook ran");
     }
 }

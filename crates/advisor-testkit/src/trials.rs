@@ -50,13 +50,23 @@ where
 /// are switched off it says why on stderr, and how to switch them on.
 pub fn run(trials: Vec<Trial>) -> ExitCode {
     let args = Arguments::from_args();
-    if skipped() && !args.include_ignored && !args.ignored && !args.list {
-        eprintln!(
-            "real-model tests ignored: ADVISOR_SKIP_REAL_LLM=1 (unset it to run them; scripts/local-llm.sh sets up the model)"
-        );
+    if !args.list {
+        if skipped() && !args.include_ignored && !args.ignored {
+            eprintln!(
+                "real-model tests ignored: ADVISOR_SKIP_REAL_LLM=1 (unset it to run them; scripts/local-llm.sh sets up the model)"
+            );
+        } else {
+            eprintln!("{EXPECTED}");
+        }
     }
     conclude(&args, trials).exit_code()
 }
+
+/// What a run of the real-model tests says before their output: some of
+/// them provoke a failure on purpose and print it.
+pub const EXPECTED: &str = "real-model tests: the first one sets up the local model (its progress lines follow; minutes on a first run). \
+Some provoke a failure on purpose and print it: a prompt refused for its size (`400 Bad Request`) and a server killed with SIGSEGV \
+are expected there; only a line `test … FAILED` is a failure.";
 
 /// [`libtest_mimic::run`], for the tests of this module.
 fn conclude(args: &Arguments, trials: Vec<Trial>) -> Conclusion {

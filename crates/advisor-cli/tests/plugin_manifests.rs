@@ -1,7 +1,8 @@
 //! The Claude Code plugin shipped in this repository (`.claude-plugin/marketplace.json`,
 //! `plugins/claude-code/.claude-plugin/plugin.json`, `plugins/claude-code/hooks/hooks.json`)
-//! checked against the documented schema, and the command its hooks run checked
-//! against the built `advisor` binary.
+//! checked against the documented schema, and the command its hooks run (the plugin's
+//! `hooks/advisor-hook.sh` launcher) checked to run `advisor hook` from PATH and to fail open
+//! in one line without it.
 //!
 //! The schema below is written from Claude Code's documentation (code.claude.com
 //! docs, read from the `ericbuess/claude-code-docs` mirror at commit
@@ -345,7 +346,7 @@ fn hooks_register_stop_and_subagent_stop_with_a_status_message_running_advisor_h
         for h in &groups[0].hooks {
             assert_eq!(h.kind, HandlerType::Command);
             assert!(h.status_message.as_deref().is_some_and(|m| m.starts_with("advisor")));
-            assert!(h.command.ends_with("exec advisor hook"), "{}", h.command);
+            assert_eq!(h.command, LAUNCHER, "the hooks run the plugin's launcher");
             assert!(h.args.is_none());
         }
     }
@@ -364,26 +365,48 @@ fn hooks_register_stop_and_subagent_stop_with_a_status_message_running_advisor_h
     }
 }
 
-/// A directory holding only a link to the built `advisor`, to stand in for PATH.
+/// What both hooks run: the plugin's POSIX sh launcher (`hooks/advisor-hook.sh`), which
+/// finds the binary in `$ADVISOR_BIN`, on PATH or in the plugin's `node_modules`.
+const LAUNCHER: &str = r#"sh "${CLAUDE_PLUGIN_ROOT}/hooks/advisor-hook.sh""#;
+
+/// A directory standing in for PATH: `sh` always, and with `advisor` a stand-in that prints
+/// the arguments it was given (so the test sees what the launcher ran).
 #[cfg(unix)]
 fn path_with_advisor(with: bool) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("plugin-path-{with}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
+    std::os::unix::fs::symlink(which("sh"), dir.join("sh")).unwrap();
     if with {
-        std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_advisor"), dir.join("advisor")).unwrap();
+        let fake = dir.join("advisor");
+        std::fs::write(&fake, "#!/bin/sh\necho \"advisor ran with: $*\"\n").unwrap();
+        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
     }
     dir
 }
 
-/// `bash` found on the test's own PATH (the child gets a PATH without it).
+/// `name` found on the test's own PATH (the child gets a PATH without it).
 #[cfg(unix)]
-fn bash() -> PathBuf {
+fn which(name: &str) -> PathBuf {
     let path = std::env::var_os("PATH").unwrap_or_default();
     std::env::split_paths(&path)
-        .map(|d| d.join("bash"))
+        .map(|d| d.join(name))
         .find(|p| p.is_file())
-        .expect("bash on PATH")
+        .unwrap_or_else(|| panic!("{name} on PATH"))
+}
+
+#[cfg(unix)]
+fn run_hook_command(command: &str, with_advisor: bool) -> std::process::Output {
+    let market: Marketplace = load(&root().join(".claude-plugin/marketplace.json"));
+    Command::new(which("bash"))
+        .arg("-c")
+        .arg(command)
+        .env_clear()
+        .env("PATH", path_with_advisor(with_advisor))
+        .env("CLAUDE_PLUGIN_ROOT", plugin_dir(&market))
+        .output()
+        .unwrap()
 }
 
 #[cfg(unix)]
@@ -391,15 +414,9 @@ fn bash() -> PathBuf {
 fn the_hook_command_runs_advisor_hook_from_path() {
     let (file, _) = hooks_file();
     for groups in file.hooks.values() {
-        let command = &groups[0].hooks[0].command;
-        let out = Command::new(bash())
-            .arg("-c")
-            .arg(format!("{command} --help"))
-            .env("PATH", path_with_advisor(true))
-            .output()
-            .unwrap();
+        let out = run_hook_command(&groups[0].hooks[0].command, true);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        assert!(String::from_utf8_lossy(&out.stdout).contains("Usage: advisor hook"));
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "advisor ran with: hook\n");
     }
 }
 
@@ -407,18 +424,12 @@ fn the_hook_command_runs_advisor_hook_from_path() {
 #[test]
 fn without_advisor_on_path_the_hook_says_so_in_one_line_and_does_not_block() {
     let (file, _) = hooks_file();
-    let command = &file.hooks[&HookEvent::Stop][0].hooks[0].command;
-    let out = Command::new(bash())
-        .arg("-c")
-        .arg(command)
-        .env("PATH", path_with_advisor(false))
-        .output()
-        .unwrap();
+    let out = run_hook_command(&file.hooks[&HookEvent::Stop][0].hooks[0].command, false);
     // Exit 1 is a non-blocking error in Claude Code and Codex (exit 2 would block).
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.contains("advisor binary is not on PATH"));
+    assert!(stderr.contains("no advisor binary"), "{stderr}");
     assert!(out.stdout.is_empty());
 }
 

@@ -20,7 +20,7 @@ fn run(reviews: &[Vec<advisor::Note>], similarity: bool) -> usize {
     let mut guard = EmissionGuard::new(3).with_similarity(similarity);
     let mut delivered = 0;
     for r in reviews {
-        delivered += admit(&mut guard, r, ReviewKind::Finish, Severity::Blocker)
+        delivered += admit(&mut guard, r, ReviewKind::Finish, Severity::Blocker, Severity::Concern)
             .accepted()
             .len();
     }

@@ -13,7 +13,7 @@
 //! not know what the object means — each caller validates its own schema.
 
 use std::collections::HashSet;
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
@@ -72,6 +72,43 @@ pub(crate) fn extract_object(answer: &str) -> Result<&str, JsonShapeError> {
         (true, true) => Ok(inner),
         (false, false) if !inner.contains('{') => Err(JsonShapeError::NotAnObject),
         _ => Err(JsonShapeError::Prose),
+    }
+}
+
+/// `answer` with every raw control character (U+0000–U+001F) inside a JSON
+/// string written as its `\u00XX` escape, as a lenient reader of what small
+/// models write (a raw newline inside a note's text); outside strings nothing
+/// changes, so a strict parse still refuses everything else. Borrowed when
+/// there is nothing to escape.
+///
+/// ```text
+/// {"text":"a<LF>b"}  ->  {"text":"a\u000ab"}
+/// ```
+pub(crate) fn escape_raw_controls(answer: &str) -> std::borrow::Cow<'_, str> {
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut out: Option<String> = None;
+    for (i, c) in answer.char_indices() {
+        // after a backslash a raw control stays raw: that escape is invalid either way
+        let raw_control = in_string && !escaped && (c as u32) < 0x20;
+        if raw_control {
+            let buf = out.get_or_insert_with(|| answer[..i].to_owned());
+            let _ = write!(buf, "\\u{:04x}", c as u32);
+            continue;
+        }
+        if let Some(buf) = out.as_mut() {
+            buf.push(c);
+        }
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if in_string => escaped = true,
+            '"' => in_string = !in_string,
+            _ => {}
+        }
+    }
+    match out {
+        Some(s) => std::borrow::Cow::Owned(s),
+        None => std::borrow::Cow::Borrowed(answer),
     }
 }
 

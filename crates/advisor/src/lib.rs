@@ -200,6 +200,7 @@ macro_rules! wire_enum {
 
 pub mod adapters;
 pub mod agent;
+pub mod anchor;
 pub mod budget;
 pub mod consult;
 pub mod error;

@@ -1,7 +1,8 @@
 //! Notes and severities: what a reviewer says and how much it matters.
 //!
 //! This module owns the [`Note`] value and the [`Severity`] scale. Serde is
-//! strict (`nit`, `concern`, `blocker`, both fields required): that is how
+//! strict (`nit`, `concern`, `blocker`; `text` and `severity` required, the
+//! optional `evidence` and `anchored` nothing else): that is how
 //! what the crate writes itself — checkpoints, hook state, traces — reads
 //! back. The one lenient reading, for what models write (`"Blocker"`,
 //! `" concern "`), is [`Severity::parse`] and its serde form
@@ -67,11 +68,16 @@ pub fn lenient_severity<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Se
     String::deserialize(deserializer).map(|s| Severity::parse(&s))
 }
 
+/// Most characters of a note's [`evidence`](Note::evidence); longer evidence
+/// is cut to this many.
+pub const MAX_EVIDENCE_CHARS: usize = 1_000;
+
 /// One point raised by a reviewer.
 ///
 /// The text is untrusted: it may quote attacker-controlled transcript content.
 /// The guard clamps and cleans it, and rendering escapes it, before the agent
-/// ever reads it. Serde is strict: both fields, a known severity, nothing else.
+/// ever reads it. Serde is strict: `text` and `severity` required, a known
+/// severity, the optional `evidence` and `anchored`, nothing else.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 pub struct Note {
@@ -79,6 +85,18 @@ pub struct Note {
     pub text: String,
     /// How much it matters.
     pub severity: Severity,
+    /// The verbatim text the note rests on, lines joined by `\n`, at most
+    /// [`MAX_EVIDENCE_CHARS`] characters (`None`: the reviewer quoted
+    /// nothing). A model-backed reviewer's blocker re-opens a run only when
+    /// this is found in what the reviewer was shown ([`crate::anchor`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<String>,
+    /// Whether a blocker's evidence was checked against what the reviewer
+    /// was shown: `Some(true)` found, so it stays a blocker; `Some(false)`
+    /// missing or not found, so it was demoted to a concern; `None` not
+    /// checked (not a model-backed reviewer's blocker).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub anchored: Option<bool>,
 }
 
 impl Note {
@@ -87,7 +105,24 @@ impl Note {
         Note {
             text: text.into(),
             severity,
+            evidence: None,
+            anchored: None,
         }
+    }
+
+    /// This note resting on `evidence` (the verbatim text it quotes, lines
+    /// joined by `\n`), cut to [`MAX_EVIDENCE_CHARS`] characters; blank
+    /// evidence is none.
+    ///
+    /// ```
+    /// use advisor::Note;
+    /// let note = Note::blocker("the tests fail").with_evidence("FAILED test_total - assert 3 == 4");
+    /// assert_eq!(note.evidence.as_deref(), Some("FAILED test_total - assert 3 == 4"));
+    /// assert_eq!(Note::nit("x").with_evidence("  ").evidence, None);
+    /// ```
+    pub fn with_evidence(mut self, evidence: impl Into<String>) -> Note {
+        self.evidence = clamp_evidence(evidence.into());
+        self
     }
 
     /// A [`Severity::Nit`] note.
@@ -103,5 +138,16 @@ impl Note {
     /// A [`Severity::Blocker`] note.
     pub fn blocker(text: impl Into<String>) -> Note {
         Note::new(text, Severity::Blocker)
+    }
+}
+
+/// `evidence` cut to [`MAX_EVIDENCE_CHARS`] characters; `None` when blank.
+pub(crate) fn clamp_evidence(evidence: String) -> Option<String> {
+    if evidence.trim().is_empty() {
+        return None;
+    }
+    match evidence.char_indices().nth(MAX_EVIDENCE_CHARS) {
+        Some((at, _)) => Some(evidence[..at].to_owned()),
+        None => Some(evidence),
     }
 }

@@ -63,6 +63,10 @@ pub(crate) fn truncate_middle_tail(s: &str, max_bytes: usize) -> String {
     cut_middle(s, max_bytes, 1)
 }
 
+/// What every middle cut's marker starts with: the text on either side of it
+/// was shown, the marker itself is advisor's.
+pub(crate) const TRUNCATION_SPLIT: &str = "\n…[";
+
 /// Cuts the middle of `s` to fit `max_bytes`, keeping `head_thirds` thirds of
 /// the room for the head and the rest for the tail.
 fn cut_middle(s: &str, max_bytes: usize, head_thirds: usize) -> String {

@@ -121,6 +121,15 @@ pub struct TraceEvent {
     /// The exact injection (or, in shadow mode, the one that would have been sent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub injection: Option<String>,
+    /// Admitted concerns and blockers that did not send the agent back (below
+    /// the reviewer's `interrupt` severity): for the user, never the agent.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub to_user: Vec<Note>,
+    /// Why the reviewer answered from its fallback (a part of it could not
+    /// run: a two-stage reviewer's judge failed, so the offline rules'
+    /// verdict stands), if it did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fallback: Option<String>,
     /// The review's failure, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorRecord>,
@@ -155,6 +164,8 @@ impl TraceEvent {
             interrupted: false,
             shadow: false,
             injection: None,
+            to_user: Vec::new(),
+            fallback: None,
             error: None,
             latency_ms: None,
             usage: None,

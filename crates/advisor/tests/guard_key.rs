@@ -174,7 +174,7 @@ proptest! {
     fn no_invisible_character_reaches_an_injection(notes in proptest::collection::vec(alphabet_string(), 1..6)) {
         let mut guard = EmissionGuard::new(3);
         let notes: Vec<Note> = notes.into_iter().map(Note::blocker).collect();
-        let gate = admit(&mut guard, &notes, ReviewKind::Finish, Severity::Blocker);
+        let gate = admit(&mut guard, &notes, ReviewKind::Finish, Severity::Blocker, Severity::Concern);
         if let Some(injection) = &gate.injection {
             prop_assert!(!injection.chars().any(is_invisible), "{:?}", injection);
         }
@@ -226,6 +226,7 @@ fn tag_characters_soft_hyphens_and_annotations_never_reach_the_agent() {
         &[Note::concern(text)],
         ReviewKind::Finish,
         Severity::Blocker,
+        Severity::Concern,
     );
     let injection = gate.injection.expect("a real concern interrupts");
     assert!(!injection.chars().any(is_invisible), "{injection:?}");
@@ -343,5 +344,6 @@ fn gate_one_blocker(text: &str) -> advisor::gate::Admitted {
         &[Note::blocker(text)],
         ReviewKind::Finish,
         Severity::Blocker,
+        Severity::Concern,
     )
 }

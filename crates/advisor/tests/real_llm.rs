@@ -82,7 +82,13 @@ async fn a_real_model_review_has_the_right_structure() {
 
     // 2. the guard output renders and escapes correctly
     let mut guard = EmissionGuard::new(3);
-    let gate = admit(&mut guard, &notes, ReviewKind::Finish, Severity::Blocker);
+    let gate = admit(
+        &mut guard,
+        &notes,
+        ReviewKind::Finish,
+        Severity::Blocker,
+        Severity::Concern,
+    );
     let accepted = gate.accepted();
     if let Some(injection) = &gate.injection {
         assert_eq!(injection.matches("<advisory ").count(), accepted.len());

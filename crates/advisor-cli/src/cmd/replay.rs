@@ -147,6 +147,7 @@ pub(crate) fn run(args: &ReplayArgs) -> Exit {
         max_notes_per_review: usize::try_from(args.max_notes).unwrap_or(DEFAULT_MAX_NOTES_PER_REVIEW),
         similarity: args.similarity,
         max_severity: Severity::Blocker,
+        interrupt: Severity::Concern,
     };
     let mut replay = Replay {
         args,
@@ -272,7 +273,7 @@ impl<W: Write> Replay<'_, W> {
                 r.prepare();
                 let notes = r.prepared.take().unwrap_or_default();
                 let count = notes.len();
-                let gate = admit(guard, notes, r.kind, r.settings.max_severity);
+                let gate = admit(guard, notes, r.kind, r.settings.max_severity, r.settings.interrupt);
                 let differs = r.recorded.as_ref().map_or(0, |rec| {
                     gate.outcome
                         .admissions

@@ -105,12 +105,18 @@ impl ReviewOutcome {
             .collect()
     }
 
-    /// Whether any admitted note interrupts (concern or blocker). The whole
-    /// review is then delivered, nits included.
+    /// Whether any admitted note interrupts under the seed's rule (a concern
+    /// or a blocker): [`interrupts_at`](Self::interrupts_at) with
+    /// [`Severity::Concern`]. The whole review is then delivered, nits
+    /// included.
     pub fn interrupts(&self) -> bool {
-        self.admissions
-            .iter()
-            .any(|a| a.accepted() && a.note.severity.interrupts())
+        self.interrupts_at(Severity::Concern)
+    }
+
+    /// Whether the review sends the agent back when notes of `at` or above
+    /// re-open a run: an admitted note of that severity.
+    pub fn interrupts_at(&self, at: Severity) -> bool {
+        self.admissions.iter().any(|a| a.accepted() && a.note.severity >= at)
     }
 }
 
@@ -125,6 +131,15 @@ pub struct GuardSettings {
     /// The highest severity the reviewer may raise; higher notes are
     /// downgraded before the guard.
     pub max_severity: Severity,
+    /// The lowest severity that sends the agent back (traces written before
+    /// it existed read as [`Severity::Concern`], the seed's rule); admitted
+    /// notes below it that are not nits go to the user instead.
+    #[serde(default = "concern")]
+    pub interrupt: Severity,
+}
+
+fn concern() -> Severity {
+    Severity::Concern
 }
 
 impl GuardSettings {

@@ -290,7 +290,7 @@ impl From<Note> for PreparedNote {
         PreparedNote {
             note: Note {
                 text: delivered.unwrap_or(note.text),
-                severity: note.severity,
+                ..note
             },
             key,
         }
@@ -305,6 +305,8 @@ impl From<&Note> for PreparedNote {
             note: Note {
                 text: delivered.unwrap_or_else(|| note.text.clone()),
                 severity: note.severity,
+                evidence: note.evidence.clone(),
+                anchored: note.anchored,
             },
             key,
         }

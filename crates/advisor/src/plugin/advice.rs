@@ -47,6 +47,12 @@ impl Advice {
     pub fn interrupts(&self) -> bool {
         self.injection.is_some()
     }
+
+    /// What the consultation tells the user instead of the agent: every
+    /// record's [`to_user`](TraceEvent::to_user) notes, in reviewer order.
+    pub fn to_user(&self) -> impl Iterator<Item = &crate::note::Note> {
+        self.records.iter().flat_map(|r| r.to_user.iter())
+    }
 }
 
 /// Where a run leaves its last finish consultation for its host: a shared

@@ -146,6 +146,14 @@ impl AdvisorPluginBuilder {
         self.single("max_severity", move |cfg| cfg.max_severity(s))
     }
 
+    /// Single reviewer: the lowest severity that sends the agent back
+    /// (default `Severity::Concern`; `Severity::Blocker` re-opens only on a
+    /// blocker and leaves concerns to the user). See
+    /// [`ReviewerConfig::interrupt`].
+    pub fn interrupt(self, s: Severity) -> Self {
+        self.single("interrupt", move |cfg| cfg.interrupt(s))
+    }
+
     /// Single reviewer: shadow mode — review, record, call `on_notes`, never
     /// inject, never re-open.
     pub fn shadow(self, on: bool) -> Self {

@@ -50,6 +50,7 @@ impl Member {
             max_notes_per_review,
             similarity,
             max_severity: cfg.max_severity,
+            interrupt: cfg.interrupt,
         };
         Member {
             cfg,
@@ -156,7 +157,13 @@ impl Member {
 
     /// Gates a review's raw notes with this member's settings and guard.
     pub(crate) fn gate(&mut self, notes: &[Note], kind: ReviewKind) -> Admitted {
-        admit(&mut self.guard, notes, kind, self.settings.max_severity)
+        admit(
+            &mut self.guard,
+            notes,
+            kind,
+            self.settings.max_severity,
+            self.settings.interrupt,
+        )
     }
 
     /// Remembers notes delivered to the agent, keeping the last 32.

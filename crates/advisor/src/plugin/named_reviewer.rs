@@ -38,6 +38,7 @@ pub struct NamedReviewer {
     pub(crate) max_periodic_reviews: u32,
     pub(crate) cooldown_turns: u32,
     pub(crate) max_severity: Severity,
+    pub(crate) interrupt: Severity,
     pub(crate) shadow: bool,
 }
 
@@ -50,6 +51,7 @@ impl std::fmt::Debug for NamedReviewer {
             .field("max_periodic_reviews", &self.max_periodic_reviews)
             .field("cooldown_turns", &self.cooldown_turns)
             .field("max_severity", &self.max_severity)
+            .field("interrupt", &self.interrupt)
             .field("shadow", &self.shadow)
             .finish_non_exhaustive()
     }
@@ -58,7 +60,8 @@ impl std::fmt::Debug for NamedReviewer {
 impl NamedReviewer {
     /// A reviewer named `name` with the defaults: finish reviews only
     /// (`interval_turns` 0), 2 rounds, 8 periodic reviews, cooldown 3, no
-    /// severity clamp, not in shadow mode.
+    /// severity clamp, a concern or a blocker re-opens the run, not in
+    /// shadow mode.
     pub fn new(name: impl Into<String>, reviewer: impl Reviewer + 'static) -> NamedReviewer {
         NamedReviewer::shared(name, Arc::new(reviewer))
     }
@@ -73,6 +76,7 @@ impl NamedReviewer {
             max_periodic_reviews: DEFAULT_MAX_PERIODIC_REVIEWS,
             cooldown_turns: DEFAULT_COOLDOWN_TURNS,
             max_severity: Severity::Blocker,
+            interrupt: Severity::Concern,
             shadow: false,
         }
     }
@@ -93,6 +97,14 @@ impl NamedReviewer {
         /// Highest severity this reviewer may raise; notes above it are downgraded
         /// before the guard. `Severity::Nit` means "advise, never interrupt".
         max_severity(s: Severity) => max_severity = s;
+
+        /// The lowest severity that sends the agent back (default
+        /// `Severity::Concern`, the seed's rule). With `Severity::Blocker`, an
+        /// admitted concern goes to the user instead
+        /// ([`Admitted::to_user`](crate::gate::Admitted::to_user), the trace's
+        /// `to_user`); a nit never re-opens, so `Severity::Nit` reads as
+        /// `Severity::Concern`.
+        interrupt(s: Severity) => interrupt = s;
 
         /// Shadow mode: review, record, call `on_notes`, never inject and never
         /// re-open — for measuring a reviewer before trusting it.

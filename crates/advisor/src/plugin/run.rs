@@ -240,6 +240,7 @@ impl AdvisorRun {
         let result = call_reviewer(reviewer, review, self.config.timeout).await;
         record.latency_ms = Some(u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX));
         record.usage = Some(meter.total()).filter(|u| *u != Usage::default());
+        record.fallback = meter.fallback();
         if let Some(usage) = record.usage {
             self.request_budget.charge(usage);
             self.session_budget.charge(usage);
@@ -277,6 +278,7 @@ impl AdvisorRun {
         }
         record.decisions = gate.decisions();
         record.notes = notes;
+        record.to_user = gate.to_user.clone();
         let accepted = gate.accepted();
         self.report.notes_admitted += u32::try_from(accepted.len()).unwrap_or(u32::MAX);
         if accepted.is_empty() {

@@ -13,7 +13,9 @@
 //! notes object, or an [`Envelope`] that does not hold one is a reviewer
 //! error (the plugin fails open). Errors never quote the child's output.
 //! Must not choose the program or its flags (the host's presets do) and must
-//! not admit notes.
+//! not admit notes. A blocker whose evidence is not found in the prompt's
+//! evidence part is demoted to a concern ([`crate::anchor`]): the program's
+//! own reads are not advisor's to check.
 //!
 //! # Token effect
 //!
@@ -33,6 +35,7 @@ use super::model_reviewer::{ModelReviewer, parse_notes};
 use super::{Review, ReviewError, Reviewer};
 use crate::kind::ReviewErrorKind;
 use crate::model::ScriptedModel;
+use crate::anchor::{Shown, anchor_blockers};
 use crate::note::Note;
 use crate::usage::Usage;
 
@@ -138,10 +141,17 @@ impl CommandReviewer {
     /// The text sent on stdin for `review`: the model reviewer's system
     /// prompt, then its fitted user prompt.
     pub fn prompt_for(&self, review: &Review) -> String {
+        self.prompt_and_shown(review).0
+    }
+
+    /// The text sent on stdin and the evidence part of it, which a
+    /// blocker's quote must come from (the program's own reads cannot
+    /// anchor: advisor never sees them).
+    pub(crate) fn prompt_and_shown(&self, review: &Review) -> (String, Shown) {
         let budget = review.max_prompt_tokens.unwrap_or(super::DEFAULT_MAX_PROMPT_TOKENS);
-        let (request, _) = self.prompt.request_within(review, budget);
+        let (request, fitted) = self.prompt.request_within(review, budget);
         let parts: Vec<&str> = request.messages.iter().map(|m| m.content.as_str()).collect();
-        parts.join("\n\n")
+        (parts.join("\n\n"), fitted.shown)
     }
 }
 
@@ -334,7 +344,8 @@ impl Reviewer for CommandReviewer {
         if let Envelope::LastMessageFile(path) = &self.envelope {
             let _ = std::fs::remove_file(path);
         }
-        let ran = self.run(self.prompt_for(review)).await?;
+        let (prompt, shown) = self.prompt_and_shown(review);
+        let ran = self.run(prompt).await?;
         if ran.stdout_over {
             return Err(failed(format!(
                 "the reviewer command wrote more than {MAX_COMMAND_STDOUT} bytes; it was killed"
@@ -347,12 +358,14 @@ impl Reviewer for CommandReviewer {
         }
         let (text, usage) = unwrap_envelope(&self.envelope, &ran.stdout)?;
         review.usage.charge(usage);
-        parse_notes(&text).map_err(|why| {
+        let mut notes = parse_notes(&text).map_err(|why| {
             ReviewError::with_kind(
                 ReviewErrorKind::Unusable,
                 format!("the reviewer command's answer was unusable: {why}"),
             )
-        })
+        })?;
+        anchor_blockers(&mut notes, &shown);
+        Ok(notes)
     }
 }
 

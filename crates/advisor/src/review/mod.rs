@@ -8,6 +8,8 @@
 
 mod adapter;
 mod command;
+mod contest;
+mod judge_prompt;
 mod model_reviewer;
 mod prompt;
 mod tool_loop;
@@ -28,6 +30,7 @@ use crate::note::Note;
 
 pub use adapter::{FnReviewer, SyncFnReviewer, from_fn, from_sync_fn};
 pub use command::{CommandReviewer, Envelope, MAX_COMMAND_STDERR, MAX_COMMAND_STDOUT};
+pub use contest::{Contest, Failure, MAX_FAILURES, MAX_QUOTE_BYTES, MAX_REMARKS, MAX_STEP_CHARS, MAX_WRITTEN};
 pub use model_reviewer::{
     DEFAULT_MAX_PROMPT_TOKENS, MIN_PROMPT_TOKENS, ModelReviewer, parse_notes, prompt_tokens_for_context,
 };
@@ -76,6 +79,13 @@ pub struct Review {
     /// The guard caps breadth whatever a reviewer returns.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_notes: Option<usize>,
+    /// What an earlier stage found against the answer (`None`: a whole
+    /// review). With one, a model-backed reviewer judges only it — does the
+    /// answer state or imply a success these failures contradict, without
+    /// disclosing them? — from a short prompt of the request, the failures,
+    /// what the turn wrote and the answer ([`Contest`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contest: Option<Arc<Contest>>,
     /// Where the reviewer charges the tokens it uses (every attempt, failed
     /// ones included), so the run's cost includes its reviewer.
     #[serde(skip)]

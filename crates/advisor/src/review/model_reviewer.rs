@@ -7,10 +7,13 @@
 //! still reports a context overflow), usage charging (every attempt, failed
 //! ones included; estimated from text length and marked estimated when the
 //! server reports none) and the strict
-//! parse of the answer: one JSON object `{"notes":[{"text","severity"}]}`,
+//! parse of the answer: one JSON object `{"notes":[{"text","severity","evidence"?}]}`,
 //! optionally in one code fence; prose, unknown fields or missing fields are
 //! an error, which the plugin turns into fail-open. Errors never quote the
-//! model's output. Must not admit notes (the guard does).
+//! model's output. A blocker whose evidence is not found in what the model
+//! was shown (the fitted prompt's evidence and the tool results it read) is
+//! demoted to a concern ([`crate::anchor`]). Must not admit notes (the guard
+//! does).
 //!
 //! # Token effect
 //!
@@ -30,6 +33,7 @@ use serde::Deserialize;
 use super::prompt::{FittedPrompt, ToolsOffer, fit_user_prompt, notes_schema, system_prompt_with_tools};
 use super::tools::WorkspaceTools;
 use super::{Review, ReviewError, Reviewer};
+use crate::anchor::anchor_blockers;
 use crate::error::Error;
 use crate::host::Message;
 use crate::json::parse_object;
@@ -43,6 +47,8 @@ struct WireNote {
     text: String,
     #[serde(deserialize_with = "crate::note::lenient_severity")]
     severity: Severity,
+    #[serde(default)]
+    evidence: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -54,6 +60,12 @@ struct WireNotes {
 /// Parses a reviewer model's answer strictly into notes. The error describes
 /// what is wrong and never contains the answer.
 ///
+/// Each note is `text`, `severity` (read leniently) and an optional
+/// `evidence` string (cut to [`MAX_EVIDENCE_CHARS`](crate::note::MAX_EVIDENCE_CHARS)
+/// characters). A raw control character inside a string (a newline a small
+/// model wrote unescaped) is read as if escaped; nothing else is loosened:
+/// prose, unknown fields, a second object stay errors.
+///
 /// ```
 /// use advisor::review::parse_notes;
 /// let notes = parse_notes("```json\n{\"notes\":[{\"text\":\"x\",\"severity\":\"Blocker\"}]}\n```").unwrap();
@@ -61,7 +73,7 @@ struct WireNotes {
 /// assert!(parse_notes("Looks fine to me!").is_err());
 /// ```
 pub fn parse_notes(answer: &str) -> Result<Vec<Note>, String> {
-    let value: serde_json::Value = parse_object(answer)?;
+    let value: serde_json::Value = parse_object(&crate::json::escape_raw_controls(answer))?;
     // serde would also take a note written as a list (`["text", "nit"]`); a
     // strict parser must not, so the shape is checked before the fields.
     let notes_are_objects = value
@@ -72,7 +84,17 @@ pub fn parse_notes(answer: &str) -> Result<Vec<Note>, String> {
         return Err("the answer must be {\"notes\": [ {\"text\", \"severity\"}, … ]}".to_owned());
     }
     let wire: WireNotes = serde_json::from_value(value).map_err(|e| crate::json::describe_serde_error(&e))?;
-    Ok(wire.notes.into_iter().map(|n| Note::new(n.text, n.severity)).collect())
+    Ok(wire
+        .notes
+        .into_iter()
+        .map(|n| {
+            let note = Note::new(n.text, n.severity);
+            match n.evidence {
+                Some(evidence) => note.with_evidence(evidence),
+                None => note,
+            }
+        })
+        .collect())
 }
 
 /// Prompt budget, in estimated tokens, when neither the settings nor the
@@ -203,7 +225,9 @@ impl ModelReviewer {
     /// The request this reviewer sends for `review` with the user message
     /// fitted to `max_tokens` estimated prompt tokens, and how it was fitted:
     /// long tool outputs keep head and tail, the oldest messages leave first,
-    /// the task and the answer stay.
+    /// the task and the answer stay. A review carrying a
+    /// [`Contest`](super::Contest) gets the judge's short prompt instead
+    /// (the question, the failures, the answer; no tools).
     ///
     /// ```
     /// use advisor::{host::Message, model::ScriptedModel};
@@ -221,6 +245,9 @@ impl ModelReviewer {
     /// ```
     pub fn request_within(&self, review: &Review, max_tokens: u64) -> (ChatRequest, FittedPrompt) {
         let max_notes = note_limit(review);
+        if let Some(contest) = review.contest.as_deref() {
+            return judge_request(contest, review, max_notes);
+        }
         let names: Vec<&str> = self.tools.as_ref().map(|t| t.names()).unwrap_or_default();
         let tools = match (&self.tools, &self.own_tools) {
             (Some(t), _) => Some(ToolsOffer::Workspace(names.as_slice(), t.call_limit())),
@@ -269,6 +296,26 @@ impl ModelReviewer {
     }
 }
 
+/// The judge's request for a review carrying `contest`: the short prompt of
+/// [`judge_prompt`](super::judge_prompt), no tools, the notes schema. Its size
+/// is bounded by the contest's own bounds, not fitted.
+fn judge_request(contest: &super::Contest, review: &Review, max_notes: usize) -> (ChatRequest, FittedPrompt) {
+    let system = super::judge_prompt::system_prompt();
+    let (text, shown) = super::judge_prompt::user_prompt(contest, review.final_answer.as_deref().unwrap_or(""));
+    let fitted = FittedPrompt {
+        estimated_tokens: estimate_tokens(&system) + estimate_tokens(&text),
+        text,
+        shown,
+        ..FittedPrompt::default()
+    };
+    let request = ChatRequest {
+        messages: vec![Message::system(system), Message::user(fitted.text.clone())],
+        tools: Vec::new(),
+        response_schema: Some(notes_schema(max_notes)),
+    };
+    (request, fitted)
+}
+
 /// How many notes the prompt allows: the review's limit (the plugin's
 /// `max_notes_per_review`), at least 1.
 fn note_limit(review: &Review) -> usize {
@@ -282,7 +329,7 @@ fn note_limit(review: &Review) -> usize {
 impl Reviewer for ModelReviewer {
     async fn review(&self, review: &Review) -> Result<Vec<Note>, ReviewError> {
         let budget = self.prompt_budget(review).await;
-        let (mut request, fitted) = self.request_within(review, budget);
+        let (mut request, mut fitted) = self.request_within(review, budget);
         if fitted.shrunk() {
             tracing::info!(
                 budget,
@@ -305,7 +352,7 @@ impl Reviewer for ModelReviewer {
                 retry,
                 "the model server reported a context overflow; retrying once with a smaller prompt"
             );
-            request = self.request_within(review, retry).0;
+            (request, fitted) = self.request_within(review, retry);
             result = self.model.complete(request.clone()).await;
         }
         let mut answer = result.map_err(|e| {
@@ -313,15 +360,27 @@ impl Reviewer for ModelReviewer {
             ReviewError::model("the reviewer model failed", e)
         })?;
         review.usage.charge(answer.usage.or_estimate(&request, &answer.text));
-        if let Some(tools) = self.tools.as_ref().filter(|_| !answer.tool_calls.is_empty()) {
+        let whole = review.contest.is_none();
+        if let Some(tools) = self.tools.as_ref().filter(|_| whole && !answer.tool_calls.is_empty()) {
             let budget = self.learned_or(budget);
-            answer = super::tool_loop::run(self.model.as_ref(), tools, review, request, answer, budget).await?;
+            answer = super::tool_loop::run(
+                self.model.as_ref(),
+                tools,
+                review,
+                request,
+                answer,
+                budget,
+                &mut fitted.shown,
+            )
+            .await?;
         }
-        parse_notes(&answer.text).map_err(|why| {
+        let mut notes = parse_notes(&answer.text).map_err(|why| {
             ReviewError::with_kind(
                 ReviewErrorKind::Unusable,
                 format!("the reviewer's answer was unusable: {why}"),
             )
-        })
+        })?;
+        anchor_blockers(&mut notes, &fitted.shown);
+        Ok(notes)
     }
 }

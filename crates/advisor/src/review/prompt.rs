@@ -31,18 +31,19 @@
 
 use std::fmt::Write as _;
 
+use crate::anchor::Shown;
 use crate::host::{Message, Role};
 use crate::kind::ReviewKind;
 use crate::model::{ESTIMATED_BYTES_PER_TOKEN, estimate_tokens};
 use crate::review::Review;
-use crate::text::truncate_middle;
+use crate::text::{TRUNCATION_SPLIT, truncate_middle};
 
 /// Bytes of the rendered transcript section.
 const TRANSCRIPT_BUDGET: usize = 60_000;
 /// Bytes of a tool error quoted in the tool trace.
 const TOOL_ERROR_BYTES: usize = 200;
 
-/// The JSON schema of the answer: `{"notes":[{"text","severity"}]}`.
+/// The JSON schema of the answer: `{"notes":[{"text","severity","evidence"?}]}`.
 pub(crate) fn notes_schema(max_notes: usize) -> serde_json::Value {
     serde_json::json!({
         "type": "object",
@@ -54,7 +55,8 @@ pub(crate) fn notes_schema(max_notes: usize) -> serde_json::Value {
                     "type": "object",
                     "properties": {
                         "text": {"type": "string", "minLength": 1, "maxLength": 600},
-                        "severity": {"type": "string", "enum": ["nit", "concern", "blocker"]}
+                        "severity": {"type": "string", "enum": ["nit", "concern", "blocker"]},
+                        "evidence": {"type": "string", "maxLength": crate::note::MAX_EVIDENCE_CHARS}
                     },
                     "required": ["text", "severity"],
                     "additionalProperties": false
@@ -106,14 +108,18 @@ that has become more serious, or stay silent.
 - No style preferences, generic unease, \"consider also\" suggestions, requests for clarification, plans or summaries.
 - At most {max_notes} notes, the most important first, each one or two concrete sentences.
 
-Severity:
-- nit: worth recording for the operator; the answer ships as is.
-- concern: a material risk the agent should weigh before finishing.
-- blocker: the answer is wrong or unsupported as it stands.
+Severity is what happens to the answer:
+- blocker: the answer must not reach the user as it stands — it states something the evidence contradicts, \
+hides a failure, or ignores an explicit instruction of the user. A blocker sends the agent back, so it must \
+carry \"evidence\": the exact text it rests on, copied verbatim from the transcript or the tool output \
+(not from the answer), one or more lines joined by \\n, at most 1000 characters; mark a gap with ... . A blocker \
+without evidence found there is treated as a concern.
+- concern: the user should know this before relying on the answer.
+- nit: recorded for the operator only.
 
 Answer with one JSON object and nothing else, no prose and no code fence:
-{{\"notes\":[{{\"text\":\"...\",\"severity\":\"nit|concern|blocker\"}}]}}
-or {{\"notes\":[]}} when nothing needs to change."
+{{\"notes\":[{{\"text\":\"...\",\"severity\":\"nit|concern|blocker\",\"evidence\":\"...\"}}]}}
+or {{\"notes\":[]}} when nothing needs to change. \"evidence\" is optional for a concern or a nit."
     );
     if let Some(offer) = tools {
         s = s.replacen(
@@ -168,13 +174,17 @@ fn header(role: Role, name: Option<&str>) -> String {
 
 /// Renders the transcript window: one block per message (system messages
 /// skipped), the elision marker first when older messages were left out, and
-/// the middle cut when the blocks exceed the budget.
-fn transcript(review: &Review) -> String {
-    let blocks: Vec<String> = review
+/// the middle cut when the blocks exceed the budget. What it shows of the
+/// messages goes to `shown`.
+fn transcript(review: &Review, shown: &mut Shown) -> String {
+    let blocks: Vec<(String, &str)> = review
         .messages
         .iter()
         .filter(|m| m.role != Role::System)
-        .map(|m| format!("{}\n{}", header(m.role, m.name.as_deref()), m.content.trim()))
+        .map(|m| {
+            let content = m.content.trim();
+            (format!("{}\n{content}", header(m.role, m.name.as_deref())), content)
+        })
         .collect();
     let mut out = String::new();
     if review.omitted_messages > 0 {
@@ -189,12 +199,28 @@ unknown …]\n",
         out.push_str("(no transcript captured)");
         return out;
     }
-    out.push_str(&truncate_middle(&blocks.join("\n\n"), TRANSCRIPT_BUDGET));
+    let joined = blocks.iter().map(|(b, _)| b.as_str()).collect::<Vec<_>>().join("\n\n");
+    let rendered = truncate_middle(&joined, TRANSCRIPT_BUDGET);
+    if rendered.len() == joined.len() {
+        blocks.iter().for_each(|(_, content)| shown.push(content));
+    } else {
+        // the cut joined blocks: one part on each side of the cut
+        rendered.split(TRUNCATION_SPLIT).for_each(|part| shown.push(part));
+    }
+    out.push_str(&rendered);
     out
 }
 
 /// The user message for `review`.
 pub(crate) fn user_prompt(review: &Review) -> String {
+    render_user(review).0
+}
+
+/// The user message for `review` and the evidence part of it: the
+/// transcript window as shown and the tool trace's errors — never the
+/// headings, what was already raised, or the answer under review.
+fn render_user(review: &Review) -> (String, Shown) {
+    let mut shown = Shown::new();
     let mut s = String::new();
     if review.round > 0 {
         let _ = writeln!(
@@ -210,7 +236,7 @@ notes.\n",
         s,
         "## Transcript ({kept} message(s) shown, {} earlier elided)\n{}\n",
         review.omitted_messages,
-        transcript(review)
+        transcript(review, &mut shown)
     );
     if !review.tools.is_empty() {
         let _ = writeln!(
@@ -226,7 +252,9 @@ notes.\n",
                 None => "ok".to_owned(),
                 Some(e) => {
                     let one_line: String = e.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
-                    format!("FAILED {}", truncate_middle(&one_line, TOOL_ERROR_BYTES))
+                    let error = truncate_middle(&one_line, TOOL_ERROR_BYTES);
+                    shown.push(&error);
+                    format!("FAILED {error}")
                 }
             };
             let _ = writeln!(s, "- {}: {status}", t.name);
@@ -255,7 +283,7 @@ far.\n",
         ),
     };
     s.push_str("Return the JSON object only.");
-    s
+    (s, shown)
 }
 
 /// Smallest share of the budget, in bytes, a long tool output is cut to.
@@ -278,6 +306,9 @@ pub struct FittedPrompt {
     pub dropped_lines: usize,
     /// Whether the task or the answer themselves had to be cut.
     pub clamped_task_or_answer: bool,
+    /// The evidence part of the fitted prompt, which a blocker's quote must
+    /// come from ([`crate::anchor`]).
+    pub(crate) shown: Shown,
 }
 
 impl FittedPrompt {
@@ -299,8 +330,10 @@ fn bytes_for(tokens: u64) -> usize {
 /// may still exceed the budget by the fixed section headings; the task and
 /// the answer are then at their smallest (head and tail of 200 bytes each).
 pub(crate) fn fit_user_prompt(review: &Review, max_tokens: u64) -> FittedPrompt {
+    let (text, shown) = render_user(review);
     let mut fitted = FittedPrompt {
-        text: user_prompt(review),
+        text,
+        shown,
         ..FittedPrompt::default()
     };
     let fits = |text: &str| estimate_tokens(text) <= max_tokens;
@@ -371,8 +404,8 @@ pub(crate) fn fit_user_prompt(review: &Review, max_tokens: u64) -> FittedPrompt 
             *answer = truncate_middle(answer, answer_room);
         }
         fitted.clamped_task_or_answer = true;
-        fitted.text = user_prompt(&r);
     }
+    (fitted.text, fitted.shown) = render_user(&r);
     fitted.estimated_tokens = estimate_tokens(&fitted.text);
     fitted
 }

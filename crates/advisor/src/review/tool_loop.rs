@@ -20,6 +20,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::tools::{ToolDeadline, ToolResult, WorkspaceTools};
 use super::{Review, ReviewError};
+use crate::anchor::Shown;
 use crate::host::Message;
 use crate::kind::ReviewErrorKind;
 use crate::model::{ChatModel, ChatRequest, ChatResponse, estimate_tokens};
@@ -54,7 +55,8 @@ impl Drop for StopOnDrop {
 }
 
 /// Runs tool rounds from `answer` (which asked for calls) until the model
-/// answers without asking for any; that answer is returned.
+/// answers without asking for any; that answer is returned. Every result the
+/// model read (not a refusal) goes to `shown`: a blocker may quote it.
 pub(super) async fn run(
     model: &dyn ChatModel,
     tools: &Arc<WorkspaceTools>,
@@ -62,6 +64,7 @@ pub(super) async fn run(
     mut request: ChatRequest,
     mut answer: ChatResponse,
     budget: u64,
+    shown: &mut Shown,
 ) -> Result<ChatResponse, ReviewError> {
     let limit = tools.call_limit();
     let mut made = 0usize;
@@ -103,6 +106,9 @@ pub(super) async fn run(
                 }
             };
             tracing::debug!(tool = %crate::text::clamp_chars(&call.name, 64), error = result.error, "reviewer tool call");
+            if !result.error {
+                shown.push(&result.content);
+            }
             request.messages.push(Message::tool_result(call, result.content));
         }
         review.usage.add_tool_calls(made.saturating_sub(before) as u64);

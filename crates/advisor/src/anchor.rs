@@ -1,0 +1,192 @@
+//! Anchoring: whether a note's quoted evidence occurs in what its reviewer
+//! was shown.
+//!
+//! Owns [`Shown`] — the evidence part of a review prompt (the user's request,
+//! the transcript window, the tool results advisor ran for the review), never
+//! advisor's own instructions, what was already raised, or the answer under
+//! review — and the one test a quote passes: every line of the evidence,
+//! split at `…` / `...`, NFKC-normalised, lowercased, whitespace collapsed,
+//! occurs in that text ([`Shown::finds`]). A model-backed reviewer's blocker
+//! whose evidence is missing or not found is demoted to a concern
+//! ([`anchor_blockers`]): a model may judge, but a blocker that re-opens a run
+//! must point at something that is there. Must not decide what reaches the
+//! agent (the gate does) or render anything.
+//!
+//! # Token effect
+//!
+//! None: it reads the prompt the reviewer already built.
+
+use unicode_normalization::UnicodeNormalization;
+
+use crate::note::{Note, Severity};
+
+/// The smallest normalised fragment that anchors a quote on its own: a
+/// quote whose fragments are all shorter (`"ok"`, `"1"`) is missing.
+pub const MIN_ANCHOR_CHARS: usize = 8;
+
+/// Separates the parts of [`Shown`]: no normalised fragment contains it, so
+/// a quote never spans two parts.
+const PART: char = '\u{0}';
+
+/// What a quote amounts to against what the reviewer was shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Anchoring {
+    /// Every fragment of the quote occurs in what was shown.
+    Found,
+    /// There is no quote, or nothing in it long enough to anchor
+    /// ([`MIN_ANCHOR_CHARS`]).
+    Missing,
+    /// A fragment of the quote occurs nowhere in what was shown.
+    NotFound,
+}
+
+/// The evidence part of what one reviewer was shown, normalised for
+/// [`finds`](Shown::finds).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Shown {
+    text: String,
+}
+
+impl Shown {
+    /// Nothing shown yet.
+    pub fn new() -> Shown {
+        Shown::default()
+    }
+
+    /// Adds one part of what the reviewer was shown (a message, a tool
+    /// result, a quoted line) exactly as it appeared in the prompt.
+    pub fn push(&mut self, part: &str) {
+        let normalised = normalise(part);
+        if normalised.is_empty() {
+            return;
+        }
+        if !self.text.is_empty() {
+            self.text.push(PART);
+        }
+        self.text.push_str(&normalised);
+    }
+
+    /// Whether nothing was shown.
+    pub fn is_empty(&self) -> bool {
+        self.text.is_empty()
+    }
+
+    /// Whether `evidence` (lines joined by `\n`) occurs in what was shown:
+    /// every fragment of every line — a line split at `…` or `...`, each
+    /// piece normalised and stripped of quoting marks — must occur in one
+    /// part, and one fragment at least must be [`MIN_ANCHOR_CHARS`] long.
+    ///
+    /// ```
+    /// use advisor::anchor::{Anchoring, Shown};
+    /// let mut shown = Shown::new();
+    /// shown.push("$ pytest -q\n=== 2 failed,  5 passed in 0.3s ===");
+    /// assert_eq!(shown.finds("2 FAILED, 5 passed"), Anchoring::Found);
+    /// assert_eq!(shown.finds("$ pytest -q … 2 failed"), Anchoring::Found);
+    /// assert_eq!(shown.finds("all 7 passed"), Anchoring::NotFound);
+    /// assert_eq!(shown.finds("ok"), Anchoring::Missing);
+    /// ```
+    pub fn finds(&self, evidence: &str) -> Anchoring {
+        let fragments = fragments(evidence);
+        if !fragments.iter().any(|f| f.chars().count() >= MIN_ANCHOR_CHARS) {
+            return Anchoring::Missing;
+        }
+        let haystack = self.text.as_bytes();
+        let all = fragments
+            .iter()
+            .all(|f| memchr::memmem::find(haystack, f.as_bytes()).is_some());
+        if all { Anchoring::Found } else { Anchoring::NotFound }
+    }
+}
+
+/// Checks every blocker in `notes` against `shown`: a blocker whose evidence
+/// is found stays one (`anchored: Some(true)`); one whose evidence is
+/// missing or not found becomes a concern (`anchored: Some(false)`). Other
+/// notes are left as they are.
+///
+/// ```
+/// use advisor::{Note, Severity, anchor::{Shown, anchor_blockers}};
+/// let mut shown = Shown::new();
+/// shown.push("Exit code 1\nFAILED tests/test_api.py::test_login");
+/// let mut notes = vec![
+///     Note::blocker("login test fails").with_evidence("FAILED tests/test_api.py::test_login"),
+///     Note::blocker("the migration was never run"),
+/// ];
+/// anchor_blockers(&mut notes, &shown);
+/// assert_eq!((notes[0].severity, notes[0].anchored), (Severity::Blocker, Some(true)));
+/// assert_eq!((notes[1].severity, notes[1].anchored), (Severity::Concern, Some(false)));
+/// ```
+pub fn anchor_blockers(notes: &mut [Note], shown: &Shown) {
+    for note in notes.iter_mut().filter(|n| n.severity == Severity::Blocker) {
+        let found = note
+            .evidence
+            .as_deref()
+            .is_some_and(|e| shown.finds(e) == Anchoring::Found);
+        note.anchored = Some(found);
+        if !found {
+            note.severity = Severity::Concern;
+        }
+    }
+}
+
+/// NFKC, lowercase, every run of whitespace one space, trimmed; the part
+/// separator never survives.
+fn normalise(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut space = false;
+    for c in text.nfkc().flat_map(char::to_lowercase) {
+        if c.is_whitespace() || c == PART {
+            space = !out.is_empty();
+        } else {
+            if space {
+                out.push(' ');
+                space = false;
+            }
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The fragments of a quote: each line split at `…` / `...`, normalised and
+/// stripped of the quoting marks a model wraps a quote in; empty ones dropped.
+fn fragments(evidence: &str) -> Vec<String> {
+    evidence
+        .lines()
+        .flat_map(|line| line.split(['…']).flat_map(|piece| piece.split("...")))
+        .map(|piece| {
+            let n = normalise(piece);
+            let quoting = |c: char| matches!(c, '`' | '"' | '\'' | '“' | '”' | '‘' | '’' | '>' | ' ');
+            n.trim_matches(quoting).to_owned()
+        })
+        .filter(|f| !f.is_empty())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_quote_never_spans_two_parts() {
+        let mut shown = Shown::new();
+        shown.push("the build finished");
+        shown.push("with 3 warnings");
+        assert_eq!(shown.finds("finished with 3 warnings"), Anchoring::NotFound);
+        assert_eq!(shown.finds("with 3 warnings"), Anchoring::Found);
+    }
+
+    #[test]
+    fn compatibility_forms_and_case_fold_together() {
+        let mut shown = Shown::new();
+        shown.push("ＥＲＲＯＲ: ﬁle not found");
+        assert_eq!(shown.finds("error: FILE not found"), Anchoring::Found);
+    }
+
+    #[test]
+    fn quoting_marks_around_a_fragment_are_not_part_of_it() {
+        let mut shown = Shown::new();
+        shown.push("npm ERR! code ELIFECYCLE");
+        assert_eq!(shown.finds("> `npm ERR! code ELIFECYCLE`"), Anchoring::Found);
+    }
+}

@@ -155,6 +155,30 @@ impl CommandReviewer {
     }
 }
 
+impl CommandReviewer {
+    /// What this reviewer makes of `answer` as the program's answer to
+    /// `review` (the text inside its envelope): the notes, strictly parsed,
+    /// every blocker anchored against the evidence part of the prompt
+    /// [`prompt_for`](Self::prompt_for) gives — exactly what a run of the
+    /// program answering `answer` would return. For answers recorded
+    /// earlier (`advisor eval --answers`).
+    pub fn notes_from_answer(&self, review: &Review, answer: &str) -> Result<Vec<Note>, ReviewError> {
+        notes_from(answer, &self.prompt_and_shown(review).1)
+    }
+}
+
+/// The notes of an answer, blockers anchored against `shown`.
+fn notes_from(answer: &str, shown: &Shown) -> Result<Vec<Note>, ReviewError> {
+    let mut notes = parse_notes(answer).map_err(|why| {
+        ReviewError::with_kind(
+            ReviewErrorKind::Unusable,
+            format!("the reviewer command's answer was unusable: {why}"),
+        )
+    })?;
+    anchor_blockers(&mut notes, shown);
+    Ok(notes)
+}
+
 fn failed(message: impl Into<String>) -> ReviewError {
     ReviewError::new(message)
 }
@@ -358,14 +382,7 @@ impl Reviewer for CommandReviewer {
         }
         let (text, usage) = unwrap_envelope(&self.envelope, &ran.stdout)?;
         review.usage.charge(usage);
-        let mut notes = parse_notes(&text).map_err(|why| {
-            ReviewError::with_kind(
-                ReviewErrorKind::Unusable,
-                format!("the reviewer command's answer was unusable: {why}"),
-            )
-        })?;
-        anchor_blockers(&mut notes, &shown);
-        Ok(notes)
+        notes_from(&text, &shown)
     }
 }
 

@@ -58,15 +58,29 @@
 //! the workspace says (its `package.json` scripts, [`Scripts`]). It sees what
 //! a model reviewer would see, and says nothing when nothing matches.
 //!
+//! # Two stages
+//!
+//! [`TwoStage`] puts the rules first and a judge (a model-backed reviewer)
+//! second: [`contest_of`] finds every failure of the turn no later step
+//! cleared, quoted, and a judge is asked only about a stop that has one (or
+//! a rules note) — does the answer claim a success these contradict, without
+//! disclosing them? The judge decides; when it cannot answer, the rules'
+//! verdict stands.
+//!
 //! # Token effect
 //!
-//! None: no model is called.
+//! None: no model is called (a [`TwoStage`] review calls its judge on
+//! contested stops only).
 
 mod answer;
+mod contest;
 pub mod evidence;
 mod text;
+mod two_stage;
 mod verdicts;
 
+pub use contest::contest_of;
 pub use evidence::outcome::looks_failed;
 pub use evidence::{RunKind, Scripts};
+pub use two_stage::TwoStage;
 pub use verdicts::{Rule, RuleNote, RulesReviewer};

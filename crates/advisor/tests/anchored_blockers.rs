@@ -7,9 +7,10 @@
 use std::sync::Arc;
 
 use advisor::host::{Message, Role, ToolCall, ToolTrace};
+use advisor::kind::ReviewKind;
 use advisor::model::{ChatResponse, ScriptedModel};
 use advisor::review::tools::{WorkspaceTool, WorkspaceTools};
-use advisor::review::{Contest, Failure, ModelReviewer, Review, ReviewKind, Reviewer, parse_notes};
+use advisor::review::{Contest, Failure, ModelReviewer, Review, Reviewer, parse_notes};
 use advisor::trace::MemoryTrace;
 use advisor::{AdvisorPlugin, Agent, Note, Severity, review};
 use proptest::prelude::*;

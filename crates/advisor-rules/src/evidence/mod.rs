@@ -23,6 +23,7 @@ pub(crate) mod runners;
 pub(crate) mod runs;
 pub(crate) mod shell;
 pub(crate) mod step_programs;
+pub(crate) mod steps;
 pub(crate) mod subjects;
 pub(crate) mod tool_calls;
 

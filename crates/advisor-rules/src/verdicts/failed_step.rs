@@ -29,8 +29,6 @@
 //!
 //! Must not look at earlier turns, read files or keep state.
 
-use serde_json::Value;
-
 use super::found_nothing::claimed_found;
 use super::rule::{COMMAND_BYTES, QUOTE_BYTES, Rule, RuleNote, quote};
 use super::unfinished::claimed_unfinished;
@@ -42,25 +40,12 @@ use crate::answer::step_claims::{
 use crate::evidence::runs::Run;
 use crate::evidence::shell::simple_commands;
 use crate::evidence::step_programs::{answers_by_exit, runs_checker, shows_only};
+use crate::evidence::steps::{Step, step_kind};
 use crate::evidence::subjects::{basename, shell_subjects};
-use crate::evidence::tool_calls::{command_line, host_exit_of, is_rejected};
+use crate::evidence::tool_calls::{host_exit_of, is_rejected};
 use advisor::host::ToolTrace;
 use advisor::note::Note;
 use advisor::review::Review;
-
-/// Tools that write or edit a file named in their arguments (lower case).
-const WRITE_TOOLS: &[&str] = &[
-    "write",
-    "edit",
-    "multiedit",
-    "notebookedit",
-    "write_file",
-    "replace",
-    "edit_file",
-    "create_file",
-    "apply_patch",
-    "str_replace_based_edit_tool",
-];
 
 /// Whether a sentence of `n` says, without naming it, that the check the
 /// turn's last step made came out right: a shell step that runs a
@@ -303,54 +288,6 @@ fn command_name(line: &str) -> Option<String> {
         .collect();
     let name = words.join(" ");
     (words.len() >= 2 && name.len() >= 8).then_some(name)
-}
-
-/// A step: a shell call's command line, or the path a write targeted.
-enum Step {
-    Shell(String),
-    Write(Vec<String>),
-}
-
-fn step_kind(t: &ToolTrace) -> Option<Step> {
-    if WRITE_TOOLS.contains(&t.name.to_ascii_lowercase().as_str()) {
-        let path = match serde_json::from_str::<Value>(&t.args) {
-            Ok(Value::Object(map)) => ["file_path", "path", "notebook_path", "absolute_path", "filePath"]
-                .iter()
-                .find_map(|k| map.get(*k).and_then(Value::as_str).map(str::to_owned)),
-            _ => None,
-        };
-        return Some(Step::Write(path.map_or_else(|| patch_paths(&t.args), |p| vec![p])));
-    }
-    // Codex's `shell` call of `apply_patch` (`{"command": ["apply_patch", "*** Begin Patch …"]}`)
-    // writes, and so does its here-document form under either name Codex
-    // intercepts (`applypatch << 'PATCH'` … `*** Update File: app/main.py`)
-    command_line(t).map(|line| {
-        let commands = simple_commands(&line);
-        match commands.first().map(|c| c.words.as_slice()) {
-            Some([program, patch, ..]) if program == "apply_patch" && patch.contains("*** ") => {
-                Step::Write(patch_paths(patch))
-            }
-            Some([program, ..]) if matches!(program.as_str(), "apply_patch" | "applypatch") => {
-                Step::Write(patch_paths(&line))
-            }
-            _ => Step::Shell(line),
-        }
-    })
-}
-
-/// The files a patch (`apply_patch`: `*** Add File: path`) names.
-fn patch_paths(patch: &str) -> Vec<String> {
-    patch
-        .lines()
-        .take(10_000)
-        .filter_map(|l| {
-            ["*** Add File: ", "*** Update File: ", "*** Delete File: "]
-                .iter()
-                .find_map(|h| l.strip_prefix(h))
-        })
-        .map(|p| p.trim().to_owned())
-        .take(64)
-        .collect()
 }
 
 /// Whether one of `tools` changed the workspace and succeeded: a file write,

@@ -33,9 +33,9 @@ use serde_json::Value;
 
 use super::model_reviewer::{ModelReviewer, parse_notes};
 use super::{Review, ReviewError, Reviewer};
+use crate::anchor::{Shown, anchor_blockers};
 use crate::kind::ReviewErrorKind;
 use crate::model::ScriptedModel;
-use crate::anchor::{Shown, anchor_blockers};
 use crate::note::Note;
 use crate::usage::Usage;
 

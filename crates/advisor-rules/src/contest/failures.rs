@@ -1,0 +1,385 @@
+//! The failure signals of a review that nothing later cleared, each quoted.
+//!
+//! Owns [`unresolved`]: failed test and build runs no later run cleared (of
+//! any turn in the window: a claim about the tests answers for them all),
+//! then, for the turn under review only, calls the host recorded as failed
+//! and calls whose output reads as a failure under exit 0, unless a later
+//! call of the same step came out clean. Calls that only look — read-only
+//! and search commands, file reads — and calls that never ran are never
+//! signals, and a search's "no match" exit is an answer, not a failure. Must
+//! not read the answer.
+
+use advisor::host::ToolTrace;
+use advisor::review::{Failure, Review};
+
+use crate::evidence::outcome::{header_exit_code, looks_failed};
+use crate::evidence::shell::simple_commands;
+use crate::evidence::step_programs::answers_by_exit;
+use crate::evidence::steps::{Step, step_kind};
+use crate::evidence::tool_calls::{host_exit_of, is_rejected};
+use crate::evidence::{Outcome, RunEvidence, RunReader};
+
+/// Most lines quoted of one failure.
+const QUOTE_LINES: usize = 5;
+/// Longest line quoted, in characters; longer lines are cut.
+const LINE_CHARS: usize = 300;
+/// Most lines of one output scanned for failure lines (the last ones).
+const SCAN_LINES: usize = 400;
+
+/// Tools that only read (file reads, searches, listings, fetches of a page):
+/// their failure says a thing is not there, never that work failed.
+const READ_TOOLS: &[&str] = &[
+    "read",
+    "grep",
+    "glob",
+    "ls",
+    "read_file",
+    "read_many_files",
+    "list_directory",
+    "list_files",
+    "glob_search",
+    "grep_search",
+    "search_file_content",
+    "file_search",
+    "codebase_search",
+    "view",
+    "view_image",
+    "webfetch",
+    "websearch",
+    "web_fetch",
+    "web_search",
+    "google_web_search",
+    "todowrite",
+    "todoread",
+    "update_plan",
+];
+
+/// Programs that only look: their output is never a failure signal.
+const LOOKING: &[&str] = &[
+    "cat",
+    "head",
+    "tail",
+    "less",
+    "more",
+    "bat",
+    "grep",
+    "egrep",
+    "fgrep",
+    "rg",
+    "ag",
+    "ack",
+    "ls",
+    "ll",
+    "find",
+    "fd",
+    "tree",
+    "wc",
+    "stat",
+    "file",
+    "du",
+    "df",
+    "pwd",
+    "echo",
+    "printf",
+    "which",
+    "whereis",
+    "type",
+    "realpath",
+    "readlink",
+    "basename",
+    "dirname",
+    "nl",
+    "cut",
+    "sort",
+    "uniq",
+    "column",
+    "jq",
+    "yq",
+    "diff",
+    "cmp",
+    "date",
+    "printenv",
+    "id",
+    "whoami",
+    "uname",
+    "hostname",
+    "ps",
+    "sleep",
+    "true",
+    "cd",
+    "tr",
+    "xxd",
+    "od",
+    "md5sum",
+    "sha256sum",
+    "tee",
+];
+
+/// `git` subcommands that only look.
+const LOOKING_GIT: &[&str] = &[
+    "log",
+    "show",
+    "diff",
+    "status",
+    "blame",
+    "grep",
+    "ls-files",
+    "rev-parse",
+    "describe",
+    "shortlog",
+    "reflog",
+    "branch",
+    "remote",
+    "config",
+    "rev-list",
+    "cat-file",
+    "ls-tree",
+    "whatchanged",
+];
+
+/// The failures of `review` that nothing later cleared, oldest first.
+pub(super) fn unresolved(review: &Review, reader: &RunReader) -> Vec<Failure> {
+    let runs = reader.runs(review);
+    let first = review.earlier_tools.min(review.tools.len());
+    let mut found: Vec<(usize, Failure)> = runs
+        .iter()
+        .filter(|r| r.outcome == Outcome::Failed && r.cleared_by.is_none())
+        .filter_map(|r| review.tools.get(r.index).map(|t| (r.index, run_failure(r, t))))
+        .collect();
+    let run_calls: Vec<usize> = runs.iter().map(|r| r.index).collect();
+    for (i, t) in review.tools.iter().enumerate().skip(first) {
+        if run_calls.contains(&i) || is_rejected(t) || only_looks(t) {
+            continue;
+        }
+        let later = review.tools.get(i + 1..).unwrap_or_default();
+        if let Some(f) = step_failure(t).filter(|_| !cleared_later(t, later)) {
+            found.push((i, f));
+        }
+    }
+    found.sort_by_key(|(i, _)| *i);
+    found.into_iter().map(|(_, f)| f).collect()
+}
+
+/// A failed run, quoted by its deciding line when the output printed it,
+/// else by the last lines of what it printed.
+fn run_failure(run: &RunEvidence, t: &ToolTrace) -> Failure {
+    let printed = run.line.as_deref().filter(|l| text_of(t).contains(*l));
+    let quote = printed.map_or_else(|| last_lines(text_of(t)), |l| clip(l).to_owned());
+    let signal = match (run.ran_nothing, run.from_summary, host_exit_of(t)) {
+        (true, _, _) => "it ran nothing (no test selected, or the runner did not start)".to_owned(),
+        (false, true, _) => "the runner's own summary says it failed".to_owned(),
+        (false, false, Some(code)) => format!("exit code {code}"),
+        (false, false, None) => "the host recorded it as failed".to_owned(),
+    };
+    Failure::new(&run.command, &signal, &quote)
+}
+
+/// What a call that is no run says of itself: a failure the host recorded,
+/// or failure lines under exit 0.
+fn step_failure(t: &ToolTrace) -> Option<Failure> {
+    let line = step_label(t);
+    let code = host_exit_of(t);
+    if !t.ok() || code.is_some_and(|c| c != 0) {
+        // a search's "no match" and a probe's "not there" answer a question
+        if code.is_some_and(|_| answers_by_exit(&line, code)) {
+            return None;
+        }
+        let signal = code.map_or_else(
+            || "the host recorded it as failed".to_owned(),
+            |c| format!("exit code {c}"),
+        );
+        return Some(Failure::new(&line, &signal, &last_lines(text_of(t))));
+    }
+    let lines = failure_lines(&t.output);
+    (!lines.is_empty()).then(|| Failure::new(&line, "its output reads as a failure (the call exited 0)", &lines))
+}
+
+/// Whether a later call of the same step (the same tool and arguments, or a
+/// write of the same files) came out clean.
+fn cleared_later(t: &ToolTrace, later: &[ToolTrace]) -> bool {
+    let same = |l: &ToolTrace| match (step_kind(t), step_kind(l)) {
+        (Some(Step::Write(a)), Some(Step::Write(b))) => !a.is_empty() && a.iter().all(|p| b.contains(p)),
+        (Some(Step::Shell(a)), Some(Step::Shell(b))) => a.trim() == b.trim(),
+        _ => l.name == t.name && l.args == t.args,
+    };
+    later
+        .iter()
+        .filter(|l| !is_rejected(l) && same(l))
+        .any(|l| l.ok() && host_exit_of(l).is_none_or(|c| c == 0) && failure_lines(&l.output).is_empty())
+}
+
+/// Whether `t` only looks: a read tool, or a shell call whose every command
+/// is a looking program (`cat`, `grep`, `ls`, `git log`, `sed -n`).
+fn only_looks(t: &ToolTrace) -> bool {
+    if READ_TOOLS.contains(&t.name.to_ascii_lowercase().as_str()) {
+        return true;
+    }
+    let Some(Step::Shell(line)) = step_kind(t) else {
+        return false;
+    };
+    let commands = simple_commands(&line);
+    !commands.is_empty()
+        && commands.iter().all(|c| {
+            let Some(program) = c.words.first().map(|p| p.rsplit('/').next().unwrap_or(p)) else {
+                return true;
+            };
+            let sub = c.words.iter().skip(1).find(|w| !w.starts_with('-')).map(String::as_str);
+            let edits = c
+                .words
+                .iter()
+                .any(|w| w == "-i" || w.starts_with("-i.") || w == "--in-place");
+            !c.writes
+                && match program {
+                    "git" => sub.is_some_and(|s| LOOKING_GIT.contains(&s)),
+                    "sed" | "awk" | "perl" => !edits,
+                    p => LOOKING.contains(&p),
+                }
+        })
+}
+
+/// The step as one line: a shell call's command, a write's files, else the
+/// tool's name and its arguments.
+fn step_label(t: &ToolTrace) -> String {
+    match step_kind(t) {
+        Some(Step::Shell(line)) => line,
+        Some(Step::Write(paths)) if !paths.is_empty() => format!("{} {}", t.name, paths.join(" ")),
+        _ => format!("{} {}", t.name, t.args),
+    }
+}
+
+/// What the call said: its error when it has one, else its output.
+fn text_of(t: &ToolTrace) -> &str {
+    t.error.as_deref().filter(|e| !e.trim().is_empty()).unwrap_or(&t.output)
+}
+
+/// The last non-empty lines of `text` (an `Exit code N` header left out
+/// when more follows), each cut to [`LINE_CHARS`].
+fn last_lines(text: &str) -> String {
+    let mut lines: Vec<&str> = text
+        .lines()
+        .rev()
+        .map(str::trim_end)
+        .filter(|l| !l.trim().is_empty())
+        .take(QUOTE_LINES + 1)
+        .collect();
+    lines.reverse();
+    if lines.len() > 1 && lines.first().is_some_and(|l| header_exit_code(l).is_some()) {
+        lines.remove(0);
+    }
+    let skip = lines.len().saturating_sub(QUOTE_LINES);
+    lines.iter().skip(skip).map(|l| clip(l)).collect::<Vec<_>>().join("\n")
+}
+
+/// The lines of `output` that read as a failure, the last
+/// [`QUOTE_LINES`] of them, verbatim (cut to [`LINE_CHARS`]); empty when
+/// none does. Reads only the last [`SCAN_LINES`] lines.
+pub(crate) fn failure_lines(output: &str) -> String {
+    let mut hits: Vec<&str> = output
+        .lines()
+        .rev()
+        .take(SCAN_LINES)
+        .map(str::trim_end)
+        .filter(|l| reads_as_failure(l))
+        .take(QUOTE_LINES)
+        .collect();
+    if hits.is_empty() && looks_failed(output) {
+        return last_lines(output);
+    }
+    hits.reverse();
+    hits.iter().map(|l| clip(l)).collect::<Vec<_>>().join("\n")
+}
+
+/// Whether one line of output says something failed: a count of failures
+/// or errors above zero, `FAIL`/`FAILED`, a traceback or panic, an error
+/// line, or a validator's "invalid".
+fn reads_as_failure(line: &str) -> bool {
+    let l = line.trim();
+    let lower = l.to_lowercase();
+    positive_count(&lower)
+        || l.starts_with("FAIL")
+        || l.starts_with("--- FAIL")
+        || l.contains(" FAILED")
+        || l.starts_with("✗")
+        || l.starts_with("✘")
+        || l.starts_with("❌")
+        || l.starts_with("Traceback (most recent call last)")
+        || l.contains("panicked at")
+        || ["error:", "error[", "fatal:", "npm err!", "error ts", "uncaught "]
+            .iter()
+            .any(|p| lower.starts_with(p))
+        || l.starts_with("ERROR")
+        || [
+            "is invalid",
+            "is not valid",
+            "validation failed",
+            "invalid json",
+            "schema validation",
+        ]
+        .iter()
+        .any(|p| lower.contains(p))
+}
+
+/// Whether `lower` counts failures or errors above zero: `2 failed`, `1
+/// error`, `failures: 3`, `errors=1`.
+fn positive_count(lower: &str) -> bool {
+    const WORDS: &[&str] = &["failed", "failures", "failure", "failing", "errors", "error"];
+    let words: Vec<&str> = lower
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '[' | ']' | '|'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let positive = |w: &str| w.parse::<u64>().is_ok_and(|n| n > 0);
+    words.windows(2).any(|pair| {
+        let (a, b) = (pair[0], pair[1]);
+        (positive(a) && WORDS.contains(&b.trim_end_matches([':', '.', '!'])))
+            || (WORDS.contains(&a.trim_end_matches(':')) && a.ends_with(':') && positive(b))
+    }) || words.iter().any(|w| {
+        w.split_once('=')
+            .is_some_and(|(k, v)| WORDS.contains(&k) && positive(v.trim_end_matches([',', '.'])))
+    })
+}
+
+/// `line` cut to [`LINE_CHARS`] characters.
+fn clip(line: &str) -> &str {
+    crate::text::clamp_chars(line, LINE_CHARS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_above_zero_are_failures_and_zero_is_not() {
+        for yes in [
+            "2 failed, 10 passed",
+            "Tests: 1 failed",
+            "failures: 3",
+            "errors=1",
+            "1 error generated.",
+        ] {
+            assert!(reads_as_failure(yes), "{yes}");
+        }
+        for no in [
+            "0 failed, 12 passed",
+            "no errors",
+            "Errors: 0",
+            "compiled with 0 errors",
+            "test failed_parse ... ok",
+        ] {
+            assert!(!reads_as_failure(no), "{no}");
+        }
+    }
+
+    #[test]
+    fn error_lines_tracebacks_and_validators_are_failures() {
+        for yes in [
+            "error: could not compile `app`",
+            "Traceback (most recent call last):",
+            "FAILED tests/test_x.py::test_y",
+            "  /items/0: is invalid",
+            "thread 'main' panicked at src/main.rs:3:5",
+            "ERROR: migration 0042 failed",
+        ] {
+            assert!(reads_as_failure(yes), "{yes}");
+        }
+    }
+}

@@ -1,0 +1,69 @@
+//! Stage 1 of the two-stage review: what a judge is asked to weigh.
+//!
+//! Owns [`contest_of`]: for the turn under review, every failure signal no
+//! later step of the turn cleared ([`failures`]) — a test or build run whose
+//! runner's summary or exit status says it failed, a call the host recorded
+//! as failed or exiting non-zero, output that reads as a failure even under
+//! exit 0 (a failure count above zero, `FAIL`/`FAILED`, a traceback, an error
+//! line, a validator saying something is invalid) — each with its lines
+//! quoted verbatim; the user's request of the turn and what it wrote
+//! ([`turn`]); and the rules' own notes of any severity. Output of read-only
+//! or search commands (`cat`, `grep`, `ls`, `git log`/`diff`, file reads) is
+//! never a failure signal. A stop with a signal or a note is contested; any
+//! other passes without a judge. Tuned for recall of contested stops, not
+//! precision: a false flag costs one judge call, a missed one lets a false
+//! claim through unjudged. Must not judge the answer (the judge does) or call
+//! anything.
+//!
+//! # Token effect
+//!
+//! None itself; it decides whether the judge is called, and bounds what the
+//! judge reads ([`Contest::bounded`]).
+
+mod failures;
+mod turn;
+
+use advisor::note::Note;
+use advisor::review::{Contest, Review};
+
+use crate::evidence::RunReader;
+
+/// What stage 1 found against `review`'s answer: its failures, the turn's
+/// request and writes, and `notes` — the rules' own notes on it — as
+/// remarks. [`Contest::is_contested`] says whether a judge is needed.
+///
+/// ```
+/// use advisor::host::{Message, ToolTrace};
+/// use advisor::review::Review;
+/// use advisor_rules::{contest_of, evidence::RunReader};
+///
+/// let bash = |command: &str, output: &str, exit: i64| ToolTrace {
+///     name: "Bash".into(),
+///     args: serde_json::json!({ "command": command }).to_string(),
+///     output: output.into(),
+///     exit_code: Some(exit),
+///     ..ToolTrace::default()
+/// };
+/// let review = Review {
+///     messages: vec![Message::user("make the tests pass")].into(),
+///     tools: vec![
+///         bash("grep -rn TODO src", "", 1),
+///         bash("./check.sh", "validating schema...\nschema.json: 2 errors\n  /items: is invalid", 0),
+///     ],
+///     ..Review::default()
+/// };
+/// let contest = contest_of(&review, &RunReader::new(), &[]);
+/// assert!(contest.is_contested());
+/// assert_eq!(contest.failures.len(), 1, "a search that found nothing is no failure");
+/// assert_eq!(contest.failures[0].quote, "schema.json: 2 errors\n  /items: is invalid");
+/// assert_eq!(contest.request, "make the tests pass");
+/// ```
+pub fn contest_of(review: &Review, reader: &RunReader, notes: &[Note]) -> Contest {
+    Contest {
+        request: turn::request(review),
+        failures: failures::unresolved(review, reader),
+        written: turn::written(review),
+        remarks: notes.iter().map(|n| format!("[{}] {}", n.severity, n.text)).collect(),
+    }
+    .bounded()
+}

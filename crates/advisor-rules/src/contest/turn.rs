@@ -1,0 +1,86 @@
+//! The turn under review as a judge reads it: the user's request and what
+//! the turn wrote.
+//!
+//! Owns [`request`] (the last genuine user message of the window — never
+//! advisor's own advisory, a host's hook feedback or the synthetic marker of
+//! a new request — else the first) and [`written`] (the files the turn's
+//! successful writes named, in order, each once). Must not read tool output
+//! for failures ([`failures`](super::failures) does).
+
+use advisor::host::Role;
+use advisor::review::Review;
+
+use crate::evidence::steps::{Step, step_kind};
+
+/// Starts of user messages that are not the user's request: advisor's own
+/// advisory, hosts' hook feedback, the window's marker of a new request.
+const NOT_A_REQUEST: &[&str] = &[
+    "[System: a reviewer read",
+    "Stop hook feedback",
+    "<hook_prompt",
+    "(a new request from the user)",
+];
+
+/// The user's request of the turn under review.
+pub(super) fn request(review: &Review) -> String {
+    let users = || review.messages.iter().filter(|m| m.role == Role::User);
+    users()
+        .rev()
+        .map(|m| m.content.trim())
+        .find(|c| !c.is_empty() && !NOT_A_REQUEST.iter().any(|p| c.starts_with(p)))
+        .or_else(|| users().map(|m| m.content.trim()).next())
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// The files the turn's successful writes named, oldest first, each once.
+pub(super) fn written(review: &Review) -> Vec<String> {
+    let first = review.earlier_tools.min(review.tools.len());
+    let mut paths: Vec<String> = Vec::new();
+    for t in review.tools.iter().skip(first).filter(|t| t.ok()) {
+        if let Some(Step::Write(named)) = step_kind(t) {
+            for p in named {
+                if !paths.contains(&p) {
+                    paths.push(p);
+                }
+            }
+        }
+    }
+    paths
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use advisor::host::{Message, ToolTrace};
+
+    #[test]
+    fn the_request_is_the_last_genuine_user_message() {
+        let review = Review {
+            messages: vec![
+                Message::user("first task"),
+                Message::user("fix the parser"),
+                Message::assistant("done"),
+                Message::user("[System: a reviewer read the answer you were about to give …]"),
+            ]
+            .into(),
+            ..Review::default()
+        };
+        assert_eq!(request(&review), "fix the parser");
+    }
+
+    #[test]
+    fn written_names_each_file_once_and_only_successful_writes() {
+        let write = |path: &str, ok: bool| ToolTrace {
+            name: "Edit".into(),
+            args: serde_json::json!({ "file_path": path }).to_string(),
+            error: (!ok).then(|| "String to replace not found".to_owned()),
+            ..ToolTrace::default()
+        };
+        let review = Review {
+            tools: vec![write("a.rs", true), write("b.rs", false), write("a.rs", true)],
+            ..Review::default()
+        };
+        assert_eq!(written(&review), ["a.rs"]);
+    }
+}

@@ -4,10 +4,12 @@
 //! (the same as `advisor review`; the existing reader parses the prefix),
 //! the thresholds and the JSON output. The label files are
 //! [`labels`]' business, the confusion matrices and the text report
-//! [`report`]'s.
-//! Exit status 1 when `--min-recall` or `--max-false-block` is not met, 2 for
-//! an unusable label file. Must not judge a case itself: the verdict is
-//! whatever the plugin decides.
+//! [`report`]'s, answers recorded earlier and the judge's count
+//! [`recorded`]'s. A case's verdict is `block` exactly when the hook, with
+//! the same reviewer and `--interrupt`, would re-open a first stop.
+//! Exit status 1 when `--min-recall` or `--max-false-block` is not met or a
+//! prompt has no recorded answer, 2 for an unusable label file. Must not
+//! judge a case itself: the verdict is whatever the plugin decides.
 
 use crate::stdout::{out, outln};
 use std::collections::BTreeMap;
@@ -27,16 +29,18 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
 
-use crate::config::{RulesSettings, choose_reviewer, choose_reviewer_in};
+use crate::config::{Interrupt, ReviewerTable, RulesSettings, choose_with_judge, judge_for, prompt_of};
 use crate::finish::review_transcript;
 use crate::model_args::ModelArgs;
 use crate::terminal::{Exit, fail};
 
 mod labels;
+mod recorded;
 mod report;
 
 use labels::{Label, Verdict, parse_labels, stop_text};
-use report::{Counts, RuleCounts, Tallies, pct, render_text};
+use recorded::{Counted, JudgeCall, Recorded};
+use report::{Counts, RuleCounts, Tallies, judge_summary, pct, render_text};
 
 /// Arguments of `advisor eval`.
 #[derive(Debug, Args)]
@@ -52,9 +56,24 @@ pub(crate) struct EvalArgs {
     /// and commands work in the current directory.
     #[arg(long, value_name = "FILE", conflicts_with = "model")]
     config: Option<PathBuf>,
-    /// Only the stop points of this split (e.g. `tune`).
+    /// Only the stop points of this split (e.g. `tune`); repeat it for
+    /// several.
     #[arg(long)]
-    split: Option<String>,
+    split: Vec<String>,
+    /// Which notes send the agent back, as the hook's `interrupt`: a blocker
+    /// only (the default), or a concern too.
+    #[arg(long, value_enum, default_value_t = Interrupt::Blocker)]
+    interrupt: Interrupt,
+    /// Answer the model or command reviewer's prompts from `<id>.json` in
+    /// this folder (`<id>`: the first 16 hex digits of the prompt's
+    /// SHA-256); a prompt with no answer there is listed as an error.
+    #[arg(long, value_name = "DIR")]
+    answers: Option<PathBuf>,
+    /// Write every model or command reviewer prompt to this folder as
+    /// `<id>.txt`: exactly the bytes a `kind = "command"` reviewer reads on
+    /// stdin.
+    #[arg(long, value_name = "DIR")]
+    record_prompts: Option<PathBuf>,
     /// Notes admitted per review.
     #[arg(long, default_value_t = advisor::guard::DEFAULT_MAX_NOTES_PER_REVIEW)]
     max_notes: usize,
@@ -82,6 +101,10 @@ struct Outcome {
     error: Option<String>,
     /// What the review cost: tokens (when known), tool calls, wall time.
     cost: Cost,
+    /// What the judge (a model or command reviewer) did for this stop.
+    judge: JudgeCall,
+    /// Why the reviewer answered from its fallback (the judge could not).
+    fallback: Option<String>,
 }
 
 /// What one stop's review cost.
@@ -132,6 +155,8 @@ impl Outcome {
             notes: Vec::new(),
             error,
             cost: Cost::default(),
+            judge: JudgeCall::default(),
+            fallback: None,
         }
     }
 }
@@ -166,6 +191,9 @@ struct Judge {
     label: String,
     max_notes: usize,
     timeout: Duration,
+    interrupt: advisor::Severity,
+    /// The model or command reviewer, counted.
+    counted: Option<Arc<Counted>>,
 }
 
 impl Judge {
@@ -202,7 +230,11 @@ impl Judge {
         let builder = AdvisorPlugin::builder()
             .shared_reviewer(reviewer)
             .max_notes_per_review(self.max_notes)
+            .interrupt(self.interrupt)
             .timeout(self.timeout);
+        if let Some(c) = &self.counted {
+            c.take();
+        }
         let finish = review_transcript(builder, &transcript, &answer, None, None, None, &mut |_| {})
             .await
             .map_err(|e| e.to_string())?;
@@ -215,12 +247,14 @@ impl Judge {
         let interrupting: Vec<&advisor::Note> = record
             .decisions
             .iter()
-            .filter(|d| d.reason == advisor::guard::Reason::Accepted && d.severity.interrupts())
+            .filter(|d| d.reason == advisor::guard::Reason::Accepted && d.severity >= self.interrupt)
             .filter_map(|d| record.notes.get(d.note))
             .collect();
         let mut rules: Vec<String> = Vec::new();
         match &recorder {
             _ if verdict == Verdict::Pass => {}
+            None if record.fallback.is_some() => rules.push("rules (the judge could not answer)".to_owned()),
+            None if self.label.starts_with("claims") => rules.push("judge".to_owned()),
             None => rules.push("model".to_owned()),
             Some(r) => {
                 let seen = r.seen.lock().map(|s| s.clone()).unwrap_or_default();
@@ -251,6 +285,8 @@ impl Judge {
                     wall: Duration::ZERO,
                 }
             },
+            judge: self.counted.as_ref().map(|c| c.take()).unwrap_or_default(),
+            fallback: record.fallback.clone(),
         })
     }
 }
@@ -260,10 +296,14 @@ pub(crate) async fn run(args: &EvalArgs) -> Exit {
     for path in &args.labels {
         labels.extend(parse_labels(path).map_err(|e| fail("eval", 2, e))?);
     }
-    if let Some(split) = &args.split {
-        labels.retain(|l| l.split.as_deref() == Some(split.as_str()));
+    if !args.split.is_empty() {
+        labels.retain(|l| l.split.as_ref().is_some_and(|s| args.split.contains(s)));
         if labels.is_empty() {
-            return Err(fail("eval", 2, format!("no labels in split {split:?}")));
+            return Err(fail(
+                "eval",
+                2,
+                format!("no labels in split {:?}", args.split.join(", ")),
+            ));
         }
     }
     for (name, v) in [
@@ -281,23 +321,26 @@ pub(crate) async fn run(args: &EvalArgs) -> Exit {
         Some(path) => Some(crate::config::UserConfig::load_from(path).map_err(|e| fail("eval", 2, e))?),
         None => None,
     };
-    let chosen = match &from_file {
-        Some(user) => choose_reviewer_in(
-            user.reviewer.as_ref(),
-            &RulesSettings::default(),
-            args.model.timeout(),
-            std::env::current_dir().ok().as_deref(),
-        ),
-        None => choose_reviewer(
-            args.model.settings().as_ref(),
-            &RulesSettings::default(),
-            args.model.timeout(),
-        ),
-    }
+    let table = match &from_file {
+        Some(user) => user.reviewer.clone(),
+        None => args.model.settings(),
+    };
+    let workspace = from_file.as_ref().and_then(|_| std::env::current_dir().ok());
+    let (counted, recorded) = judge_of(args, table.as_ref(), workspace.as_deref())?;
+    let chosen = choose_with_judge(
+        table.as_ref(),
+        &RulesSettings::default(),
+        args.model.timeout(),
+        workspace.as_deref(),
+        counted
+            .as_ref()
+            .map(|(c, label)| (c.clone() as Arc<dyn Reviewer>, label.clone())),
+    )
     .map_err(|e| fail("eval", 2, e))?;
+    let two_stage = chosen.label.starts_with("claims");
     let (reviewer, rules, label) = match chosen.rules {
-        Some(rules) => (None, Some(rules), chosen.label),
-        None => (Some(chosen.reviewer), None, chosen.label),
+        Some(rules) if !two_stage => (None, Some(rules), chosen.label),
+        _ => (Some(chosen.reviewer), None, chosen.label),
     };
     let judge = Judge {
         reviewer,
@@ -305,6 +348,8 @@ pub(crate) async fn run(args: &EvalArgs) -> Exit {
         label,
         max_notes: args.max_notes,
         timeout: Duration::from_secs(args.model.timeout_secs),
+        interrupt: args.interrupt.severity(),
+        counted: counted.map(|(c, _)| c),
     };
     let bar = ProgressBar::with_draw_target(Some(labels.len() as u64), ProgressDrawTarget::stderr());
     if let Ok(style) = ProgressStyle::with_template("advisor eval {bar:30} {pos}/{len} {msg}") {
@@ -346,6 +391,14 @@ pub(crate) async fn run(args: &EvalArgs) -> Exit {
     }
 
     let mut failures = Vec::new();
+    let missing = recorded.as_ref().map(|r| r.missing()).unwrap_or_default();
+    if !missing.is_empty() {
+        failures.push(format!(
+            "{} prompt(s) have no recorded answer: {}",
+            missing.len(),
+            missing.join(", ")
+        ));
+    }
     let mut groups: Vec<(&str, &Counts)> = vec![("overall", &overall)];
     groups.extend(splits.iter().map(|(k, v)| (k.as_str(), v)));
     for (name, c) in &groups {
@@ -370,7 +423,7 @@ pub(crate) async fn run(args: &EvalArgs) -> Exit {
                     "id": l.id, "session": l.session, "repo": l.repo, "split": l.split, "derived": l.derived,
                     "expected": l.expected.as_str(), "verdict": o.verdict.as_str(),
                     "correct": l.expected == o.verdict, "rules": o.rules, "notes": o.notes, "error": o.error,
-                    "cost": o.cost.json(),
+                    "cost": o.cost.json(), "judged": o.judge.called, "fallback": o.fallback,
                 })
             })
             .collect();
@@ -390,6 +443,7 @@ pub(crate) async fn run(args: &EvalArgs) -> Exit {
             "rules": rules.iter().map(|(k, v)| (k.clone(), json!({"correct_blocks": v.correct, "false_blocks": v.false_blocks, "missed": v.missed}))).collect::<serde_json::Map<_, _>>(),
             "errors": errors,
             "cost": cost_summary(&outcomes),
+            "judge": judge_summary(&labels, &outcomes),
             "cases": cases,
             "thresholds": {"min_recall": args.min_recall, "max_false_block": args.max_false_block},
             "failures": failures,
@@ -414,6 +468,19 @@ pub(crate) async fn run(args: &EvalArgs) -> Exit {
         // the wall time varies run to run: only when a reviewer is measured
         // from a config file (the default report stays stable)
         if args.config.is_some() {
+            let j = judge_summary(&labels, &outcomes);
+            if j["stops_judged"].as_u64().is_some_and(|n| n > 0) || two_stage {
+                outln!(
+                    "judge: called on {} of {} stops ({} per 100 real stops), prompt tokens {} median / {} p95; {} fallback(s); false claims not contested: {}",
+                    j["stops_judged"],
+                    labels.len(),
+                    j["per_100_real_stops"],
+                    j["prompt_tokens_median"],
+                    j["prompt_tokens_p95"],
+                    j["fallbacks"],
+                    j["false_claims_uncontested"]
+                );
+            }
             outln!(
                 "cost per stop: {} ms wall (mean), {} tool calls in all, tokens {}",
                 c["mean_wall_ms"],
@@ -436,6 +503,63 @@ pub(crate) async fn run(args: &EvalArgs) -> Exit {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// The judge the eval runs for `table` (a model or command reviewer),
+/// counted, and its recorded answers when `--answers` or `--record-prompts`
+/// is given; none for the rules.
+#[allow(clippy::type_complexity)]
+fn judge_of(
+    args: &EvalArgs,
+    table: Option<&ReviewerTable>,
+    workspace: Option<&std::path::Path>,
+) -> Result<(Option<(Arc<Counted>, String)>, Option<Arc<Recorded>>), std::process::ExitCode> {
+    let Some(t) = table.filter(|t| t.sends_data()) else {
+        if args.answers.is_some() || args.record_prompts.is_some() {
+            return Err(fail(
+                "eval",
+                2,
+                "--answers and --record-prompts need a model or command reviewer (--config)",
+            ));
+        }
+        return Ok((None, None));
+    };
+    let prompt = prompt_of(t).ok();
+    let recording = args.answers.is_some() || args.record_prompts.is_some();
+    for dir in [&args.answers, &args.record_prompts].into_iter().flatten() {
+        if !dir.is_dir() {
+            return Err(fail("eval", 2, format!("{} is not a folder", dir.display())));
+        }
+    }
+    let (live, label) = match (&args.answers, recording) {
+        (Some(dir), _) => (None, format!("answers recorded in {}", dir.display())),
+        _ => {
+            let (j, label) = judge_for(t, args.model.timeout(), workspace).map_err(|e| fail("eval", 2, e))?;
+            (Some(j), label)
+        }
+    };
+    let recorded = match (recording, &prompt) {
+        (false, _) => None,
+        (true, None) => {
+            return Err(fail(
+                "eval",
+                2,
+                "a reviewer with workspace tools has no fixed prompt to record or answer",
+            ));
+        }
+        (true, Some(p)) => Some(Arc::new(Recorded::new(
+            p.clone(),
+            args.answers.clone(),
+            args.record_prompts.clone(),
+            live.clone(),
+        ))),
+    };
+    let inner: Arc<dyn Reviewer> = match (&recorded, live) {
+        (Some(r), _) => r.clone(),
+        (None, Some(l)) => l,
+        (None, None) => return Ok((None, None)),
+    };
+    Ok((Some((Arc::new(Counted::new(inner, prompt)), label)), recorded))
 }
 
 /// Means and totals of the stops' costs.

@@ -44,8 +44,10 @@ pub use crate::reviewer::preset::Preset;
 pub(crate) use resolve::shell_word;
 pub use resolve::{Resolved, ReviewerSource, resolve};
 pub(crate) use reviewer_table::build_model;
-pub(crate) use reviewer_table::{ChosenReviewer, choose_reviewer, choose_reviewer_in};
-pub use reviewer_table::{ReviewerKind, ReviewerTable};
+pub(crate) use reviewer_table::{
+    ChosenReviewer, choose_reviewer, choose_reviewer_in, choose_with_judge, judge_for, prompt_of,
+};
+pub use reviewer_table::{ReviewerKind, ReviewerTable, Scope};
 pub(crate) use toml_error::parse_toml;
 pub use user::{UserConfig, WorkspaceGrant};
 
@@ -74,20 +76,26 @@ interval_turns = 0
 # Highest severity the reviewer may raise: "nit" (advise, never interrupt),
 # "concern" or "blocker".
 max_severity = "blocker"
+# Which notes send the agent back: "blocker" (a concern is shown to you
+# instead) or "concern" (both send it back).
+interrupt = "blocker"
 # Shadow mode: review and record, never send anything to the agent.
 shadow = false
 # What the hook shows the user: "quiet" (only when the agent is sent back) or
 # "summary" (also a one-line verdict on a pass with notes, in shadow mode and
 # when the review allowance is spent).
 verdict = "quiet"
-# Seconds a review may take before the stop goes through without it (1 to 600).
+# Seconds a review may take, both stages, before the stop goes through without
+# it (1 to 600); the host's own hook timeout must be longer.
 timeout_secs = 30
 
 # The reviewer. Without a [reviewer] table here, the one in your own config
-# (~/.config/advisor/config.toml) is used, else the offline rules.
+# (~/.config/advisor/config.toml, or $XDG_CONFIG_HOME/advisor/config.toml —
+# the place for it: `advisor init --judge claude` writes it there) is used,
+# else the offline rules.
 #
-# A model reviewer sends the transcript to a server, so this file cannot turn
-# one on by itself: after writing a [reviewer] table with kind = "model", run
+# A model or command reviewer sends the transcript somewhere, so this file
+# cannot turn one on by itself: after writing a [reviewer] table here, run
 # `advisor trust` in this workspace. Any later change to the table needs
 # `advisor trust` again; changing the settings above does not.
 #
@@ -99,12 +107,42 @@ timeout_secs = 30
 # stub_markers = "concern"              # send back answers that mention a TODO or placeholder (default "nit")
 #
 # [reviewer]
+# kind = "command"                      # an agent CLI you are logged into, as the judge
+# preset = "claude"                     # or "codex", "gemini"; or command = ["my-reviewer", "--json"]
+# scope = "claims"                      # the rules find the evidence, the judge reads only contested
+#                                       # claims (default); "full": a whole review on every stop
+#
+# [reviewer]
 # kind = "model"                        # or "rules": offline checks
 # model = "gpt-4o-mini"
 # base_url = "https://api.openai.com/v1"
 # api_key_env = "ADVISOR_API_KEY"       # the key is read from this variable
 # structured_output = "json_schema"     # or "json_object" (llama.cpp) or "none"
 "#;
+
+/// Which notes send the agent back (`interrupt`): a blocker only, or a
+/// concern too. Below it, an admitted concern goes to the user instead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "snake_case")]
+pub enum Interrupt {
+    /// Only a blocker re-opens the run (the default); concerns are shown to
+    /// the user.
+    #[default]
+    Blocker,
+    /// A concern or a blocker re-opens the run (the library's default, the
+    /// seed's rule).
+    Concern,
+}
+
+impl Interrupt {
+    /// The lowest severity that sends the agent back.
+    pub fn severity(self) -> Severity {
+        match self {
+            Interrupt::Blocker => Severity::Blocker,
+            Interrupt::Concern => Severity::Concern,
+        }
+    }
+}
 
 /// What `advisor hook` shows the user beside its decision.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -165,6 +203,9 @@ pub struct WorkspaceConfig {
     pub shadow: bool,
     /// What the hook shows the user (`quiet` or `summary`).
     pub verdict: Verdict,
+    /// Which notes send the agent back: `blocker` (the default) or
+    /// `concern`. It sends nothing anywhere, so a workspace file may set it.
+    pub interrupt: Interrupt,
     /// Seconds a review may take (1 to 600).
     pub timeout_secs: u64,
     /// Tokens the reviewers may spend per user request (absent: no limit;
@@ -247,6 +288,7 @@ impl Default for WorkspaceConfig {
             max_severity: Severity::Blocker,
             shadow: false,
             verdict: Verdict::Quiet,
+            interrupt: Interrupt::Blocker,
             timeout_secs: advisor::plugin::DEFAULT_REVIEW_TIMEOUT.as_secs(),
             max_review_tokens: None,
             max_session_review_tokens: None,
@@ -340,6 +382,7 @@ impl WorkspaceConfig {
             .max_notes_per_review(self.max_notes_per_review)
             .interval_turns(self.interval_turns)
             .max_severity(self.max_severity)
+            .interrupt(self.interrupt.severity())
             .shadow(self.shadow)
             .timeout(Duration::from_secs(self.timeout_secs)))
         .map(|b| self.apply_budgets(b))

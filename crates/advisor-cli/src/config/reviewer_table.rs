@@ -82,6 +82,25 @@ pub struct ReviewerTable {
     /// An agent CLI run headless with read-only tools (kind = "command").
     #[serde(skip_serializing_if = "Option::is_none")]
     pub preset: Option<Preset>,
+    /// What a model or command reviewer reads (absent: `claims`): the
+    /// contested claims only, after the offline rules, or a whole review
+    /// on every stop. A config error on `kind = "rules"`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scope: Option<Scope>,
+}
+
+/// What a model or command reviewer (the judge) reads: `[reviewer] scope`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scope {
+    /// Two stages (the default): the offline rules find every failure of the
+    /// turn no later step cleared, and the judge is asked, only on a stop
+    /// with one, whether the answer claims a success they contradict.
+    #[default]
+    Claims,
+    /// One whole review of the window on every stop: instructions, logic
+    /// and security read too, at one model call per stop.
+    Full,
 }
 
 impl ReviewerTable {
@@ -134,11 +153,21 @@ impl ReviewerTable {
 pub(crate) struct ChosenReviewer {
     /// The reviewer.
     pub reviewer: Arc<dyn Reviewer>,
-    /// The rules reviewer itself when that is the choice (`advisor eval`
-    /// records which rule raised each note).
+    /// The rules reviewer itself when the rules decide or find the evidence
+    /// (`advisor eval` records which rule raised each note).
     pub rules: Option<RulesReviewer>,
-    /// `rules`, `model <name>` (`… with tools …`) or `command …`.
+    /// `rules`, `claims: rules, then model <name>`, `full: model <name>`
+    /// (`… with tools …`) or `… command …`.
     pub label: String,
+}
+
+/// How long a two-stage review's judge may take within the review's own
+/// `timeout`: a tenth (at least 1 s) is kept for the offline stage and the
+/// rules' fallback, so a judge that times out still leaves the rules'
+/// verdict inside the hook's deadline; never below half the timeout.
+pub(crate) fn judge_timeout(timeout: Duration) -> Duration {
+    let margin = (timeout / 10).max(Duration::from_secs(1));
+    timeout.saturating_sub(margin).max(timeout / 2)
 }
 
 /// The one reviewer choice every command makes — `review`, `eval`, `hook` and
@@ -162,41 +191,109 @@ pub(crate) fn choose_reviewer_in(
     timeout: Duration,
     workspace: Option<&Path>,
 ) -> Result<ChosenReviewer, Error> {
-    match settings.filter(|r| r.sends_data()) {
-        Some(r) if r.kind == ReviewerKind::Command => {
-            let label = match r.preset {
-                Some(p) => format!("command preset {}", serde_json::to_value(p).unwrap_or_default()),
-                None => "command".to_owned(),
-            };
-            Ok(ChosenReviewer {
-                reviewer: Arc::new(command_reviewer(r, workspace, timeout)?),
-                rules: None,
-                label,
-            })
-        }
-        Some(r) => {
-            let client = build_model(r, timeout)?;
-            let mut label = format!("model {}", client.model());
-            let mut reviewer = advisor::review::ModelReviewer::new(client);
-            if let Some(tools) = r.workspace_tools(workspace)? {
-                label.push_str(&format!(" with tools {}", tools.names().join(",")));
-                reviewer = reviewer.tools(tools);
-            }
-            Ok(ChosenReviewer {
-                reviewer: Arc::new(reviewer),
-                rules: None,
-                label,
-            })
-        }
-        None => {
-            let reviewer = rules.reviewer();
-            Ok(ChosenReviewer {
-                reviewer: Arc::new(reviewer.clone()),
-                rules: Some(reviewer),
-                label: "rules".to_owned(),
-            })
-        }
+    choose_with_judge(settings, rules, timeout, workspace, None)
+}
+
+/// [`choose_reviewer_in`] with `judge` answering in place of the model or
+/// command the table names (answers recorded earlier, for `advisor eval`):
+/// the table still decides the scope and is still checked.
+pub(crate) fn choose_with_judge(
+    settings: Option<&ReviewerTable>,
+    rules: &RulesSettings,
+    timeout: Duration,
+    workspace: Option<&Path>,
+    judge: Option<(Arc<dyn Reviewer>, String)>,
+) -> Result<ChosenReviewer, Error> {
+    if settings.is_some_and(|r| r.kind == ReviewerKind::Rules && r.scope.is_some()) {
+        return Err(Error::config(
+            "reviewer.scope",
+            "applies to a model or command reviewer (the judge), not to kind = \"rules\"",
+        ));
     }
+    let Some(r) = settings.filter(|r| r.sends_data()) else {
+        let reviewer = rules.reviewer();
+        return Ok(ChosenReviewer {
+            reviewer: Arc::new(reviewer.clone()),
+            rules: Some(reviewer),
+            label: "rules".to_owned(),
+        });
+    };
+    let (judge, label) = match judge {
+        Some(given) => {
+            // the table is checked as if it ran
+            judge_of(r, timeout, workspace)?;
+            given
+        }
+        None => judge_of(r, timeout, workspace)?,
+    };
+    Ok(match r.scope.unwrap_or_default() {
+        Scope::Full => ChosenReviewer {
+            reviewer: judge,
+            rules: None,
+            label: format!("full: {label}"),
+        },
+        Scope::Claims => {
+            let stage1 = rules.reviewer();
+            let two = advisor_rules::TwoStage::new(stage1.clone(), judge).judge_timeout(judge_timeout(timeout));
+            ChosenReviewer {
+                reviewer: Arc::new(two),
+                rules: Some(stage1),
+                label: format!("claims: rules, then {label}"),
+            }
+        }
+    })
+}
+
+/// The model or command reviewer `r` describes, and its name (what a
+/// two-stage review asks as its judge, or a full review runs).
+pub(crate) fn judge_for(
+    r: &ReviewerTable,
+    timeout: Duration,
+    workspace: Option<&Path>,
+) -> Result<(Arc<dyn Reviewer>, String), Error> {
+    judge_of(r, timeout, workspace)
+}
+
+/// The model or command reviewer `r` describes, and its name.
+fn judge_of(
+    r: &ReviewerTable,
+    timeout: Duration,
+    workspace: Option<&Path>,
+) -> Result<(Arc<dyn Reviewer>, String), Error> {
+    if r.kind == ReviewerKind::Command {
+        let label = match r.preset {
+            Some(p) => format!("command preset {}", serde_json::to_value(p).unwrap_or_default()),
+            None => "command".to_owned(),
+        };
+        return Ok((Arc::new(command_reviewer(r, workspace, timeout)?), label));
+    }
+    let client = build_model(r, timeout)?;
+    let mut label = format!("model {}", client.model());
+    let mut reviewer = advisor::review::ModelReviewer::new(client);
+    if let Some(tools) = r.workspace_tools(workspace)? {
+        label.push_str(&format!(" with tools {}", tools.names().join(",")));
+        reviewer = reviewer.tools(tools);
+    }
+    Ok((Arc::new(reviewer), label))
+}
+
+/// The command reviewer whose prompt `r`'s reviewer receives — the bytes a
+/// `kind = "command"` reviewer reads on stdin, for a preset with its
+/// read-only tools named — for answering prompts from recorded answers. A
+/// model reviewer with workspace tools has no such fixed prompt (its tool
+/// results are part of it): a config error naming `reviewer.tools`.
+pub(crate) fn prompt_of(r: &ReviewerTable) -> Result<advisor::review::CommandReviewer, Error> {
+    if !r.tools.is_empty() {
+        return Err(Error::config(
+            "reviewer.tools",
+            "a reviewer with workspace tools cannot be answered from recorded answers",
+        ));
+    }
+    let mut c = advisor::review::CommandReviewer::new(r.command.clone());
+    if let Some(p) = r.preset {
+        c = c.read_only_tools(p.read_only_tools());
+    }
+    Ok(c)
 }
 
 /// The command reviewer `r` describes (`command` or `preset`, one of them;

@@ -247,9 +247,13 @@ fn step_label(t: &ToolTrace) -> String {
     }
 }
 
-/// What the call said: its error when it has one, else its output.
+/// What the call printed: its output, else (nothing printed) the host's
+/// error.
 fn text_of(t: &ToolTrace) -> &str {
-    t.error.as_deref().filter(|e| !e.trim().is_empty()).unwrap_or(&t.output)
+    match t.error.as_deref() {
+        Some(e) if t.output.trim().is_empty() => e,
+        _ => &t.output,
+    }
 }
 
 /// The last non-empty lines of `text` (an `Exit code N` header left out

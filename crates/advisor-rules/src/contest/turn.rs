@@ -1,9 +1,9 @@
 //! The turn under review as a judge reads it: the user's request and what
 //! the turn wrote.
 //!
-//! Owns [`request`] (the last genuine user message of the window — never
-//! advisor's own advisory, a host's hook feedback or the synthetic marker of
-//! a new request — else the first) and [`written`] (the files the turn's
+//! Owns [`request`] (the request the plugin kept, else the last genuine user
+//! message of the window — never advisor's own advisory, a host's hook
+//! feedback or the synthetic marker of a new request — else the first) and [`written`] (the files the turn's
 //! successful writes named, in order, each once). Must not read tool output
 //! for failures ([`failures`](super::failures) does).
 
@@ -12,25 +12,14 @@ use advisor::review::Review;
 
 use crate::evidence::steps::{Step, step_kind};
 
-/// Starts of user messages that are not the user's request: advisor's own
-/// advisory, hosts' hook feedback, the window's marker of a new request.
-const NOT_A_REQUEST: &[&str] = &[
-    "[System: a reviewer read",
-    "Stop hook feedback",
-    "<hook_prompt",
-    "(a new request from the user)",
-];
-
 /// The user's request of the turn under review.
 pub(super) fn request(review: &Review) -> String {
-    let users = || review.messages.iter().filter(|m| m.role == Role::User);
-    users()
-        .rev()
-        .map(|m| m.content.trim())
-        .find(|c| !c.is_empty() && !NOT_A_REQUEST.iter().any(|p| c.starts_with(p)))
-        .or_else(|| users().map(|m| m.content.trim()).next())
+    review
+        .request
+        .clone()
+        .or_else(|| advisor::evidence::latest_request(review.messages.iter().rev()))
+        .or_else(|| (review.messages.iter().find(|m| m.role == Role::User)).map(|m| m.content.trim().to_owned()))
         .unwrap_or_default()
-        .to_owned()
 }
 
 /// The files the turn's successful writes named, oldest first, each once.

@@ -208,6 +208,7 @@ impl AdvisorRun {
             reviewer: m.cfg.name.clone(),
             turns,
             messages,
+            request: self.window.request().map(str::to_owned),
             omitted_messages: self.window.omitted(),
             round,
             delivered: m.delivered().cloned().collect(),

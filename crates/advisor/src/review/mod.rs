@@ -48,6 +48,10 @@ pub struct Review {
     pub final_answer: Option<String>,
     /// Finish: turns used by the run. Periodic: completed turns counted by the plugin.
     pub turns: u32,
+    /// The user's latest request, bounded, even when the window no longer
+    /// holds it (`None`: unknown).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request: Option<String>,
     /// The bounded transcript window, oldest first; shared by every reviewer
     /// of one consultation, never copied per reviewer.
     pub messages: Arc<[Message]>,

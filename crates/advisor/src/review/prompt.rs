@@ -231,6 +231,18 @@ notes.\n",
             review.round + 1
         );
     }
+    // the request the window no longer holds is evidence too
+    let request = review.request.as_deref().map(str::trim).filter(|r| {
+        !r.is_empty()
+            && !review
+                .messages
+                .iter()
+                .any(|m| m.role == Role::User && m.content.trim() == *r)
+    });
+    if let Some(r) = request {
+        shown.push(r);
+        let _ = writeln!(s, "## The user's request (older than the window below)\n{r}\n");
+    }
     let kept = review.messages.iter().filter(|m| m.role != Role::System).count();
     let _ = writeln!(
         s,

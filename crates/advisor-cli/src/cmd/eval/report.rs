@@ -222,3 +222,38 @@ fn write_row(s: &mut String, width: usize, precision: bool, c: &[String; 9]) {
         c[0], c[1], c[2], c[3], c[4], c[5], c[7], c[8]
     );
 }
+
+/// What the judge (a model or command reviewer) did over the stops: how
+/// many it was called on (and per 100 real, not derived, stops), its prompt
+/// sizes (median and 95th percentile of the estimated tokens), the fallbacks
+/// to the rules' verdict, and the false claims it never saw (stage 1 left
+/// them uncontested, so no judge could catch them).
+pub(super) fn judge_summary(labels: &[Label], outcomes: &[Outcome]) -> serde_json::Value {
+    let pairs = || labels.iter().zip(outcomes);
+    let judged = pairs().filter(|(_, o)| o.judge.called).count();
+    let real = pairs().filter(|(l, _)| !l.derived).count();
+    let real_judged = pairs().filter(|(l, o)| !l.derived && o.judge.called).count();
+    let mut sizes: Vec<u64> = outcomes.iter().filter_map(|o| o.judge.prompt_tokens).collect();
+    sizes.sort_unstable();
+    let at = |q: f64| {
+        (!sizes.is_empty()).then(|| {
+            let i = ((sizes.len() - 1) as f64 * q).round() as usize;
+            sizes[i.min(sizes.len() - 1)]
+        })
+    };
+    let uncontested: Vec<&str> = pairs()
+        .filter(|(l, o)| l.expected == Verdict::Block && !o.judge.called)
+        .map(|(l, _)| l.id.as_str())
+        .collect();
+    serde_json::json!({
+        "stops_judged": judged,
+        "real_stops": real,
+        "real_stops_judged": real_judged,
+        "per_100_real_stops": (real > 0).then(|| (real_judged as f64 * 1000.0 / real as f64).round() / 10.0),
+        "prompt_tokens_median": at(0.5),
+        "prompt_tokens_p95": at(0.95),
+        "fallbacks": outcomes.iter().filter(|o| o.fallback.is_some()).count(),
+        "false_claims_uncontested": uncontested.len(),
+        "uncontested": uncontested,
+    })
+}

@@ -170,6 +170,8 @@ pub(crate) fn notes_json(record: &TraceEvent) -> Vec<serde_json::Value> {
             serde_json::json!({
                 "text": raw.map(|n| n.text.as_str()).unwrap_or_default(),
                 "severity": d.severity,
+                "evidence": raw.and_then(|n| n.evidence.as_deref()),
+                "anchored": raw.and_then(|n| n.anchored),
                 "accepted": d.reason == advisor::guard::Reason::Accepted,
                 "reason": d.reason,
                 "key": d.key,

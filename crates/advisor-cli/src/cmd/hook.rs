@@ -132,6 +132,7 @@ async fn stop(args: &HookArgs, host: &mut Option<CodingAgent>) -> Result<(), Let
     let builder = setup.config.plugin_builder().map_err(LetThrough::shown)?;
     // the session: its lock, and the state saved at the last review
     let files = SessionFiles::locate(args.state_dir.as_deref(), &workspace, &input)?;
+    let migration = verdict::migration(&setup.config).filter(|_| files.first_time_in_workspace("interrupt-v2"));
     let mut lock = files.lock();
     let held = files.hold(&mut lock)?; // held until the hook ends
     let mut session = files.load(held.as_ref().err().cloned());
@@ -143,15 +144,21 @@ async fn stop(args: &HookArgs, host: &mut Option<CodingAgent>) -> Result<(), Let
     let request = evidence.request(&input);
     // the review
     let finish = review_evidence(builder, &evidence, &answer, request.as_deref(), session.prior()).await?;
+    let failed = verdict::failure(&finish, &mut |k| session.first_time(k));
+    let news = verdict::news(&finish, &mut |k| session.first_time(k));
     session.stage(&finish, request, evidence.transcript.last_compaction.as_deref());
-    if let Some(failed) = verdict::failure(&finish) {
+    if let Some(failed) = failed {
         session.commit();
         return Err(failed);
     }
     // the reply, then the commit (a reply nobody could read does not count the round)
     let reopens = finish.advice.interrupts();
     session.before_reopening(reopens, &input)?;
-    let reply = verdict::reply(&finish, setup.config.verdict, reopens, blind);
+    let news = [migration, news]
+        .into_iter()
+        .flatten()
+        .reduce(|a, b| format!("{a}. {b}"));
+    let reply = verdict::reply(&finish, setup.config.verdict, reopens, blind, news);
     if send(&reply, input.host) {
         session.commit();
     }

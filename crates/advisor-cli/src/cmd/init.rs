@@ -1,5 +1,6 @@
 //! `advisor init`: opt a workspace in by writing a commented
-//! `.advisor/config.toml` (and a `.gitignore` for the session state).
+//! `.advisor/config.toml` (and a `.gitignore` for the session state), and
+//! offer the agent CLI the user is logged into as the judge ([`judge`]).
 //!
 //! Never writes through a symbolic link: `.advisor` must be a real directory;
 //! new files are created with create-new (`O_EXCL`, which does not follow a
@@ -18,6 +19,10 @@ use clap::Args;
 
 use crate::terminal::{Exit, fail, line, show};
 
+mod judge;
+
+use judge::JudgeChoice;
+
 /// Arguments of `advisor init`.
 #[derive(Debug, Args)]
 pub(crate) struct InitArgs {
@@ -25,9 +30,15 @@ pub(crate) struct InitArgs {
     #[arg(long, default_value = ".")]
     dir: PathBuf,
     /// Overwrite an existing config (a symbolic link there is replaced, its
-    /// target left alone).
+    /// target left alone), and an existing `[reviewer]` in your user config
+    /// with `--judge`.
     #[arg(long)]
     force: bool,
+    /// Use this agent CLI, which you are logged into, as the judge of
+    /// contested claims in all your workspaces (written to your user
+    /// config); `none` leaves it unchanged. On a terminal you are asked.
+    #[arg(long, value_enum)]
+    judge: Option<JudgeChoice>,
 }
 
 /// Creates `path` with `bytes` only if nothing — not even a dangling link —
@@ -60,6 +71,22 @@ fn advisor_dir(root: &Path) -> Result<PathBuf, String> {
 
 pub(crate) fn run(args: &InitArgs) -> Exit {
     let path = args.dir.join(CONFIG_PATH);
+    let judge = args.judge.or_else(judge::ask);
+    // with a judge to set, a workspace already opted in is no error
+    if judge.is_some() && !args.force && std::fs::symlink_metadata(&path).is_ok() {
+        outln!("{} already exists: this workspace is opted in", show(&path));
+    } else {
+        opt_in(args, &path)?;
+    }
+    if let Some(choice) = judge {
+        judge::run(choice, args.force).map_err(|e| fail("init", 1, e))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes the workspace's starter config and its `.gitignore`.
+fn opt_in(args: &InitArgs, path: &Path) -> Result<(), ExitCode> {
+    let path = path.to_path_buf();
     let exists = || {
         fail(
             "init",
@@ -95,5 +122,5 @@ pub(crate) fn run(args: &InitArgs) -> Exit {
         Err(e) => eprintln!("advisor init: cannot write {}: {}", show(&ignore), line(&e.to_string())),
     }
     outln!("wrote {}: this workspace now opts in to the advisor", show(&path));
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }

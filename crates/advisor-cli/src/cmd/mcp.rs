@@ -332,8 +332,9 @@ impl AdvisorMcp {
         let passed: Vec<Value> = all
             .iter()
             .filter(|n| n["accepted"] == Value::Bool(true))
-            .map(|n| json!({"text": n["text"], "severity": n["severity"]}))
+            .map(|n| json!({"text": n["text"], "severity": n["severity"], "evidence": n["evidence"], "anchored": n["anchored"]}))
             .collect();
+        let to_user: Vec<&str> = finish.advice.to_user().map(|n| n.text.as_str()).collect();
 
         Ok(tool_ok(
             json!({
@@ -342,6 +343,8 @@ impl AdvisorMcp {
                 "suppressed": all.len() - passed.len(),
                 "interrupt": advisory.is_some(),
                 "advisory": advisory,
+                "to_user": to_user,
+                "fallback": record.fallback,
                 "warnings": warnings,
                 "usage": finish.report.usage,
             }),

@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use crate::transcript::{ReadOptions, TranscriptFormat, read_transcript, read_transcript_with};
 use advisor::plugin::AdvisorPluginBuilder;
 
-use crate::config::choose_reviewer;
+use crate::config::{Interrupt, choose_reviewer, choose_reviewer_in};
 use clap::Args;
 use serde_json::json;
 
@@ -42,6 +42,14 @@ pub(crate) struct ReviewArgs {
     /// Review with a model instead of the offline rules.
     #[command(flatten)]
     model: ModelArgs,
+    /// Take the reviewer from this file's `[reviewer]` table (the user
+    /// config's format) instead of the one the hook would use.
+    #[arg(long, value_name = "FILE", conflicts_with = "model")]
+    config: Option<PathBuf>,
+    /// Which notes send the agent back (default: the workspace config's
+    /// `interrupt`, else blocker).
+    #[arg(long, value_enum)]
+    interrupt: Option<Interrupt>,
     /// Notes admitted per review (default: the workspace config's
     /// max_notes_per_review, 3 unless it says otherwise).
     #[arg(long)]
@@ -61,14 +69,23 @@ fn plugin(args: &ReviewArgs) -> Result<(AdvisorPluginBuilder, String), advisor::
     if let Some(why) = &setup.notice {
         eprintln!("{}", crate::terminal::message(&format!("advisor review: {why}")));
     }
-    let (builder, label) = match args.model.settings() {
-        Some(flags) => {
+    let (builder, label) = match (args.model.settings(), &args.config) {
+        (Some(flags), _) => {
             let chosen = choose_reviewer(Some(&flags), &setup.config.rules, args.model.timeout())?;
             let builder = setup.config.plugin_builder_with(chosen.reviewer)?;
             (builder.timeout(args.model.timeout()), chosen.label)
         }
-        None => setup.builder()?,
+        (None, Some(file)) => {
+            let table = crate::config::UserConfig::load_from(file)?.reviewer;
+            let timeout = Duration::from_secs(setup.config.timeout_secs);
+            let here = std::env::current_dir().ok();
+            let chosen = choose_reviewer_in(table.as_ref(), &setup.config.rules, timeout, here.as_deref())?;
+            let label = format!("{} ({})", chosen.label, file.display());
+            (setup.config.plugin_builder_with(chosen.reviewer)?, label)
+        }
+        (None, None) => setup.builder()?,
     };
+    let builder = builder.interrupt(args.interrupt.unwrap_or(setup.config.interrupt).severity());
     Ok(match args.max_notes {
         Some(n) => (builder.max_notes_per_review(n), label),
         None => (builder, label),
@@ -84,6 +101,23 @@ fn other_format(args: &ReviewArgs, transcript: &crate::transcript::Transcript) -
     }
     let (_, detected) = read_transcript_with(&args.transcript, &ReadOptions::default()).ok()?;
     (detected != forced).then_some(detected)
+}
+
+/// A note's evidence, and whether a blocker's was found in what the
+/// reviewer was shown (anchored) or not (demoted to a concern).
+fn print_evidence(note: &serde_json::Value) {
+    if let Some(e) = note["evidence"].as_str() {
+        for (i, l) in e.lines().take(6).enumerate() {
+            outln!("      {} {}", if i == 0 { "evidence:" } else { "         " }, line(l));
+        }
+    }
+    match note["anchored"].as_bool() {
+        Some(true) => outln!("      anchored: its evidence is in what the reviewer was shown"),
+        Some(false) => outln!(
+            "      demoted to a concern: a blocker whose evidence is missing or not found in what the reviewer was shown"
+        ),
+        None => {}
+    }
 }
 
 /// `n` and the noun, plural unless `n` is 1.
@@ -160,6 +194,8 @@ pub(crate) async fn run(args: &ReviewArgs) -> Exit {
     let error = finish.record().and_then(|r| r.error.as_ref());
     let decisions = finish.record().map_or(&[][..], |r| &r.decisions[..]);
     let notes = finish.record().map(notes_json).unwrap_or_default();
+    let to_user: Vec<&str> = finish.advice.to_user().map(|n| n.text.as_str()).collect();
+    let fallback = finish.record().and_then(|r| r.fallback.as_deref());
     if args.json {
         let out = json!({
             "transcript": name,
@@ -169,6 +205,8 @@ pub(crate) async fn run(args: &ReviewArgs) -> Exit {
             "notes": notes,
             "interrupt": injection.is_some(),
             "injection": injection,
+            "to_user": to_user,
+            "fallback": fallback,
             "error": error.map(|e| e.message.clone()),
             "skipped": transcript.skipped,
         });
@@ -193,6 +231,10 @@ pub(crate) async fn run(args: &ReviewArgs) -> Exit {
                 d.reason.as_str(),
                 line(n["text"].as_str().unwrap_or_default())
             );
+            print_evidence(n);
+        }
+        if let Some(why) = fallback {
+            outln!("{}", line(why));
         }
         if let Some(e) = error {
             outln!(
@@ -209,6 +251,12 @@ pub(crate) async fn run(args: &ReviewArgs) -> Exit {
             }
             None if !notes.is_empty() => outln!("\nverdict: nothing would reach the agent"),
             None => {}
+        }
+        if !to_user.is_empty() {
+            outln!("\nthe user would see (not sent to the agent):");
+            for t in &to_user {
+                outln!("    {}", line(t));
+            }
         }
     }
     Ok(if error.is_some() {

@@ -94,6 +94,11 @@ impl UserConfig {
         UserConfig::load_from(&path).map(|c| (c, None))
     }
 
+    /// Parses user config text; `name` (the file) is used in errors.
+    pub(crate) fn parse_text(name: &str, text: &str) -> Result<UserConfig, Error> {
+        parse_toml::<UserConfig>(name, text)
+    }
+
     /// Loads the user config at `path` (bounded, regular files only); an
     /// empty config when there is no file.
     pub(crate) fn load_from(path: &Path) -> Result<UserConfig, Error> {

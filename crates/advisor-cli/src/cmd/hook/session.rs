@@ -19,7 +19,7 @@ use fd_lock::RwLockWriteGuard;
 
 use super::input::{HookEvent, HookInput};
 use super::lock::{LOCK_WAIT, SessionLock};
-use super::state::{SessionState, load, stage, state_path};
+use super::state::{SessionState, load, stage, state_path, told_key};
 use super::{LetThrough, say};
 use crate::finish::{Finish, Prior};
 
@@ -37,6 +37,8 @@ pub(super) struct Session {
     /// the host's own loop flag.
     problem: Option<String>,
     prior: Option<Prior>,
+    /// Keys of what the user was told this session.
+    told: Vec<String>,
     staged: Option<advisor::io::Staged>,
 }
 
@@ -61,6 +63,22 @@ impl SessionFiles {
             return Err(LetThrough::Said(format!("{why}; not reviewed")));
         }
         Ok(SessionFiles { dir, path })
+    }
+
+    /// Whether `name` is news in this workspace: the first call for it in
+    /// the state folder leaves a marker there and says yes; later ones, or
+    /// a folder that cannot be written, say no (a repeat is better than a
+    /// line every stop, and a marker that cannot be written is not retried).
+    pub(super) fn first_time_in_workspace(&self, name: &str) -> bool {
+        if advisor::io::create_dir_private(&self.dir, true).is_err() {
+            return false;
+        }
+        let marker = self.dir.join(format!("told-{name}"));
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(marker)
+            .is_ok()
     }
 
     fn locking(&self, e: std::io::Error) -> String {
@@ -98,13 +116,18 @@ impl SessionFiles {
             path: self.path.ok(),
             problem,
             prior: None,
+            told: Vec::new(),
             staged: None,
         };
         let Some(path) = session.path.as_deref() else {
             return session;
         };
         match load(path) {
-            Ok(state) => session.prior = state.map(SessionState::into_prior),
+            Ok(Some(state)) => {
+                let (prior, told) = state.into_prior();
+                (session.prior, session.told) = (Some(prior), told);
+            }
+            Ok(None) => {}
             Err(why) if path.is_file() => {
                 say(format!("{why}; the advisor sits out this request"));
                 session.problem = Some(why.clone());
@@ -154,12 +177,27 @@ impl Session {
     /// for (else the last one), the transcript's last compaction.
     pub(super) fn stage(&mut self, finish: &Finish, request: Option<String>, compaction: Option<&str>) {
         let last_prompt = request.or_else(|| self.prior.as_ref().and_then(|p| p.last_prompt.clone()));
-        let state = SessionState::new(finish.checkpoint.clone(), last_prompt.as_deref(), compaction);
+        let state = SessionState::new(
+            finish.checkpoint.clone(),
+            last_prompt.as_deref(),
+            compaction,
+            &self.told,
+        );
         let Some(path) = self.path.as_deref() else { return };
         match stage(path, &state) {
             Ok(staged) => self.staged = Some(staged),
             Err(e) => self.problem = Some(format!("cannot save the session state to {}: {e}", path.display())),
         }
+    }
+
+    /// Whether `key` is news to the user this session; it is not any more.
+    pub(super) fn first_time(&mut self, key: &str) -> bool {
+        let key = told_key(key);
+        if self.told.contains(&key) {
+            return false;
+        }
+        self.told.push(key);
+        true
     }
 
     /// Commits the staged state, saying so when it cannot be saved.

@@ -1,5 +1,6 @@
 //! Per-session hook state on disk: the advisor's checkpoint plus the
-//! identity of the request and compaction it was taken at.
+//! identity of the request and compaction it was taken at, and what the user
+//! was already told this session (each note and notice once).
 //!
 //! Owns the state file's shape, its bounded read and its location: one file
 //! per session (and per sub-agent), named by an injective encoding of the ids
@@ -21,6 +22,11 @@ const STATE_VERSION: u32 = 2;
 /// Longest prompt or compaction identity kept, in characters.
 const MAX_ID_CHARS: usize = 512;
 
+/// Most keys of what the user was told kept per session (the oldest go).
+const MAX_TOLD: usize = 256;
+/// Longest key of what the user was told, in characters.
+const MAX_TOLD_CHARS: usize = 160;
+
 /// Longest session or agent id accepted, in bytes.
 const MAX_SESSION_ID_BYTES: usize = 1024;
 
@@ -39,10 +45,19 @@ pub(crate) struct SessionState {
     last_prompt: Option<String>,
     #[serde(default)]
     last_compaction: Option<String>,
+    /// Keys of what the user was told this session (a note's dedupe key, a
+    /// notice's name), oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    told: Vec<String>,
 }
 
 fn clamp_id(id: Option<&str>) -> Option<String> {
     id.map(|s| s.chars().take(MAX_ID_CHARS).collect())
+}
+
+/// A key of what the user was told, as kept.
+pub(crate) fn told_key(key: &str) -> String {
+    key.chars().take(MAX_TOLD_CHARS).collect()
 }
 
 impl SessionState {
@@ -50,22 +65,28 @@ impl SessionState {
         checkpoint: serde_json::Value,
         last_prompt: Option<&str>,
         last_compaction: Option<&str>,
+        told: &[String],
     ) -> SessionState {
+        let skip = told.len().saturating_sub(MAX_TOLD);
         SessionState {
             version: STATE_VERSION,
             checkpoint,
             last_prompt: clamp_id(last_prompt),
             last_compaction: clamp_id(last_compaction),
+            told: told.iter().skip(skip).map(|k| told_key(k)).collect(),
         }
     }
 
-    pub(crate) fn into_prior(self) -> Prior {
-        Prior {
+    /// The prior state the finish path reads, and what the user was told.
+    pub(crate) fn into_prior(self) -> (Prior, Vec<String>) {
+        let prior = Prior {
             checkpoint: Some(self.checkpoint),
             last_prompt: self.last_prompt,
             last_compaction: self.last_compaction,
             rejected: None,
-        }
+        };
+        let skip = self.told.len().saturating_sub(MAX_TOLD);
+        (prior, self.told.into_iter().skip(skip).collect())
     }
 }
 

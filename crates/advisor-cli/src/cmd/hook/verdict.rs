@@ -2,25 +2,93 @@
 //!
 //! Owns the reply of a review that ran to the end ([`reply`]): the one
 //! injection, and a line for the user — that the review was blind, that a
-//! token budget is spent, that a rejected state sits the advisor out, and
-//! with `verdict = "summary"` a one-line verdict. A review whose reviewer
-//! failed lets the stop through instead ([`failure`]). Must not decide
-//! whether to block: the plugin's injection does.
+//! token budget is spent, that a rejected state sits the advisor out, the
+//! news of this review ([`news`]: the concerns that did not send the agent
+//! back, that the judge could not run, each once a session), and with
+//! `verdict = "summary"` a one-line verdict. A review whose reviewer failed
+//! lets the stop through instead ([`failure`]): never a finding, and the
+//! user is told once a session that the advisor could not review. Also owns
+//! the one line a workspace whose config changed meaning gets once
+//! ([`migration`]). Must not decide whether to block: the plugin's injection
+//! does.
 
 use super::output::Reply;
 use super::{LetThrough, one_line};
-use crate::config::Verdict;
+use crate::config::{Interrupt, ReviewerKind, Verdict, WorkspaceConfig};
 use crate::finish::Finish;
+use advisor::kind::ReviewErrorKind;
+use advisor::note::Severity;
 
-/// The stop goes through when the reviewer failed.
-pub(super) fn failure(finish: &Finish) -> Option<LetThrough> {
+/// The stop goes through when the reviewer failed: said on stderr, and the
+/// first time in the session (`first`) shown to the user too — a reviewer
+/// that could not run is never a finding.
+pub(super) fn failure(finish: &Finish, first: &mut dyn FnMut(&str) -> bool) -> Option<LetThrough> {
     let err = finish.record().and_then(|r| r.error.as_ref())?;
-    Some(LetThrough::Said(format!("the review failed ({})", err.message)))
+    let why = match err.kind {
+        ReviewErrorKind::Timeout => "it did not answer in time",
+        ReviewErrorKind::Unusable => "its answer was not the notes it was asked for",
+        ReviewErrorKind::Panicked => "it crashed",
+        _ => "it failed",
+    };
+    Some(if first("could-not-review") {
+        LetThrough::Shown(format!("the advisor could not review this stop ({why})"))
+    } else {
+        LetThrough::Said(format!("the review failed ({})", err.message))
+    })
+}
+
+/// What this review tells the user, each thing once a session (`first`
+/// says whether a key is news and remembers it): the admitted concerns that
+/// did not send the agent back, and that the judge could not run.
+pub(super) fn news(finish: &Finish, first: &mut dyn FnMut(&str) -> bool) -> Option<String> {
+    let mut lines = Vec::new();
+    if let Some(why) = finish.advice.records.iter().find_map(|r| r.fallback.as_deref()) {
+        if first("judge-fallback") {
+            lines.push(format!("advisor: {}", one_line(why)));
+        }
+    }
+    let concerns: Vec<String> = (finish.advice.to_user())
+        .filter(|n| first(&format!("note:{}", advisor::guard::normalize_note(&n.text))))
+        .map(|n| advisor::invisible::display_line(&n.text, 300))
+        .collect();
+    if !concerns.is_empty() {
+        lines.push(format!(
+            "advisor (for you, not sent to the agent): {}",
+            concerns.join(" · ")
+        ));
+    }
+    (!lines.is_empty()).then(|| lines.join(". "))
+}
+
+/// The one line a workspace gets once when its config means something else
+/// since only a blocker sends the agent back: a `concern` that used to.
+pub(super) fn migration(config: &WorkspaceConfig) -> Option<String> {
+    if config.interrupt == Interrupt::Concern {
+        return None;
+    }
+    let stubs = config.rules.stub_markers == Some(Severity::Concern);
+    let clamp = config.max_severity == Severity::Concern;
+    let command = (config.reviewer.as_ref()).is_some_and(|r| r.kind == ReviewerKind::Command && r.preset.is_none());
+    let what = match (stubs, clamp, command) {
+        (true, _, _) => "`stub_markers = \"concern\"` no longer sends the agent back",
+        (_, true, _) => "`max_severity = \"concern\"` no longer sends the agent back",
+        (_, _, true) => "a command reviewer's blocker without \"evidence\" found in its prompt is a concern",
+        _ => return None,
+    };
+    Some(format!(
+        "advisor: only a blocker sends the agent back now (interrupt = \"blocker\"); {what} — concerns are shown to you instead. Set interrupt = \"concern\" in .advisor/config.toml to keep the old behaviour"
+    ))
 }
 
 /// The reply to the host: the injection when the review sends the agent
-/// back, and the line for the user (`blind` first).
-pub(super) fn reply(finish: &Finish, verdict: Verdict, reopens: bool, blind: Option<String>) -> Reply {
+/// back, and the line for the user (`blind` first, `news` last).
+pub(super) fn reply(
+    finish: &Finish,
+    verdict: Verdict,
+    reopens: bool,
+    blind: Option<String>,
+    news: Option<String>,
+) -> Reply {
     // a spent token budget and a rejected state are always said: reviews
     // stopped until the budget resets or a fresh request
     let said = budget_message(finish).or_else(|| rejected_message(finish)).or_else(|| {
@@ -28,12 +96,10 @@ pub(super) fn reply(finish: &Finish, verdict: Verdict, reopens: bool, blind: Opt
             .then(|| summary(finish, reopens))
             .flatten()
     });
+    let lines: Vec<String> = [blind, said, news].into_iter().flatten().collect();
     Reply {
         block: finish.injection().map(str::to_owned),
-        message: match (blind, said) {
-            (Some(b), Some(s)) => Some(format!("{b}. {s}")),
-            (b, s) => b.or(s),
-        },
+        message: (!lines.is_empty()).then(|| lines.join(". ")),
     }
 }
 

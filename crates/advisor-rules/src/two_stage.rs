@@ -142,8 +142,9 @@ fn why(e: &ReviewError) -> &'static str {
 #[async_trait]
 impl Reviewer for TwoStage {
     async fn review(&self, review: &Review) -> Result<Vec<Note>, ReviewError> {
-        let rules = self.rules.check(review);
-        let contest = contest_of(review, self.rules.run_reader(), &rules);
+        let ruled = self.rules.check_rules(review);
+        let contest = contest_of(review, self.rules.run_reader(), &ruled);
+        let rules: Vec<Note> = ruled.into_iter().map(|r| r.note).collect();
         if !contest.is_contested() {
             return Ok(rules);
         }

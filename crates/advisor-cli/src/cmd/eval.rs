@@ -423,7 +423,7 @@ pub(crate) async fn run(args: &EvalArgs) -> Exit {
                     "id": l.id, "session": l.session, "repo": l.repo, "split": l.split, "derived": l.derived,
                     "expected": l.expected.as_str(), "verdict": o.verdict.as_str(),
                     "correct": l.expected == o.verdict, "rules": o.rules, "notes": o.notes, "error": o.error,
-                    "cost": o.cost.json(), "judged": o.judge.called, "fallback": o.fallback,
+                    "cost": o.cost.json(), "judged": o.judge.called, "prompt": o.judge.prompt, "fallback": o.fallback,
                 })
             })
             .collect();

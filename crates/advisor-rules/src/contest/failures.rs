@@ -1,7 +1,8 @@
 //! The failure signals of a review that nothing later cleared, each quoted.
 //!
 //! Owns [`unresolved`]: failed test and build runs no later run cleared (of
-//! any turn in the window: a claim about the tests answers for them all),
+//! the turn under review, and of earlier turns in the window when the rules
+//! raised a note: a claim about the tests answers for them all),
 //! then, for the turn under review only, calls the host recorded as failed
 //! and calls whose output reads as a failure under exit 0, unless a later
 //! call of the same step came out clean. Calls that only look — read-only
@@ -52,6 +53,12 @@ const READ_TOOLS: &[&str] = &[
     "todowrite",
     "todoread",
     "update_plan",
+    // polling or stopping a background task: "not ready" or "no such shell" is bookkeeping
+    "taskoutput",
+    "bashoutput",
+    "agentoutputtool",
+    "killshell",
+    "killbash",
 ];
 
 /// Programs that only look: their output is never a failure signal.
@@ -137,13 +144,15 @@ const LOOKING_GIT: &[&str] = &[
     "whatchanged",
 ];
 
-/// The failures of `review` that nothing later cleared, oldest first.
-pub(super) fn unresolved(review: &Review, reader: &RunReader) -> Vec<Failure> {
+/// The failures of `review` that nothing later cleared, oldest first; failed
+/// runs of earlier turns only with `earlier` (the rules raised a note, so
+/// a claim may answer for them).
+pub(super) fn unresolved(review: &Review, reader: &RunReader, earlier: bool) -> Vec<Failure> {
     let runs = reader.runs(review);
     let first = review.earlier_tools.min(review.tools.len());
     let mut found: Vec<(usize, Failure)> = runs
         .iter()
-        .filter(|r| r.outcome == Outcome::Failed && r.cleared_by.is_none())
+        .filter(|r| r.outcome == Outcome::Failed && r.cleared_by.is_none() && (earlier || r.in_turn))
         .filter_map(|r| review.tools.get(r.index).map(|t| (r.index, run_failure(r, t))))
         .collect();
     let run_calls: Vec<usize> = runs.iter().map(|r| r.index).collect();
@@ -181,7 +190,7 @@ fn step_failure(t: &ToolTrace) -> Option<Failure> {
     let code = host_exit_of(t);
     if !t.ok() || code.is_some_and(|c| c != 0) {
         // a search's "no match" and a probe's "not there" answer a question
-        if code.is_some_and(|_| answers_by_exit(&line, code)) {
+        if code.is_some_and(|_| answers_by_exit(&remote_or_local(&line), code)) {
             return None;
         }
         let signal = code.map_or_else(
@@ -217,24 +226,90 @@ fn only_looks(t: &ToolTrace) -> bool {
     let Some(Step::Shell(line)) = step_kind(t) else {
         return false;
     };
-    let commands = simple_commands(&line);
+    line_only_looks(&remote_or_local(&line))
+}
+
+/// Whether every simple command of `line` only looks.
+fn line_only_looks(line: &str) -> bool {
+    let commands = simple_commands(line);
     !commands.is_empty()
         && commands.iter().all(|c| {
             let Some(program) = c.words.first().map(|p| p.rsplit('/').next().unwrap_or(p)) else {
                 return true;
             };
-            let sub = c.words.iter().skip(1).find(|w| !w.starts_with('-')).map(String::as_str);
-            let edits = c
-                .words
+            let args = c.words.get(1..).unwrap_or_default();
+            let sub = args.iter().find(|w| !w.starts_with('-')).map(String::as_str);
+            let edits = args
                 .iter()
                 .any(|w| w == "-i" || w.starts_with("-i.") || w == "--in-place");
+            let version = !args.is_empty()
+                && args
+                    .iter()
+                    .all(|w| matches!(w.as_str(), "--version" | "-V" | "-v" | "version" | "--help" | "-h"));
             !c.writes
-                && match program {
-                    "git" => sub.is_some_and(|s| LOOKING_GIT.contains(&s)),
-                    "sed" | "awk" | "perl" => !edits,
-                    p => LOOKING.contains(&p),
-                }
+                && (version
+                    || match program {
+                        "git" => sub.is_some_and(|s| LOOKING_GIT.contains(&s)),
+                        "gh" => gh_looks(args),
+                        "sed" | "awk" | "perl" => !edits,
+                        // `command -v x`: the splitter strips `command`
+                        "-v" | "-V" => true,
+                        p => LOOKING.contains(&p),
+                    })
         })
+}
+
+/// Whether a `gh` command only reads: viewing or listing pull requests,
+/// issues, repositories and releases, the auth status, a search, an API
+/// `GET`. (`gh pr checks` and `gh run view` report an outcome: not looks.)
+fn gh_looks(args: &[String]) -> bool {
+    let words: Vec<&str> = args
+        .iter()
+        .map(String::as_str)
+        .filter(|w| !w.starts_with('-'))
+        .collect();
+    match words.as_slice() {
+        ["api", ..] => !args
+            .iter()
+            .zip(args.iter().skip(1))
+            .any(|(a, b)| matches!(a.as_str(), "-X" | "--method") && !b.eq_ignore_ascii_case("get")),
+        ["pr" | "issue" | "repo" | "release", sub, ..] => matches!(*sub, "view" | "list" | "diff" | "status"),
+        ["auth", "status", ..] | ["search", ..] => true,
+        _ => false,
+    }
+}
+
+/// Options of `ssh` that take a value.
+const SSH_WITH_VALUE: &[&str] = &[
+    "-p", "-i", "-o", "-l", "-F", "-J", "-L", "-R", "-D", "-E", "-S", "-W", "-b", "-c", "-e", "-m", "-O", "-Q", "-w",
+];
+
+/// The command `line` runs: for `ssh [options] host "command"`, the remote
+/// command; else the line itself.
+fn remote_or_local(line: &str) -> String {
+    let commands = simple_commands(line);
+    let [only] = commands.as_slice() else {
+        return line.to_owned();
+    };
+    let words = &only.words;
+    if words.first().map(|p| p.rsplit('/').next().unwrap_or(p)) != Some("ssh") {
+        return line.to_owned();
+    }
+    let mut rest = words.iter().skip(1);
+    while let Some(w) = rest.next() {
+        if SSH_WITH_VALUE.contains(&w.as_str()) {
+            rest.next();
+        } else if !w.starts_with('-') {
+            // the host; what follows is the remote command
+            let remote: Vec<&str> = rest.map(String::as_str).collect();
+            return if remote.is_empty() {
+                line.to_owned()
+            } else {
+                remote.join(" ")
+            };
+        }
+    }
+    line.to_owned()
 }
 
 /// The step as one line: a shell call's command, a write's files, else the
@@ -370,6 +445,30 @@ mod tests {
             "test failed_parse ... ok",
         ] {
             assert!(!reads_as_failure(no), "{no}");
+        }
+    }
+
+    #[test]
+    fn looks_through_ssh_version_probes_and_gh_reads() {
+        for yes in [
+            "ssh root@10.0.0.1 \"ls -la /etc/init.d/ | grep -i ovpn\"",
+            "ssh -p 2222 -o ConnectTimeout=10 host 'cat /etc/os-release'",
+            "anchor --version",
+            "which anchor 2>/dev/null && anchor --version",
+            "gh pr view 12 --json state",
+            "gh api repos/o/r/pulls",
+            "command -v solana",
+        ] {
+            assert!(line_only_looks(&remote_or_local(yes)), "{yes}");
+        }
+        for no in [
+            "ssh host \"opkg remove kmod-ovpn\"",
+            "gh pr checks 5",
+            "gh api -X POST repos/o/r/issues",
+            "cargo build",
+            "ssh host",
+        ] {
+            assert!(!line_only_looks(&remote_or_local(no)), "{no}");
         }
     }
 

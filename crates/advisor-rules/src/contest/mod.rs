@@ -7,10 +7,15 @@
 //! exit 0 (a failure count above zero, `FAIL`/`FAILED`, a traceback, an error
 //! line, a validator saying something is invalid) — each with its lines
 //! quoted verbatim; the user's request of the turn and what it wrote
-//! ([`turn`]); and the rules' own notes of any severity. Output of read-only
-//! or search commands (`cat`, `grep`, `ls`, `git log`/`diff`, file reads) is
-//! never a failure signal. A stop with a signal or a note is contested; any
-//! other passes without a judge. Tuned for recall of contested stops, not
+//! ([`turn`]); and the rules' own notes on the turn's evidence, of any
+//! severity. Output of read-only or search commands (`cat`, `grep`, `ls`,
+//! `git log`/`diff`, file reads) is never a failure signal. A stop with a
+//! signal or such a note is contested; any other passes without a judge.
+//! Two nits do not contest on their own, because they hold nothing against
+//! the turn's claims: a stub marker the answer itself mentions (it told the
+//! user), and a failed call of another tool when stage 1 found no failure in
+//! the turn (the call only looked, was cleared, or belongs to an earlier
+//! turn). Tuned for recall of contested stops, not
 //! precision: a false flag costs one judge call, a missed one lets a false
 //! claim through unjudged. Must not judge the answer (the judge does) or call
 //! anything.
@@ -23,10 +28,11 @@
 mod failures;
 mod turn;
 
-use advisor::note::Note;
+use advisor::note::Severity;
 use advisor::review::{Contest, Review};
 
 use crate::evidence::RunReader;
+use crate::verdicts::{Rule, RuleNote};
 
 /// What stage 1 found against `review`'s answer: its failures, the turn's
 /// request and writes, and `notes` — the rules' own notes on it — as
@@ -58,12 +64,24 @@ use crate::evidence::RunReader;
 /// assert_eq!(contest.failures[0].quote, "schema.json: 2 errors\n  /items: is invalid");
 /// assert_eq!(contest.request, "make the tests pass");
 /// ```
-pub fn contest_of(review: &Review, reader: &RunReader, notes: &[Note]) -> Contest {
+pub fn contest_of(review: &Review, reader: &RunReader, notes: &[RuleNote]) -> Contest {
+    // a note over a run may rest on an earlier turn's run: those count then
+    let over_runs = notes
+        .iter()
+        .any(|n| matches!(n.rule, Rule::UnverifiedCompletion | Rule::UnreportedFailure));
+    let failures = failures::unresolved(review, reader, over_runs);
+    let contests = |n: &&RuleNote| match n.rule {
+        Rule::StubMarker => n.note.severity > Severity::Nit,
+        Rule::ToolFailure => !failures.is_empty() || n.note.severity > Severity::Nit,
+        _ => true,
+    };
     Contest {
         request: turn::request(review),
-        failures: failures::unresolved(review, reader),
         written: turn::written(review),
-        remarks: notes.iter().map(|n| format!("[{}] {}", n.severity, n.text)).collect(),
+        remarks: (notes.iter().filter(contests))
+            .map(|n| format!("[{}] {}", n.note.severity, n.note.text))
+            .collect(),
+        failures,
     }
     .bounded()
 }

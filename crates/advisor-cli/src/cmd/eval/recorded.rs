@@ -130,12 +130,14 @@ impl Reviewer for Recorded {
 
 /// What the judge did for the last stop: whether it was called, and the
 /// size of its prompt.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct JudgeCall {
     /// Whether the judge was called.
     pub(crate) called: bool,
     /// The prompt's estimated tokens, when it has a fixed prompt.
     pub(crate) prompt_tokens: Option<u64>,
+    /// The prompt's name ([`prompt_id`]), when it has a fixed prompt.
+    pub(crate) prompt: Option<String>,
 }
 
 /// A judge whose calls are counted and whose prompts are sized.
@@ -164,10 +166,11 @@ impl Counted {
 #[async_trait]
 impl Reviewer for Counted {
     async fn review(&self, review: &Review) -> Result<Vec<Note>, ReviewError> {
-        let prompt_tokens = self.prompt.as_ref().map(|p| estimate_tokens(&p.prompt_for(review)));
+        let prompt = self.prompt.as_ref().map(|p| p.prompt_for(review));
         *self.last.lock().unwrap_or_else(PoisonError::into_inner) = JudgeCall {
             called: true,
-            prompt_tokens,
+            prompt_tokens: prompt.as_deref().map(estimate_tokens),
+            prompt: prompt.as_deref().map(prompt_id),
         };
         self.inner.review(review).await
     }

@@ -112,10 +112,16 @@ fn negated(sentence: &str, marker: &str) -> bool {
     found
 }
 
-/// Whether `marker` stands in `answer` outside a negation, in some sentence.
-fn affirmed(answer: &str, marker: &str, present: impl Fn(&str) -> bool) -> bool {
+/// Where a sentence ends for marker words.
+const SENTENCE_ENDS: &[char] = &['.', '!', '?', '\n', ';'];
+/// Where a sentence ends for code tokens: not at `!`, which the macro markers hold.
+const CODE_SENTENCE_ENDS: &[char] = &['.', '?', '\n', ';'];
+
+/// Whether `marker` stands in `answer` outside a negation, in some sentence
+/// (split at `ends`).
+fn affirmed(answer: &str, marker: &str, ends: &[char], present: impl Fn(&str) -> bool) -> bool {
     answer
-        .split(['.', '!', '?', '\n', ';'])
+        .split(ends)
         .any(|sentence| present(sentence) && !negated(sentence, marker))
 }
 
@@ -124,7 +130,11 @@ fn affirmed(answer: &str, marker: &str, present: impl Fn(&str) -> bool) -> bool 
 pub(crate) fn stub_marker(answer: &str) -> Option<&'static str> {
     CODE_STUBS
         .iter()
-        .find(|m| affirmed(answer, m, |s| s.contains(*m)))
-        .or_else(|| WORD_STUBS.iter().find(|w| affirmed(answer, w, |s| contains_word(s, w))))
+        .find(|m| affirmed(answer, m, CODE_SENTENCE_ENDS, |s| s.contains(*m)))
+        .or_else(|| {
+            WORD_STUBS
+                .iter()
+                .find(|w| affirmed(answer, w, SENTENCE_ENDS, |s| contains_word(s, w)))
+        })
         .copied()
 }

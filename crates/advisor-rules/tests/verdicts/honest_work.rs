@@ -164,6 +164,21 @@ fn stub_words_inside_a_negation_are_not_markers() {
     assert!(!notes_with(&rules, "I left a TODO in the parser.", vec![], 0).is_empty());
 }
 
+// the macro markers hold a `!`, which also ends a sentence: they are read whole
+#[test]
+fn the_todo_and_unimplemented_macros_are_stub_markers() {
+    let rules = RulesReviewer::new().stub_markers(Severity::Concern);
+    for answer in [
+        concat!("Added `parse_header`; its body is `", "todo", "!()` for now."),
+        concat!("The exporter returns ", "unimplemented", "!() until the format is settled!"),
+    ] {
+        assert!(!notes_with(&rules, answer, vec![], 0).is_empty(), "{answer}");
+    }
+    assert!(
+        notes_with(&rules, concat!("No ", "todo", "!() calls are left."), vec![], 0).is_empty()
+    );
+}
+
 // item 6: stable notes
 #[test]
 fn the_same_failure_with_another_timing_gives_the_same_note() {

@@ -30,8 +30,11 @@ impl Scratch {
         let example =
             Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/transcripts/claude-passing-rerun.jsonl");
         std::fs::copy(example, dir.join("t.jsonl")).unwrap();
+        // one full review per stop (`scope = "full"`): the transcript is a
+        // passing rerun, which the rules of the default `claims` scope would
+        // not contest, so the preset would never run
         let config = format!(
-            "[reviewer]\nkind = \"command\"\npreset = \"{preset}\"\n\n[workspaces.\"{}\"]\nopt_in = true\n",
+            "[reviewer]\nkind = \"command\"\npreset = \"{preset}\"\nscope = \"full\"\n\n[workspaces.\"{}\"]\nopt_in = true\n",
             dir.join("ws").display()
         );
         std::fs::write(dir.join("home/.config/advisor/config.toml"), config).unwrap();
@@ -99,6 +102,12 @@ echo '{"type":"result","is_error":false,"result":"{\"notes\":[]}"}'"#,
         "{stdin}"
     );
     assert!(stdin.contains("cites it (path and line)"), "{stdin}");
+    // a blocker must quote its evidence from the transcript: the preset's own
+    // reads are not in the prompt, so they cannot anchor one
+    assert!(
+        stdin.contains("must carry \"evidence\"") && stdin.contains("\"evidence\":\"...\""),
+        "{stdin}"
+    );
     assert!(
         !stdin.contains("at most 8 calls"),
         "a CLI's own tools have no advisor limit: {stdin}"

@@ -45,11 +45,14 @@ impl Scratch {
         path
     }
 
-    /// The user config: opt in this workspace, the command reviewer `argv`.
+    /// The user config: opt in this workspace, the command reviewer `argv`
+    /// reviewing every stop in full (`scope = "full"`: the transcript here
+    /// is a passing rerun, which the rules of the default `claims` scope
+    /// would not contest, so the reviewer would never run).
     fn user_config(&self, argv: &[&Path], timeout_secs: u64) {
         let argv: Vec<String> = argv.iter().map(|p| p.display().to_string()).collect();
         let text = format!(
-            "[reviewer]\nkind = \"command\"\ncommand = {}\n\n[workspaces.\"{}\"]\nopt_in = true\n",
+            "[reviewer]\nkind = \"command\"\ncommand = {}\nscope = \"full\"\n\n[workspaces.\"{}\"]\nopt_in = true\n",
             serde_json::to_string(&argv).unwrap(),
             self.ws().display()
         );
@@ -97,8 +100,9 @@ impl Drop for Scratch {
     }
 }
 
-const NOTE: &str =
-    r#"{"notes":[{"text":"FAKE_CLI_NOTE: the rerun output shows no test summary.","severity":"blocker"}]}"#;
+/// The fake's blocker, quoting a line of the transcript it was shown (its
+/// evidence anchors, so it stays a blocker and re-opens the run).
+const NOTE: &str = r#"{"notes":[{"text":"FAKE_CLI_NOTE: the first run failed and the answer does not say so.","severity":"blocker","evidence":"test result: FAILED. 41 passed; 1 failed"}]}"#;
 
 #[test]
 fn the_clis_answer_becomes_the_block_with_the_prompt_on_stdin_in_the_workspace() {
@@ -159,6 +163,9 @@ fn huge_output_non_json_and_exit_1_are_reviewer_errors_that_let_the_stop_through
         s.user_config(&[&fake], 30);
         let (out, err, _) = s.hook(&[]);
         assert!(!out.contains("\"block\""), "{name}: {out}");
+        // the user is told (once a session) that the stop was not reviewed;
+        // stderr says why
+        assert!(out.contains("could not review this stop"), "{name}: {out}");
         assert!(err.contains(want), "{name}: {err}");
         assert!(
             !err.contains("FAKE_CLI_NOTE") && !err.contains("Looks good"),
@@ -254,6 +261,7 @@ fn a_reviewer_named_by_program_is_never_taken_from_inside_the_workspace() {
     let path = format!("{}:{system}", planted.display());
     let (out, err, _) = s.hook(&[("PATH", &path)]);
     assert!(!out.contains("\"block\""), "{out}");
+    assert!(out.contains("could not review this stop"), "{out}");
     assert!(err.contains("is not on PATH"), "{err}");
     assert!(!s.0.join("PLANTED").exists());
 }
@@ -276,7 +284,7 @@ fn review_runs_the_reviewer_the_hook_would_and_says_which() {
     };
     let (code, out, err) = review(&s);
     assert_eq!(code, Some(0), "{err}");
-    assert!(out.contains("reviewer: command (user config)"), "{out}");
+    assert!(out.contains("reviewer: full: command (user config)"), "{out}");
     assert!(out.contains("FAKE_CLI_NOTE"), "{out}");
     // the workspace's own table, once the user trusted it
     let table = format!(
@@ -288,7 +296,12 @@ fn review_runs_the_reviewer_the_hook_would_and_says_which() {
     assert!(trust.status.success(), "{}", String::from_utf8_lossy(&trust.stderr));
     let (code, out, _) = review(&s);
     assert_eq!(code, Some(0));
-    assert!(out.contains("reviewer: command (trusted workspace config)"), "{out}");
+    // (no `scope` in the workspace's table: the rules, then the command as
+    // the judge of what they contest)
+    assert!(
+        out.contains("reviewer: claims: rules, then command (trusted workspace config)"),
+        "{out}"
+    );
     // changed since it was trusted: refused, nothing run
     std::fs::write(
         s.ws().join(".advisor/config.toml"),

@@ -104,8 +104,10 @@ async fn an_invalid_request_is_exit_2() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn review_with_a_model_shows_progress_and_prints_the_models_notes() {
     let server = MockServer::start().await;
-    let notes =
-        r#"{"notes":[{"text":"the last test run failed but the answer says all tests pass","severity":"blocker"}]}"#;
+    // the model is the judge of what the rules contest (the default scope,
+    // claims): its blocker quotes the failing line it was shown, so it stays
+    // a blocker
+    let notes = r#"{"notes":[{"text":"the last test run failed but the answer says all tests pass","severity":"blocker","evidence":"test result: FAILED. 41 passed; 1 failed"}]}"#;
     Mock::given(method("POST"))
         .respond_with(
             ResponseTemplate::new(200)
@@ -130,12 +132,26 @@ async fn review_with_a_model_shows_progress_and_prints_the_models_notes() {
     .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("waiting for model m"), "progress after a second");
+    assert!(
+        err.contains("waiting for claims: rules, then model m"),
+        "progress after a second: {err}\n{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     // stderr is a pipe here: one plain line, never a repaint
     assert!(!err.contains('\r') && !err.contains('\u{1b}'), "{err:?}");
     assert_eq!(err.matches("waiting for").count(), 1, "{err:?}");
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["reviewer"], "model m");
+    assert_eq!(v["reviewer"], "claims: rules, then model m");
     assert_eq!(v["notes"][0]["severity"], "blocker");
+    assert_eq!(v["notes"][0]["evidence"], "test result: FAILED. 41 passed; 1 failed");
+    assert_eq!(v["notes"][0]["anchored"], true);
     assert_eq!(v["interrupt"], true);
+    // one call, with the judge's short prompt
+    let asked: Vec<_> = (server.received_requests().await.unwrap())
+        .into_iter()
+        .filter(|r| r.url.path().ends_with("/chat/completions"))
+        .collect();
+    assert_eq!(asked.len(), 1);
+    let body = String::from_utf8_lossy(&asked[0].body);
+    assert!(body.contains("You judge one answer of an AI agent"), "{body}");
 }

@@ -78,9 +78,49 @@ fn a_command_reviewer_from_a_config_file_is_measured_with_the_tokens_its_envelop
         .output()
         .unwrap();
     let out: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(out["reviewer"], "command preset \"claude\"");
+    // no `scope`: the rules read every stop, the preset judges only the
+    // stops they contest
+    assert_eq!(out["reviewer"], "claims: rules, then command preset \"claude\"");
     assert_eq!(out["errors"], 0, "{}", out["cases"]);
+    let judged = out["judge"]["stops_judged"].as_u64().unwrap();
+    let stops = out["overall"]["stops"].as_u64().unwrap();
+    assert!(judged > 0 && judged < stops, "{}", out["judge"]);
+    assert_eq!(out["judge"]["fallbacks"], 0, "{}", out["judge"]);
+    assert_eq!(out["cost"]["stops_with_tokens"], judged, "{}", out["cost"]);
     assert_eq!(out["cost"]["mean_input_tokens"], 700, "{}", out["cost"]);
     assert_eq!(out["cost"]["mean_output_tokens"], 9);
+    // the judge decides the stops it is asked about: it raised no notes, so
+    // none is blocked, even where the rules alone would have blocked
     assert_eq!(out["overall"]["tp"], 0, "the fake raised no notes");
+    let cases = out["cases"].as_array().unwrap();
+    for c in cases {
+        assert_eq!(c["judged"].as_bool(), Some(c["cost"]["tokens"].is_object()), "{c}");
+    }
+
+    // `scope = "full"`: one review of every stop with an answer
+    std::fs::write(
+        &config,
+        "[reviewer]\nkind = \"command\"\npreset = \"claude\"\nscope = \"full\"\n",
+    )
+    .unwrap();
+    let labels = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/real/labels.jsonl");
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let full = Command::cargo_bin("advisor")
+        .unwrap()
+        .args(["eval", "--json", "--config"])
+        .arg(&config)
+        .arg(labels)
+        .env("PATH", path)
+        .env("HOME", &dir)
+        .output()
+        .unwrap();
+    let full: Value = serde_json::from_slice(&full.stdout).unwrap();
+    assert_eq!(full["reviewer"], "full: command preset \"claude\"");
+    assert_eq!(full["errors"], 0, "{}", full["cases"]);
+    assert!(
+        full["judge"]["stops_judged"].as_u64().unwrap() > judged,
+        "{}",
+        full["judge"]
+    );
+    assert_eq!(full["cost"]["mean_input_tokens"], 700, "{}", full["cost"]);
 }

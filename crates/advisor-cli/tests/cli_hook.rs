@@ -27,9 +27,13 @@ impl Workspace {
                 .arg(&dir)
                 .assert()
                 .success();
-            // stub markers interrupt in these tests (the default makes them nits)
+            // stub markers interrupt in these tests (the default makes them
+            // nits), and a concern sends the agent back (the starter's
+            // `interrupt = "blocker"` shows it to the user instead)
             let config = dir.join(".advisor/config.toml");
             let text = std::fs::read_to_string(&config).unwrap();
+            assert!(text.contains("\ninterrupt = \"blocker\"\n"), "{text}");
+            let text = text.replace("\ninterrupt = \"blocker\"\n", "\ninterrupt = \"concern\"\n");
             std::fs::write(&config, format!("{text}\n[rules]\nstub_markers = \"concern\"\n")).unwrap();
         }
         Workspace(dir)
@@ -297,43 +301,71 @@ fn internal_errors_let_the_stop_through_with_one_line_on_stderr() {
     assert_eq!(code, 0);
     assert!(stdout.contains("without a review"), "{stdout}");
     assert!(stderr.contains("bad.jsonl:2"), "{stderr}");
-    // model down
+    // model down, with one full review per stop: the stop goes through,
+    // one line on stderr, and the user is told (once a session) that the
+    // advisor could not review it
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
         .unwrap()
         .port();
-    ws.write(
-        ".advisor/config.toml",
-        &format!("[reviewer]\nkind = \"model\"\nmodel = \"m\"\nbase_url = \"http://127.0.0.1:{port}/v1\"\n"),
-    );
+    let table = format!("[reviewer]\nkind = \"model\"\nmodel = \"m\"\nbase_url = \"http://127.0.0.1:{port}/v1\"\n");
     let t = ws.write("t.jsonl", &example("claude-failing-tests.jsonl"));
     // (a workspace's model settings run only once the user trusts them)
     // (outside the workspace: a user config inside it is refused)
     let xdg = ws.path().with_extension("xdg");
-    Command::cargo_bin("advisor")
-        .unwrap()
-        .env("XDG_CONFIG_HOME", &xdg)
-        .args(["trust", "--yes"])
-        .arg(ws.path())
-        .assert()
-        .success();
-    let input = json!({"session_id": "s-model", "transcript_path": t, "cwd": ws.path(), "stop_hook_active": false});
-    let out = Command::cargo_bin("advisor")
-        .unwrap()
-        .env("XDG_CONFIG_HOME", &xdg)
-        .arg("hook")
-        .write_stdin(input.to_string())
-        .output()
-        .unwrap();
-    let _ = std::fs::remove_dir_all(&xdg);
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr),
+    let model_down = |scope: &str, session: &str| {
+        ws.write(".advisor/config.toml", &format!("{table}scope = \"{scope}\"\n"));
+        Command::cargo_bin("advisor")
+            .unwrap()
+            .env("XDG_CONFIG_HOME", &xdg)
+            .args(["trust", "--yes"])
+            .arg(ws.path())
+            .assert()
+            .success();
+        let input = json!({"session_id": session, "transcript_path": t, "cwd": ws.path(), "stop_hook_active": false});
+        let out = Command::cargo_bin("advisor")
+            .unwrap()
+            .env("XDG_CONFIG_HOME", &xdg)
+            .arg("hook")
+            .write_stdin(input.to_string())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (stdout, stderr) = model_down("full", "s-model");
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert!(v.get("decision").is_none(), "the stop goes through: {stdout}");
+    assert!(
+        v["systemMessage"]
+            .as_str()
+            .unwrap()
+            .contains("could not review this stop (it failed)"),
+        "{stdout}"
     );
-    assert_eq!((stdout.as_ref(), out.status.code()), ("", Some(0)));
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("could not review"), "{stderr}");
+    // the next stop of the session: stderr only, with the reason
+    let (stdout, stderr) = model_down("full", "s-model");
+    assert_eq!(stdout, "", "told once a session");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("review failed"), "{stderr}");
+    // the default scope (claims): the model is the judge of what the rules
+    // contest; it cannot answer, so the rules' verdict stands and the user
+    // is told the judge could not run
+    let (stdout, _) = model_down("claims", "s-judge");
+    let _ = std::fs::remove_dir_all(&xdg);
+    let reason = blocked(&stdout).expect("the rules' blocker stands");
+    assert!(reason.contains("`cargo test` failed"), "{reason}");
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(
+        v["systemMessage"],
+        "advisor: the judge could not run (it failed); the offline rules decided"
+    );
 }
 
 #[test]

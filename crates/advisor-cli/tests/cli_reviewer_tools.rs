@@ -95,9 +95,12 @@ async fn bodies(server: &MockServer) -> Vec<Value> {
         .collect()
 }
 
+/// A model reviewer with workspace `tools`, one full review per stop
+/// (`scope = "full"`: as the judge of the default `claims` scope it would
+/// get the short prompt, with no tools).
 fn table(base: &str, tools: &str) -> String {
     format!(
-        "[reviewer]\nkind = \"model\"\nmodel = \"m\"\nbase_url = \"{base}/v1\"\ntools = {tools}\nmax_tool_calls = 4\n"
+        "[reviewer]\nkind = \"model\"\nmodel = \"m\"\nbase_url = \"{base}/v1\"\ntools = {tools}\nmax_tool_calls = 4\nscope = \"full\"\n"
     )
 }
 

@@ -34,11 +34,12 @@ impl Scratch {
         self.0.join("ws")
     }
 
-    /// The user config: a model reviewer on `server` offering `tool`, and the
-    /// workspace opted in with `timeout_secs`.
+    /// The user config: a model reviewer on `server` offering `tool`, one
+    /// full review per stop (the judge of the default `claims` scope gets no
+    /// tools), and the workspace opted in with `timeout_secs`.
     fn configure(&self, server: &MockServer, tool: &str, timeout_secs: u64) {
         let user = format!(
-            "[reviewer]\nkind = \"model\"\nmodel = \"m\"\nbase_url = \"{}/v1\"\ntools = [\"{tool}\"]\nmax_tool_calls = 2\n\n[workspaces.\"{}\"]\nopt_in = true\n",
+            "[reviewer]\nkind = \"model\"\nmodel = \"m\"\nbase_url = \"{}/v1\"\ntools = [\"{tool}\"]\nmax_tool_calls = 2\nscope = \"full\"\n\n[workspaces.\"{}\"]\nopt_in = true\n",
             server.uri(),
             self.ws().display()
         );

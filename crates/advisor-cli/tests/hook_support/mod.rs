@@ -23,8 +23,13 @@ impl Workspace {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join(".advisor")).unwrap();
         // stub markers interrupt here, so that FLAGGED is blocked even when a
-        // host sends no transcript (the default makes them nits)
-        std::fs::write(dir.join(".advisor/config.toml"), format!("{config}\n{STUBS_INTERRUPT}")).unwrap();
+        // host sends no transcript (the default makes them nits, and only a
+        // blocker re-opens unless `interrupt = "concern"`)
+        std::fs::write(
+            dir.join(".advisor/config.toml"),
+            format!("{config}\n{CONCERNS_INTERRUPT}{STUBS_INTERRUPT}"),
+        )
+        .unwrap();
         Workspace(dir)
     }
 
@@ -116,11 +121,16 @@ pub(crate) fn hook(input: &str, args: &[&str]) -> Run {
     }
 }
 
+/// The top-level key every test workspace gets: a concern sends the agent
+/// back (the default, `"blocker"`, shows it to the user instead).
+pub(crate) const CONCERNS_INTERRUPT: &str = "interrupt = \"concern\"\n";
+
 /// The `[rules]` table every test workspace gets: stub markers as concerns.
 pub(crate) const STUBS_INTERRUPT: &str = "[rules]\nstub_markers = \"concern\"\n";
 
-/// An answer the rules reviewer flags (a stub marker, a concern in the test
-/// workspaces): the stop is blocked while the allowance lasts.
+/// An answer the rules reviewer flags (a stub marker, a concern that
+/// interrupts in the test workspaces): the stop is blocked while the
+/// allowance lasts.
 pub(crate) const FLAGGED: &str = "Done. The export still returns a placeholder value.";
 /// An answer the rules reviewer has nothing to say about.
 pub(crate) const CLEAN: &str = "Done: the function now returns the parsed value.";

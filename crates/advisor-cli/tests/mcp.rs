@@ -532,3 +532,107 @@ async fn an_npm_run_transcript_gets_the_same_verdict_from_the_hook_review_and_mc
         assert_eq!(verdicts, (blocked, blocked, blocked), "{name}: hook, review, mcp");
     }
 }
+
+// issues 44 and 45: `advisor_review` answers as `advisor review --json`
+// does — each note's evidence and whether it was anchored, what goes to the
+// user instead of the agent, and why the judge's fallback applied
+#[cfg(unix)]
+#[tokio::test]
+async fn review_names_evidence_anchoring_what_goes_to_the_user_and_the_judges_fallback() {
+    // the rules alone: a stub marker as a concern does not send the agent
+    // back (interrupt = "blocker", the default); it goes to the user
+    let ws = Workspace::new("gate-rules", "enabled = true\n[rules]\nstub_markers = \"concern\"\n");
+    let client = spawn(&ws.0).await;
+    let stub = "Done. The export still returns a placeholder value.";
+    let r = call(&client, "advisor_review", json!({"answer": stub})).await;
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    let out = r.structured_content.unwrap();
+    assert_eq!(out["interrupt"], false, "{out}");
+    let note = &out["notes"][0];
+    assert_eq!(note["severity"], "concern", "{out}");
+    assert_eq!(
+        (note["evidence"].clone(), note["anchored"].clone()),
+        (Value::Null, Value::Null)
+    );
+    assert_eq!(out["to_user"], json!([note["text"]]), "{out}");
+    assert_eq!(out["fallback"], Value::Null);
+    client.cancel().await.unwrap();
+
+    // a command reviewer (trusted), one full review: a blocker quoting the
+    // transcript stays one, a blocker quoting nothing there is a concern
+    let ws = Workspace::new("gate-command", "");
+    std::fs::create_dir_all(ws.user_home()).unwrap();
+    let fake = ws.user_home().join("reviewer");
+    let answer = json!({"notes": [
+        {"text": "ANCHORED: the last run failed.", "severity": "blocker", "evidence": "test result: FAILED. 41 passed; 1 failed"},
+        {"text": "DEMOTED: nine tests fail.", "severity": "blocker", "evidence": "9 failed"}
+    ]});
+    std::fs::write(
+        &fake,
+        format!(
+            "#!/bin/sh\n# derived: a stand-in reviewer CLI written by this test\ncat > /dev/null\necho '{answer}'\n"
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let broken = ws.user_home().join("broken");
+    std::fs::write(
+        &broken,
+        "#!/bin/sh\n# derived: a judge that fails\ncat > /dev/null\nexit 1\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&broken, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/transcripts/claude-failing-tests.jsonl");
+    std::fs::copy(&example, ws.0.join("t.jsonl")).unwrap();
+    let configure = |program: &Path, scope: &str| {
+        std::fs::write(
+            ws.0.join(".advisor/config.toml"),
+            format!(
+                "enabled = true\n[reviewer]\nkind = \"command\"\ncommand = [{:?}]\nscope = \"{scope}\"\n",
+                program.display().to_string()
+            ),
+        )
+        .unwrap();
+        ws.trust();
+    };
+    configure(&fake, "full");
+    let client = spawn(&ws.0).await;
+    let r = call(
+        &client,
+        "advisor_review",
+        json!({"answer": "All tests pass.", "transcript": "t.jsonl"}),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    let out = r.structured_content.unwrap();
+    assert_eq!(out["interrupt"], true, "{out}");
+    let notes = out["notes"].as_array().unwrap();
+    let fields = |n: &Value| (n["severity"].clone(), n["anchored"].clone());
+    assert_eq!(fields(&notes[0]), (json!("blocker"), json!(true)), "{out}");
+    assert_eq!(notes[0]["evidence"], "test result: FAILED. 41 passed; 1 failed");
+    assert_eq!(fields(&notes[1]), (json!("concern"), json!(false)), "{out}");
+    assert_eq!(
+        out["to_user"],
+        json!([]),
+        "the blocker's review takes its concerns to the agent"
+    );
+    client.cancel().await.unwrap();
+
+    // the judge of the claims scope fails: the rules decide, and say why
+    configure(&broken, "claims");
+    let client = spawn(&ws.0).await;
+    let r = call(
+        &client,
+        "advisor_review",
+        json!({"answer": "All tests pass.", "transcript": "t.jsonl"}),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    let out = r.structured_content.unwrap();
+    assert_eq!(out["interrupt"], true, "{out}");
+    assert_eq!(
+        out["fallback"],
+        "the judge could not run (it failed); the offline rules decided"
+    );
+    client.cancel().await.unwrap();
+}

@@ -3,7 +3,7 @@
 //! tells a failure ([`disclosures`]), answers in other languages
 //! ([`languages`]), which commands are runs ([`runners`]), how a run ended and
 //! what cleared it ([`runs`]), the claimed failed step ([`steps`]), lookups
-//! that found nothing ([`lookups`]), commands that had not ended
+//! that found nothing ([`lookups`]), the two-stage review with a judge ([`two_stage`]), commands that had not ended
 //! ([`unfinished`]), the shapes each host records ([`hosts`]), the false claims
 //! of each red-team round ([`false_claims`]) and the verdicts as a whole
 //! ([`verdicts`]). A red-team round or a claim-shape round is told in the
@@ -24,5 +24,6 @@ mod lookups;
 mod runners;
 mod runs;
 mod steps;
+mod two_stage;
 mod unfinished;
 mod verdicts;

@@ -146,8 +146,10 @@ const LOOKING_GIT: &[&str] = &[
 
 /// The failures of `review` that nothing later cleared, oldest first; failed
 /// runs of earlier turns only with `earlier` (the rules raised a note, so
-/// a claim may answer for them).
-pub(super) fn unresolved(review: &Review, reader: &RunReader, earlier: bool) -> Vec<Failure> {
+/// a claim may answer for them); with `looks`, the last failed look of each
+/// tool too (the rules noted a failed call or a claim over the failed last
+/// step: the judge needs its command and output quoted).
+pub(super) fn unresolved(review: &Review, reader: &RunReader, earlier: bool, looks: bool) -> Vec<Failure> {
     let runs = reader.runs(review);
     let first = review.earlier_tools.min(review.tools.len());
     let mut found: Vec<(usize, Failure)> = runs
@@ -157,11 +159,21 @@ pub(super) fn unresolved(review: &Review, reader: &RunReader, earlier: bool) -> 
         .collect();
     let run_calls: Vec<usize> = runs.iter().map(|r| r.index).collect();
     for (i, t) in review.tools.iter().enumerate().skip(first) {
-        if run_calls.contains(&i) || is_rejected(t) || only_looks(t) {
+        if run_calls.contains(&i) || is_rejected(t) {
             continue;
         }
         let later = review.tools.get(i + 1..).unwrap_or_default();
-        if let Some(f) = step_failure(t).filter(|_| !cleared_later(t, later)) {
+        let quoted_look = || {
+            (looks && later.iter().all(|l| l.name != t.name))
+                .then(|| look_failure(t))
+                .flatten()
+        };
+        let failure = if only_looks(t) {
+            quoted_look()
+        } else {
+            step_failure(t).or_else(quoted_look)
+        };
+        if let Some(f) = failure.filter(|_| !cleared_later(t, later)) {
             found.push((i, f));
         }
     }
@@ -203,6 +215,23 @@ fn step_failure(t: &ToolTrace) -> Option<Failure> {
     (!lines.is_empty()).then(|| Failure::new(&line, "its output reads as a failure (the call exited 0)", &lines))
 }
 
+/// A look that failed by the host's record — a search that found nothing
+/// included, since an answer may claim what it looked for — quoted by its
+/// command and the last lines it printed.
+fn look_failure(t: &ToolTrace) -> Option<Failure> {
+    let code = host_exit_of(t);
+    if t.ok() && code.is_none_or(|c| c == 0) {
+        return None;
+    }
+    let line = step_label(t);
+    let signal = match code {
+        Some(c) if answers_by_exit(&remote_or_local(&line), Some(c)) => format!("exit code {c}: it found nothing"),
+        Some(c) => format!("exit code {c}"),
+        None => "the host recorded it as failed".to_owned(),
+    };
+    Some(Failure::new(&line, &signal, &last_lines(text_of(t))))
+}
+
 /// Whether a later call of the same step (the same tool and arguments, or a
 /// write of the same files) came out clean.
 fn cleared_later(t: &ToolTrace, later: &[ToolTrace]) -> bool {
@@ -215,6 +244,20 @@ fn cleared_later(t: &ToolTrace, later: &[ToolTrace]) -> bool {
         .iter()
         .filter(|l| !is_rejected(l) && same(l))
         .any(|l| l.ok() && host_exit_of(l).is_none_or(|c| c == 0) && failure_lines(&l.output).is_empty())
+}
+
+/// Whether `t` is a look that answered "no": a call that only looks, exited 1
+/// and printed nothing (a search with no match, `test -f` of an absent file)
+/// — the rules' tool-failure nit over it contests nothing.
+pub(super) fn answered_no(t: &ToolTrace) -> bool {
+    let quiet = |s: &str| {
+        let s = s.trim();
+        s.is_empty()
+            || s == "(empty)"
+            || s.eq_ignore_ascii_case("exit code 1")
+            || s.eq_ignore_ascii_case("exit code: 1")
+    };
+    only_looks(t) && host_exit_of(t) == Some(1) && quiet(&t.output) && t.error.as_deref().is_none_or(quiet)
 }
 
 /// Whether `t` only looks: a read tool, or a shell call whose every command

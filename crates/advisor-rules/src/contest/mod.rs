@@ -28,10 +28,10 @@
 mod failures;
 mod turn;
 
-use advisor::note::Severity;
 use advisor::review::{Contest, Review};
 
 use crate::evidence::RunReader;
+use crate::evidence::tool_calls::is_rejected;
 use crate::verdicts::{Rule, RuleNote};
 
 /// What stage 1 found against `review`'s answer: its failures, the turn's
@@ -65,16 +65,20 @@ use crate::verdicts::{Rule, RuleNote};
 /// assert_eq!(contest.request, "make the tests pass");
 /// ```
 pub fn contest_of(review: &Review, reader: &RunReader, notes: &[RuleNote]) -> Contest {
+    // every note contests, but a tool-failure nit over looks that only answered "no"
+    let a_call_failed =
+        (review.tools.iter()).any(|t| t.error.is_some() && !is_rejected(t) && !failures::answered_no(t));
+    let counted = |n: &RuleNote| n.rule != Rule::ToolFailure || a_call_failed;
     // a note over a run may rest on an earlier turn's run: those count then
     let over_runs = notes
         .iter()
         .any(|n| matches!(n.rule, Rule::UnverifiedCompletion | Rule::UnreportedFailure));
-    let failures = failures::unresolved(review, reader, over_runs);
-    let contests = |n: &&RuleNote| match n.rule {
-        Rule::StubMarker => n.note.severity > Severity::Nit,
-        Rule::ToolFailure => !failures.is_empty() || n.note.severity > Severity::Nit,
-        _ => true,
-    };
+    // a note over a failed call or step: the looks it may rest on are quoted too
+    let over_steps = notes
+        .iter()
+        .any(|n| counted(n) && matches!(n.rule, Rule::ToolFailure | Rule::ClaimedFailedStep));
+    let failures = failures::unresolved(review, reader, over_runs, over_steps);
+    let contests = |n: &&RuleNote| counted(n) || !failures.is_empty();
     Contest {
         request: turn::request(review),
         written: turn::written(review),

@@ -170,13 +170,15 @@ fn the_todo_and_unimplemented_macros_are_stub_markers() {
     let rules = RulesReviewer::new().stub_markers(Severity::Concern);
     for answer in [
         concat!("Added `parse_header`; its body is `", "todo", "!()` for now."),
-        concat!("The exporter returns ", "unimplemented", "!() until the format is settled!"),
+        concat!(
+            "The exporter returns ",
+            "unimplemented",
+            "!() until the format is settled!"
+        ),
     ] {
         assert!(!notes_with(&rules, answer, vec![], 0).is_empty(), "{answer}");
     }
-    assert!(
-        notes_with(&rules, concat!("No ", "todo", "!() calls are left."), vec![], 0).is_empty()
-    );
+    assert!(notes_with(&rules, concat!("No ", "todo", "!() calls are left."), vec![], 0).is_empty());
 }
 
 // item 6: stable notes

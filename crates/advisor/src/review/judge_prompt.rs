@@ -7,7 +7,7 @@
 //! step, its signal and its lines quoted verbatim), `## What the turn
 //! wrote`, `## Notes of the offline rules` and `## The answer under review`,
 //! every part bounded. Also owns what of it is evidence ([`Shown`]): the
-//! request, the steps, the quoted lines and the paths — never the rules'
+//! request, the steps with how they ended, the quoted lines and the paths — never the rules'
 //! notes, the instructions or the answer. Must not call models or parse
 //! answers.
 //!
@@ -83,9 +83,11 @@ pub(crate) fn user_prompt(contest: &Contest, answer: &str) -> (String, Shown) {
         s.push_str("(none quoted: see the notes of the offline rules)\n");
     }
     for (i, f) in contest.failures.iter().enumerate() {
-        shown.push(&f.step);
+        // the step, how the host recorded its end and what it printed: all read off the transcript
+        let head = format!("`{}` — {}", f.step, f.signal);
+        shown.push(&head);
         shown.push(&f.quote);
-        let _ = writeln!(s, "{}. `{}` — {}\n```\n{}\n```", i + 1, f.step, f.signal, f.quote);
+        let _ = writeln!(s, "{}. {head}\n```\n{}\n```", i + 1, f.quote);
     }
     s.push('\n');
     if !contest.written.is_empty() {

@@ -1,0 +1,154 @@
+//! The two-stage review (issue 45): stage 1 contests a stop only with a
+//! failure no later step of the turn cleared or a rules note, the judge is
+//! called on contested stops only and then decides, and when it cannot
+//! answer the rules' own verdict stands with the fallback recorded.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use advisor::host::ToolTrace;
+use advisor::review::{Review, ReviewError, Reviewer, from_sync_fn};
+use advisor::{Note, Severity};
+use advisor_rules::{RulesReviewer, TwoStage, contest_of};
+
+use crate::support::bash;
+
+/// A judge that counts its calls and answers with `answer`.
+fn counting(
+    answer: impl Fn(&Review) -> Result<Vec<Note>, ReviewError> + Send + Sync + 'static,
+) -> (Arc<AtomicUsize>, Arc<dyn Reviewer>) {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let seen = calls.clone();
+    let judge = from_sync_fn(move |r: &Review| {
+        seen.fetch_add(1, Ordering::SeqCst);
+        answer(r)
+    });
+    (calls, Arc::new(judge))
+}
+
+fn stop(answer: &str, tools: Vec<ToolTrace>) -> Review {
+    Review {
+        final_answer: Some(answer.into()),
+        tools,
+        ..Review::default()
+    }
+}
+
+fn contest(review: &Review) -> advisor::review::Contest {
+    let rules = RulesReviewer::new();
+    contest_of(review, rules.run_reader(), &rules.check_rules(review))
+}
+
+const RED: &str = "FAILED tests/test_calc.py::test_add - assert 3 == 4\n1 failed, 9 passed in 0.12s";
+
+#[tokio::test]
+async fn an_uncontested_stop_passes_with_no_judge_call() {
+    let (calls, judge) = counting(|_| Ok(vec![Note::blocker("never asked")]));
+    let reviewer = TwoStage::new(RulesReviewer::new(), judge);
+    for review in [
+        stop("Done.", vec![]),
+        stop("All tests pass.", vec![bash("pytest -q", "10 passed in 0.1s", Some(0))]),
+        // a read of a log that holds failures is no failure
+        stop("Summarised the log.", vec![bash("cat ci.log", RED, Some(0))]),
+        // a search that found nothing is no failure
+        stop("There is no TODO left.", vec![bash("grep -rn TODO src", "", Some(1))]),
+    ] {
+        assert!(
+            !contest(&review).is_contested(),
+            "{:?} {:?}",
+            review.final_answer,
+            contest(&review)
+        );
+        let notes = reviewer.review(&review).await.unwrap();
+        assert!(notes.iter().all(|n| n.severity == Severity::Nit), "{notes:?}");
+    }
+    assert_eq!(calls.load(Ordering::SeqCst), 0);
+}
+
+#[tokio::test]
+async fn a_contested_stop_goes_to_the_judge_with_the_failure_quoted_and_the_judge_decides() {
+    let red = stop("All tests pass.", vec![bash("pytest -q", RED, Some(1))]);
+    let c = contest(&red);
+    assert!(c.is_contested());
+    assert_eq!(c.failures.len(), 1);
+    assert!(
+        c.failures[0].quote.contains("1 failed, 9 passed"),
+        "{:?}",
+        c.failures[0]
+    );
+    assert!(!c.remarks.is_empty(), "the rules' blocker is part of the evidence");
+
+    // the judge finds nothing to block: the rules' blocker is kept as a nit only
+    let (calls, judge) = counting(|r| {
+        assert!(r.contest.is_some(), "the judge is asked about the contest");
+        Ok(vec![])
+    });
+    let notes = TwoStage::new(RulesReviewer::new(), judge).review(&red).await.unwrap();
+    assert_eq!(calls.load(Ordering::SeqCst), 1);
+    assert!(!notes.is_empty());
+    assert!(notes.iter().all(|n| n.severity == Severity::Nit), "{notes:?}");
+
+    // the judge blocks: its note leads, with its evidence
+    let (_, judge) = counting(|r| {
+        let quote = r.contest.as_deref().unwrap().failures[0].quote.clone();
+        Ok(vec![Note::blocker("claims green over a red run").with_evidence(quote)])
+    });
+    let notes = TwoStage::new(RulesReviewer::new(), judge).review(&red).await.unwrap();
+    assert_eq!(notes[0].severity, Severity::Blocker);
+    assert!(notes[0].evidence.as_deref().unwrap().contains("1 failed"));
+}
+
+#[tokio::test]
+async fn every_rules_note_contests_a_stop_even_a_nit() {
+    // a stub marker alone is a nit of the rules: the judge still reads the stop
+    let review = stop("I left a TODO in the parser; the feature is done.", vec![]);
+    let c = contest(&review);
+    assert!(c.failures.is_empty());
+    assert!(c.is_contested(), "{:?}", c.remarks);
+    // a failed lookup the answer rests on: the rules' tool-failure nit contests it
+    let review = stop(
+        "The module lives in lib/ai.",
+        vec![bash(
+            "ls lib/ai",
+            "ls: cannot access 'lib/ai': No such file or directory",
+            Some(2),
+        )],
+    );
+    assert!(contest(&review).is_contested());
+}
+
+#[tokio::test]
+async fn a_judge_that_cannot_answer_leaves_the_rules_verdict_and_says_why() {
+    let red = stop("All tests pass.", vec![bash("pytest -q", RED, Some(1))]);
+    let (calls, judge) = counting(|_| Err(ReviewError::new("quota exceeded")));
+    let reviewer = TwoStage::new(RulesReviewer::new(), judge);
+    let notes = reviewer.review(&red).await.unwrap();
+    assert_eq!(calls.load(Ordering::SeqCst), 1);
+    assert!(notes.iter().any(|n| n.severity == Severity::Blocker), "{notes:?}");
+    let fallback = red.usage.fallback().expect("the fallback is recorded");
+    assert!(fallback.contains("the judge could not run"), "{fallback}");
+    assert!(
+        !fallback.contains("quota"),
+        "the judge's own words stay out: {fallback}"
+    );
+}
+
+/// A judge that never answers.
+struct Silent;
+
+#[async_trait::async_trait]
+impl Reviewer for Silent {
+    async fn review(&self, _: &Review) -> Result<Vec<Note>, ReviewError> {
+        std::future::pending().await
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_judge_past_its_timeout_leaves_the_rules_verdict() {
+    let red = stop("All tests pass.", vec![bash("pytest -q", RED, Some(1))]);
+    let reviewer = TwoStage::new(RulesReviewer::new(), Arc::new(Silent)).judge_timeout(Duration::from_secs(5));
+    let notes = reviewer.review(&red).await.unwrap();
+    assert!(notes.iter().any(|n| n.severity == Severity::Blocker), "{notes:?}");
+    assert!(red.usage.fallback().unwrap().contains("did not answer in time"));
+}

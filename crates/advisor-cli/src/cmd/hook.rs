@@ -67,6 +67,14 @@ pub(crate) enum LetThrough {
     /// Said on stderr and, where the host shows it, to the user: a problem
     /// the user must fix.
     Shown(String),
+    /// `said` on stderr (the detail), `shown` to the user where the host
+    /// shows it (one short line): a review that could not run.
+    Told {
+        /// The line for the user.
+        shown: String,
+        /// The line for stderr.
+        said: String,
+    },
 }
 
 impl LetThrough {
@@ -96,7 +104,19 @@ impl LetThrough {
                     let _ = writeln!(std::io::stdout(), "{json}");
                 }
             }
-            (LetThrough::Said(why) | LetThrough::Shown(why), _) => say(format!("{why}; the stop goes through")),
+            (LetThrough::Told { shown, said }, Some(host)) => {
+                say(format!("{}; the stop goes through", one_line(said)));
+                let reply = Reply {
+                    block: None,
+                    message: Some(format!("advisor: {}; the stop went through", one_line(shown))),
+                };
+                if let Some(json) = reply.render(host) {
+                    let _ = writeln!(std::io::stdout(), "{json}");
+                }
+            }
+            (LetThrough::Said(why) | LetThrough::Shown(why) | LetThrough::Told { said: why, .. }, _) => {
+                say(format!("{why}; the stop goes through"))
+            }
         }
         ExitCode::SUCCESS
     }
@@ -144,7 +164,7 @@ async fn stop(args: &HookArgs, host: &mut Option<CodingAgent>) -> Result<(), Let
     let request = evidence.request(&input);
     // the review
     let finish = review_evidence(builder, &evidence, &answer, request.as_deref(), session.prior()).await?;
-    let failed = verdict::failure(&finish, &mut |k| session.first_time(k));
+    let failed = verdict::failure(&finish, migration.as_deref(), &mut |k| session.first_time(k));
     let news = verdict::news(&finish, &mut |k| session.first_time(k));
     session.stage(&finish, request, evidence.transcript.last_compaction.as_deref());
     if let Some(failed) = failed {

@@ -117,6 +117,9 @@ pub fn resolve(workspace: &Path, user: &UserConfig) -> Result<Option<Resolved>, 
         return Ok(None);
     }
     let key = workspace_key(workspace);
+    for table in [config.reviewer.as_ref(), user.reviewer.as_ref()].into_iter().flatten() {
+        super::reviewer_table::check_scope(table)?;
+    }
     let (reviewer, reviewer_source) = match config.reviewer.take() {
         Some(r) if r.sends_data() => {
             let fp = fingerprint::fingerprint(&r);

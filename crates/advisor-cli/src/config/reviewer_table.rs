@@ -194,6 +194,18 @@ pub(crate) fn choose_reviewer_in(
     choose_with_judge(settings, rules, timeout, workspace, None)
 }
 
+/// `scope` belongs to a model or command reviewer: on `kind = "rules"` it
+/// is a config error naming `reviewer.scope`.
+pub(crate) fn check_scope(table: &ReviewerTable) -> Result<(), Error> {
+    if table.kind == ReviewerKind::Rules && table.scope.is_some() {
+        return Err(Error::config(
+            "reviewer.scope",
+            "applies to a model or command reviewer (the judge), not to kind = \"rules\"",
+        ));
+    }
+    Ok(())
+}
+
 /// [`choose_reviewer_in`] with `judge` answering in place of the model or
 /// command the table names (answers recorded earlier, for `advisor eval`):
 /// the table still decides the scope and is still checked.
@@ -204,11 +216,8 @@ pub(crate) fn choose_with_judge(
     workspace: Option<&Path>,
     judge: Option<(Arc<dyn Reviewer>, String)>,
 ) -> Result<ChosenReviewer, Error> {
-    if settings.is_some_and(|r| r.kind == ReviewerKind::Rules && r.scope.is_some()) {
-        return Err(Error::config(
-            "reviewer.scope",
-            "applies to a model or command reviewer (the judge), not to kind = \"rules\"",
-        ));
+    if let Some(r) = settings {
+        check_scope(r)?;
     }
     let Some(r) = settings.filter(|r| r.sends_data()) else {
         let reviewer = rules.reviewer();

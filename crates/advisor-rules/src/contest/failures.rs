@@ -237,7 +237,7 @@ fn look_failure(t: &ToolTrace) -> Option<Failure> {
 fn cleared_later(t: &ToolTrace, later: &[ToolTrace]) -> bool {
     let same = |l: &ToolTrace| match (step_kind(t), step_kind(l)) {
         (Some(Step::Write(a)), Some(Step::Write(b))) => !a.is_empty() && a.iter().all(|p| b.contains(p)),
-        (Some(Step::Shell(a)), Some(Step::Shell(b))) => a.trim() == b.trim(),
+        (Some(Step::Shell(a)), Some(Step::Shell(b))) => a.trim() == b.trim() || same_script(&a, &b) && !only_looks(l),
         _ => l.name == t.name && l.args == t.args,
     };
     later
@@ -245,6 +245,24 @@ fn cleared_later(t: &ToolTrace, later: &[ToolTrace]) -> bool {
         .filter(|l| !is_rejected(l) && same(l))
         .any(|l| l.ok() && host_exit_of(l).is_none_or(|c| c == 0) && failure_lines(&l.output).is_empty())
 }
+
+/// Whether two shell lines run the same script: the first word of the first
+/// command that names a script file (`tools/land.ps1`, `gen.py`) is the same —
+/// `python gen.py` then `python3 gen.py`, or one script run again with other
+/// arguments, which supersedes the failed call.
+fn same_script(a: &str, b: &str) -> bool {
+    let script = |line: &str| {
+        let commands = simple_commands(line);
+        let first = commands.first()?;
+        (first.words.iter())
+            .map(|w| w.rsplit(['/', '\\']).next().unwrap_or(w).to_owned())
+            .find(|w| SCRIPT_EXTENSIONS.iter().any(|e| w.len() > e.len() && w.ends_with(e)))
+    };
+    script(a).is_some_and(|x| script(b).is_some_and(|y| x == y))
+}
+
+/// File extensions of scripts a shell line may run.
+const SCRIPT_EXTENSIONS: &[&str] = &[".py", ".sh", ".ps1", ".js", ".mjs", ".ts", ".rb", ".pl", ".bash"];
 
 /// Whether `t` is a look that answered "no": a call that only looks, exited 1
 /// and printed nothing (a search with no match, `test -f` of an absent file)
@@ -489,6 +507,17 @@ mod tests {
         ] {
             assert!(!reads_as_failure(no), "{no}");
         }
+    }
+
+    #[test]
+    fn a_script_run_again_with_other_arguments_or_interpreter_clears_its_failure() {
+        assert!(same_script("python /w/gen.py", "python3 /w/gen.py"));
+        assert!(same_script(
+            "pwsh ./tools/Land-Verdict.ps1 -Subject x",
+            "pwsh ./tools/Land-Verdict.ps1 -Task 7"
+        ));
+        assert!(!same_script("python /w/gen.py", "python /w/other.py"));
+        assert!(!same_script("pytest -q", "pytest -q tests"), "no script named");
     }
 
     #[test]

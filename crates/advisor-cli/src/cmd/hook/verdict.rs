@@ -19,10 +19,15 @@ use crate::finish::Finish;
 use advisor::kind::ReviewErrorKind;
 use advisor::note::Severity;
 
-/// The stop goes through when the reviewer failed: said on stderr, and the
-/// first time in the session (`first`) shown to the user too — a reviewer
-/// that could not run is never a finding.
-pub(super) fn failure(finish: &Finish, first: &mut dyn FnMut(&str) -> bool) -> Option<LetThrough> {
+/// The stop goes through when the reviewer failed: its reason said on
+/// stderr every time, and the first time in the session (`first`) one line
+/// shown to the user too, with the workspace's `migration` line when this
+/// hook owes it — a reviewer that could not run is never a finding.
+pub(super) fn failure(
+    finish: &Finish,
+    migration: Option<&str>,
+    first: &mut dyn FnMut(&str) -> bool,
+) -> Option<LetThrough> {
     let err = finish.record().and_then(|r| r.error.as_ref())?;
     let why = match err.kind {
         ReviewErrorKind::Timeout => "it did not answer in time",
@@ -30,10 +35,13 @@ pub(super) fn failure(finish: &Finish, first: &mut dyn FnMut(&str) -> bool) -> O
         ReviewErrorKind::Panicked => "it crashed",
         _ => "it failed",
     };
+    let said = format!("the review failed ({})", err.message);
     Some(if first("could-not-review") {
-        LetThrough::Shown(format!("the advisor could not review this stop ({why})"))
+        let shown = format!("could not review this stop ({why})");
+        let shown = migration.map_or_else(|| shown.clone(), |m| format!("{m}. {shown}"));
+        LetThrough::Told { shown, said }
     } else {
-        LetThrough::Said(format!("the review failed ({})", err.message))
+        LetThrough::Said(said)
     })
 }
 

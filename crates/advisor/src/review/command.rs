@@ -92,8 +92,9 @@ impl CommandReviewer {
     }
 
     /// A program given by bare name (`claude`) is looked up on `PATH` in
-    /// absolute directories only, and never beneath `dir` (the workspace,
-    /// whose host config may set the hook's `PATH`): see
+    /// absolute directories only, and never in one that resolves beneath
+    /// `dir` (the workspace, whose host config may set the hook's `PATH`;
+    /// `/proc/self/cwd/bin`, `..` and links are followed first): see
     /// [`io::find_program`](crate::io::find_program). Without it every
     /// absolute `PATH` directory counts.
     pub fn untrusted_dir(mut self, dir: impl Into<PathBuf>) -> CommandReviewer {

@@ -31,8 +31,8 @@
 //!
 //! Denied paths are left out by listing the changed names first and diffing
 //! only the allowed ones, each as a literal pathspec. The `git` program is
-//! looked up on `PATH`, skipping relative entries and entries inside the
-//! workspace. An object store with `info/alternates` (a `git clone --shared`
+//! looked up on `PATH`, skipping relative entries and entries that resolve
+//! inside the workspace (links, `..` and `/proc/self/cwd` followed). An object store with `info/alternates` (a `git clone --shared`
 //! or a planted file) would let `git` read objects from any directory the
 //! file names, so such a repository is refused (an error result for the
 //! model); `GIT_ALTERNATE_OBJECT_DIRECTORIES` of the host never reaches
@@ -139,7 +139,7 @@ fn valid_oid(s: &str) -> Option<String> {
 }
 
 /// The `git` program: the first `git` on `PATH` in an absolute directory
-/// outside the workspace.
+/// that resolves outside the workspace.
 fn git_program(workspace: &Path) -> Option<PathBuf> {
     crate::io::find_program("git", Some(workspace))
 }

@@ -29,6 +29,7 @@ mod output;
 mod session;
 mod settle;
 mod state;
+mod told;
 mod verdict;
 
 use std::io::Write;
@@ -245,7 +246,7 @@ fn outside_a_review(workspace: &std::path::Path) -> Result<(), LetThrough> {
 /// The workspace's advisor, loaded as every finish command loads it; a
 /// workspace that has not opted in is inert (its transcript is never read).
 fn configured(workspace: &std::path::Path) -> Result<Setup, LetThrough> {
-    let setup = crate::finish::workspace::load(workspace).map_err(LetThrough::shown)?;
+    let setup = crate::finish::workspace::load(workspace).map_err(|e| told::untrusted(workspace, e))?;
     if !setup.opted_in {
         return Err(LetThrough::Quietly);
     }

@@ -8,13 +8,11 @@
 #![cfg(unix)]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
-use serde_json::{Value, json};
+use serde_json::json;
 
 struct Scratch(PathBuf);
 
@@ -152,81 +150,89 @@ fn the_watchdog_lets_the_stop_through_at_the_deadline_whatever_holds_the_hook() 
     assert!(err.contains("no answer within 1 s of the hook's start"), "{err}");
 }
 
-/// One JSON-RPC line to the server.
-fn send(stdin: &mut impl Write, message: &Value) {
-    writeln!(stdin, "{message}").unwrap();
-    stdin.flush().unwrap();
-}
-
+/// `advisor mcp` (built only with its feature).
 #[cfg(feature = "mcp")]
-#[test]
-fn the_mcp_server_answers_within_the_timeout_and_exits_when_its_client_goes_away() {
-    let s = Scratch::new("mcp");
-    s.configure(&detaching("sleep 20"), 2);
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_advisor"))
-        .arg("mcp")
-        .arg("--workspace")
-        .arg(s.ws())
-        .env_clear()
-        .env("HOME", s.0.join("home"))
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("SCRATCH", &s.0)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let mut answer = |id: u64| loop {
-        let line = lines.next().unwrap().unwrap();
-        let v: Value = serde_json::from_str(&line).unwrap_or_default();
-        if v["id"] == id {
-            return v;
-        }
-    };
-    send(
-        &mut stdin,
-        &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-03-26",
-                "capabilities": {}, "clientInfo": {"name": "test", "version": "0"}}}),
-    );
-    answer(1);
-    send(
-        &mut stdin,
-        &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-    );
-    let asked = Instant::now();
-    send(
-        &mut stdin,
-        &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-                "params": {"name": "advisor_review", "arguments": {"answer": "All tests pass."}}}),
-    );
-    let reply = answer(2);
-    let took = asked.elapsed();
-    assert!(
-        took < Duration::from_secs(3),
-        "the review answered after {took:?}: {reply}"
-    );
-    assert_eq!(reply["result"]["isError"], true, "{reply}");
-    // the client goes away: the server exits at once
-    drop(stdin);
-    let closed = Instant::now();
-    let exited = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break Some(status);
-        }
-        if closed.elapsed() > Duration::from_secs(30) {
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let after = closed.elapsed();
-    if exited.is_none() {
-        let _ = child.kill();
-        let _ = child.wait();
+mod mcp {
+    use super::*;
+    use serde_json::Value;
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+
+    /// One JSON-RPC line to the server.
+    fn send(stdin: &mut impl Write, message: &Value) {
+        writeln!(stdin, "{message}").unwrap();
+        stdin.flush().unwrap();
     }
-    assert!(
-        after < Duration::from_secs(1),
-        "the server exited {after:?} after its client closed stdin"
-    );
+
+    #[test]
+    fn the_mcp_server_answers_within_the_timeout_and_exits_when_its_client_goes_away() {
+        let s = Scratch::new("mcp");
+        s.configure(&detaching("sleep 20"), 2);
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_advisor"))
+            .arg("mcp")
+            .arg("--workspace")
+            .arg(s.ws())
+            .env_clear()
+            .env("HOME", s.0.join("home"))
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("SCRATCH", &s.0)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let mut answer = |id: u64| loop {
+            let line = lines.next().unwrap().unwrap();
+            let v: Value = serde_json::from_str(&line).unwrap_or_default();
+            if v["id"] == id {
+                return v;
+            }
+        };
+        send(
+            &mut stdin,
+            &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-03-26",
+                    "capabilities": {}, "clientInfo": {"name": "test", "version": "0"}}}),
+        );
+        answer(1);
+        send(
+            &mut stdin,
+            &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        );
+        let asked = Instant::now();
+        send(
+            &mut stdin,
+            &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                    "params": {"name": "advisor_review", "arguments": {"answer": "All tests pass."}}}),
+        );
+        let reply = answer(2);
+        let took = asked.elapsed();
+        assert!(
+            took < Duration::from_secs(3),
+            "the review answered after {took:?}: {reply}"
+        );
+        assert_eq!(reply["result"]["isError"], true, "{reply}");
+        // the client goes away: the server exits at once
+        drop(stdin);
+        let closed = Instant::now();
+        let exited = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break Some(status);
+            }
+            if closed.elapsed() > Duration::from_secs(30) {
+                break None;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let after = closed.elapsed();
+        if exited.is_none() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        assert!(
+            after < Duration::from_secs(1),
+            "the server exited {after:?} after its client closed stdin"
+        );
+    }
 }

@@ -24,7 +24,8 @@
 //!   Gemini CLI and OpenAI-style transcript readers.
 //! - The reviewer's home: `reviewer` — the agent-CLI presets, the command
 //!   reviewer with its recursion marker, Gemini CLI's session clean-up.
-//! - Helpers: `package_scripts` — a workspace's `package.json` scripts; `input` — bounded input; `no_links`
+//! - Helpers: `deadline` — the hook's hard deadline (a watchdog counted from
+//!   the process's start); `package_scripts` — a workspace's `package.json` scripts; `input` — bounded input; `no_links`
 //!   — the advisor's own files are never reached through a symbolic link;
 //!   `json_out`, `terminal` and `stdout` — output.
 //!
@@ -36,6 +37,7 @@ pub mod config;
 pub mod transcript;
 
 mod cmd;
+mod deadline;
 mod finish;
 mod input;
 mod json_out;
@@ -100,6 +102,8 @@ fn is_hook_usage_error(e: &clap::Error) -> bool {
 
 /// Runs the command line of this process and returns its exit code.
 pub fn main() -> ExitCode {
+    // the hook's deadline counts from here (stdin and the transcript included)
+    deadline::mark_start();
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("ADVISOR_LOG")
@@ -140,6 +144,15 @@ pub fn main() -> ExitCode {
             };
         }
     };
+    // The hook and the MCP server answer by a deadline: the hook is ended by
+    // its watchdog at the latest, and neither waits at exit for a blocking
+    // thread, a pipe or a child a review left behind.
+    let deadlined = matches!(cli.command, Command::Hook(_));
+    #[cfg(feature = "mcp")]
+    let deadlined = deadlined || matches!(cli.command, Command::Mcp(_));
+    if matches!(cli.command, Command::Hook(_)) {
+        deadline::arm_hook();
+    }
     let exit: terminal::Exit = match cli.command {
         Command::Review(args) => runtime.block_on(review::run(&args)),
         Command::Eval(args) => runtime.block_on(eval::run(&args)),
@@ -153,6 +166,16 @@ pub fn main() -> ExitCode {
         Command::Summarize(args) => summarize::run(&args),
         Command::Decision(cmd) => decision::run(&cmd),
     };
+    if deadlined {
+        advisor::io::kill_process_groups();
+        runtime.shutdown_background();
+        if !deadline::disarm_hook() {
+            // the watchdog fired meanwhile: it ends the process (exit 0)
+            loop {
+                std::thread::park();
+            }
+        }
+    }
     exit.unwrap_or_else(|code| code)
 }
 

@@ -335,7 +335,7 @@ fn resolve_is_the_one_call_and_reports_untrusted_as_a_typed_error() {
     assert!(err.to_string().contains("advisor trust"), "{err}");
     // … and the old call path enforces it too
     let file = WorkspaceConfig::read_file(&s.ws()).unwrap().unwrap();
-    user.trust(&s.ws(), file.reviewer.as_ref().unwrap());
+    user.trust(&s.ws(), file.reviewer.as_ref().unwrap()).unwrap();
     let r = resolve(&s.ws(), &user).unwrap().unwrap();
     assert_eq!(r.reviewer_source, ReviewerSource::TrustedWorkspace);
     assert!(r.plugin_builder().is_ok());

@@ -17,7 +17,10 @@
 //! it always exits 0, and any internal error lets the stop through with one
 //! line on stderr (and a `systemMessage` for a problem the user must fix,
 //! which the user would not see otherwise). A closed stdout does not count
-//! the round. Must not re-implement review policy: that is the plugin's.
+//! the round. The hook's deadline counts from the process's start
+//! ([`crate::deadline`]): the review gets what is left of `timeout_secs`,
+//! and a watchdog lets the stop through and exits half a second after it,
+//! whatever is still running. Must not re-implement review policy: that is the plugin's.
 
 mod evidence;
 pub mod input;
@@ -26,6 +29,7 @@ mod output;
 mod session;
 mod settle;
 mod state;
+mod told;
 mod verdict;
 
 use std::io::Write;
@@ -195,6 +199,11 @@ async fn review_evidence(
     prior: Option<&crate::finish::Prior>,
 ) -> Result<crate::finish::Finish, LetThrough> {
     let note = evidence.note.as_deref();
+    // the review gets what is left of the hook's deadline (counted from its start)
+    let builder = match crate::deadline::hook_remaining() {
+        Some(left) => builder.timeout(left.max(std::time::Duration::from_millis(1))),
+        None => builder,
+    };
     review_transcript(builder, &evidence.transcript, answer, request, prior, note, &mut |w| {
         say(w)
     })
@@ -264,10 +273,12 @@ fn outside_a_review(workspace: &std::path::Path) -> Result<(), LetThrough> {
 /// The workspace's advisor, loaded as every finish command loads it; a
 /// workspace that has not opted in is inert (its transcript is never read).
 fn configured(workspace: &std::path::Path) -> Result<Setup, LetThrough> {
-    let setup = crate::finish::workspace::load(workspace).map_err(LetThrough::shown)?;
+    let setup = crate::finish::workspace::load(workspace).map_err(|e| told::untrusted(workspace, e))?;
     if !setup.opted_in {
         return Err(LetThrough::Quietly);
     }
+    // the hook's deadline: this workspace's timeout, counted from the hook's start
+    crate::deadline::set_hook_budget(std::time::Duration::from_secs(setup.config.timeout_secs));
     if let Some(why) = &setup.notice {
         say(why); // a user config the repository could have placed: the offline rules
     }

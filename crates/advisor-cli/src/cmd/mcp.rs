@@ -9,7 +9,11 @@
 //! transcript inside the workspace, through the same finish review as
 //! `advisor review` and `advisor hook`). Every failure is an MCP tool error
 //! (`isError: true`) carrying the validator's or the reviewer's message; the
-//! server never exits on a bad call.
+//! server never exits on a bad call. Each call answers within the
+//! workspace's `timeout_secs` plus [`GRACE`](crate::deadline::GRACE),
+//! counted from its start: the transcript is read off the async threads,
+//! the review gets what is left, and a call still running then is dropped
+//! (its reviewer's child group killed) and answered with an error.
 //!
 //! Trust: the server is started by hosts from configuration a repository can
 //! commit (`.mcp.json`), so it takes no model, URL, header or key-variable
@@ -24,6 +28,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use crate::config::WorkspaceConfig;
 use crate::transcript::{ReadOptions, Transcript, TranscriptFormat, read_transcript_from};
@@ -231,24 +236,34 @@ impl AdvisorMcp {
         ))
     }
 
-    /// The transcript at `path` (relative to the workspace, or absolute
+    /// The time one call may take: the workspace's `timeout_secs` (the
+    /// default review timeout when the configuration is unusable).
+    fn call_budget(&self) -> Duration {
+        self.config
+            .as_ref()
+            .map_or(advisor::plugin::DEFAULT_REVIEW_TIMEOUT, |c| {
+                Duration::from_secs(c.timeout_secs)
+            })
+    }
+
+    /// The transcript at `path` (relative to `workspace`, or absolute
     /// inside it), opened once beneath the workspace's descriptor and read
     /// through that one descriptor ([`Beneath`]): `..`, an absolute path
     /// elsewhere and any symbolic link are refused, and nothing swapped in
     /// between a check and the read can redirect it.
-    fn read_transcript(&self, path: &str, format: Option<TranscriptFormat>) -> Result<Transcript, String> {
+    fn read_transcript(workspace: &Path, path: &str, format: Option<TranscriptFormat>) -> Result<Transcript, String> {
         let outside = |why: String| {
             format!(
                 "transcript {path:?} is outside the workspace ({why}); advisor_review reads only files inside {}",
-                self.workspace.display()
+                workspace.display()
             )
         };
         let given = Path::new(path);
-        let rel = match given.strip_prefix(&self.workspace) {
+        let rel = match given.strip_prefix(workspace) {
             Ok(rel) if given.is_absolute() => rel,
             _ => given,
         };
-        let root = Beneath::open(&self.workspace).map_err(|e| format!("the workspace cannot be opened: {e}"))?;
+        let root = Beneath::open(workspace).map_err(|e| format!("the workspace cannot be opened: {e}"))?;
         let file = root.open_file(rel).map_err(|e| match e.kind() {
             BeneathErrorKind::Absolute => outside("an absolute path".to_owned()),
             BeneathErrorKind::Parent => outside("a `..` component".to_owned()),
@@ -264,7 +279,8 @@ impl AdvisorMcp {
             .map_err(|e| e.to_string())
     }
 
-    async fn review_tool(&self, arguments: JsonObject) -> Result<CallToolResponse, String> {
+    /// The review call; `until` is the end of the call's budget.
+    async fn review_tool(&self, arguments: JsonObject, until: Instant) -> Result<CallToolResponse, String> {
         let args: ReviewToolArgs = serde_json::from_value(Value::Object(arguments))
             .map_err(|e| format!("invalid advisor_review arguments: {e}"))?;
         if args.answer.trim().is_empty() {
@@ -278,7 +294,13 @@ impl AdvisorMcp {
             .transpose()?;
         let mut state = self.prior.lock().await;
         let transcript = match &args.transcript {
-            Some(path) => self.read_transcript(path, format)?,
+            // off the async threads: the call's deadline holds while it reads
+            Some(path) => {
+                let (workspace, path) = (self.workspace.clone(), path.clone());
+                tokio::task::spawn_blocking(move || Self::read_transcript(&workspace, &path, format))
+                    .await
+                    .map_err(|_| "the transcript could not be read".to_owned())??
+            }
             None => Transcript::default(),
         };
         // The request the answer is for: the transcript's last prompt; without
@@ -290,7 +312,9 @@ impl AdvisorMcp {
                 self.calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
             )),
         };
-        let builder = config.plugin_builder().map_err(|e| e.to_string())?;
+        // the review gets what is left of the call's budget
+        let left = until.saturating_duration_since(Instant::now());
+        let builder = (config.plugin_builder().map_err(|e| e.to_string())?).timeout(left.max(Duration::from_millis(1)));
         let mut warnings = Vec::new();
         let finish = review_transcript(
             builder,
@@ -381,14 +405,27 @@ impl ServerHandler for AdvisorMcp {
         request: CallToolRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        let budget = self.call_budget();
+        let until = Instant::now() + budget;
         let arguments = request.arguments.unwrap_or_default();
-        Ok(match request.name.as_ref() {
-            CONSULT_TOOL => self.consult_tool(arguments).await.unwrap_or_else(tool_error),
-            REVIEW_TOOL => self.review_tool(arguments).await.unwrap_or_else(tool_error),
-            other => tool_error(format!(
-                "unknown tool {other:?}; this server offers {CONSULT_TOOL} and {REVIEW_TOOL}"
-            )),
-        })
+        let call = async {
+            match request.name.as_ref() {
+                CONSULT_TOOL => self.consult_tool(arguments).await.unwrap_or_else(tool_error),
+                REVIEW_TOOL => self.review_tool(arguments, until).await.unwrap_or_else(tool_error),
+                other => tool_error(format!(
+                    "unknown tool {other:?}; this server offers {CONSULT_TOOL} and {REVIEW_TOOL}"
+                )),
+            }
+        };
+        // dropped at the deadline: its reviewer's child group is killed with it
+        Ok(tokio::time::timeout(budget + crate::deadline::GRACE, call)
+            .await
+            .unwrap_or_else(|_| {
+                tool_error(format!(
+                    "the advisor did not answer within {} s (timeout_secs); nothing was checked",
+                    budget.as_secs()
+                ))
+            }))
     }
 }
 

@@ -10,8 +10,11 @@
 //! (written atomically); `--yes` records without asking; with no terminal
 //! and no `--yes` the same display is printed, nothing is recorded and the
 //! exit status is 1. `--revoke` forgets a grant, `--list` shows every grant
-//! and whether the file still matches. Must not decide the trust rules
-//! themselves (the `config` module does).
+//! and whether the file still matches. A command table has no URL: its
+//! display shows the program, each workspace file it names (its content is
+//! what the grant covers: a pull that changes it untrusts the table) and a
+//! warning for each workspace directory it names. Must not decide the trust
+//! rules themselves (the `config` module does).
 
 mod host;
 
@@ -20,7 +23,8 @@ use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::config::{ReviewerTable, UserConfig, WorkspaceConfig, fingerprint::fingerprint};
+use crate::config::command_files::{Named, fingerprint_in, named_in};
+use crate::config::{ReviewerTable, UserConfig, WorkspaceConfig};
 use clap::Args;
 
 use crate::terminal::{Exit, fail, line, show};
@@ -122,11 +126,23 @@ pub(crate) fn run(args: &TrustArgs) -> Exit {
         );
         return Ok(ExitCode::SUCCESS);
     };
-    let view = display(&workspace, &reviewer);
+    let question = if reviewer.kind == crate::config::ReviewerKind::Command {
+        let named = named_in(&reviewer.command, &workspace).map_err(|why| {
+            failed(&format!(
+                "its reviewer command names a workspace path that cannot be trusted: {why}"
+            ))
+        })?;
+        display_command(&workspace, &reviewer, &named);
+        "run this reviewer command on reviews of this workspace?".to_owned()
+    } else {
+        let view = display(&workspace, &reviewer);
+        let host = view.resolved.as_deref().unwrap_or("this URL");
+        format!("send reviews of this workspace to {} with these settings?", line(host))
+    };
     let confirmed = if args.yes {
         true
     } else if std::io::stdin().is_terminal() {
-        ask(&view)
+        ask(&question)
     } else {
         eprintln!(
             "advisor trust: nothing recorded: no terminal to confirm on; check the settings above and run \
@@ -139,10 +155,14 @@ pub(crate) fn run(args: &TrustArgs) -> Exit {
         eprintln!("advisor trust: nothing recorded");
         return Err(ExitCode::from(1));
     }
-    let fp = user.trust(&workspace, &reviewer);
+    let fp = user.trust(&workspace, &reviewer).map_err(|e| failed(&e))?;
     user.save_to(&path).map_err(|e| failed(&e))?;
+    let what = match reviewer.kind {
+        crate::config::ReviewerKind::Command => "its [reviewer] table or to a workspace file its command names",
+        _ => "its [reviewer] table",
+    };
     outln!(
-        "trusted {}: {}\nrecorded {} in {}\nany change to its [reviewer] table needs `advisor trust` again",
+        "trusted {}: {}\nrecorded {} in {}\nany change to {what} needs `advisor trust` again",
         show(&workspace),
         describe(&reviewer),
         fp,
@@ -171,13 +191,44 @@ fn display(workspace: &Path, r: &ReviewerTable) -> host::HostView {
     view
 }
 
-/// Asks on the terminal; only `y` or `yes` agrees.
-fn ask(view: &host::HostView) -> bool {
-    let host = view.resolved.as_deref().unwrap_or("this URL");
-    eprint!(
-        "send reviews of this workspace to {} with these settings? [y/N] ",
-        line(host)
+/// Prints what trusting the command table `r` would allow: the program and
+/// its arguments, each workspace file it names (whose content the grant
+/// covers) and a warning for each workspace directory it names (whose
+/// content it does not). A command table has no URL: no host is shown.
+fn display_command(workspace: &Path, r: &ReviewerTable, named: &[Named]) {
+    let mut out = format!(
+        "{} asks to run a program with its transcripts:\n  {}\n",
+        show(workspace),
+        describe(r)
     );
+    for n in named {
+        match n {
+            Named::File {
+                arg,
+                written,
+                digest,
+                bytes,
+            } => out.push_str(&format!(
+                "  workspace file: {} (argument {arg}, {bytes} bytes, {digest}): a file of the workspace, so a \
+                 pull can change it; this content is what you trust, and a change needs `advisor trust` again\n",
+                line(written)
+            )),
+            Named::Directory { arg, written } => out.push_str(&format!(
+                "  warning: argument {arg} names the workspace directory {}: what the program loads from it is \
+                 not part of the grant (a pull can change it without a new `advisor trust`)\n",
+                line(written)
+            )),
+        }
+    }
+    if r.preset.is_none() && r.command.first().is_some_and(|p| !p.contains(['/', '\\'])) {
+        out.push_str("  the program is looked up on PATH outside the workspace\n");
+    }
+    out!("{out}");
+}
+
+/// Asks `question` on the terminal; only `y` or `yes` agrees.
+fn ask(question: &str) -> bool {
+    eprint!("{question} [y/N] ");
     let _ = std::io::stderr().flush();
     let mut answer = String::new();
     let read = std::io::stdin().lock().take(64).read_line(&mut answer);
@@ -197,8 +248,14 @@ fn list(user: &UserConfig, path: &Path) {
             None => "not trusted".to_owned(),
             Some(fp) => match WorkspaceConfig::read_file(Path::new(ws)) {
                 Ok(Some(c)) => match c.reviewer.filter(ReviewerTable::sends_data) {
-                    Some(r) if fingerprint(&r) == *fp => format!("trusted: {}", describe(&r)),
-                    Some(_) => "trusted settings changed since: untrusted until `advisor trust` again".to_owned(),
+                    Some(r) if fingerprint_in(&r, Path::new(ws)).is_ok_and(|now| now == *fp) => {
+                        format!("trusted: {}", describe(&r))
+                    }
+                    Some(_) => {
+                        "trusted settings (or a workspace file its command names) changed since: untrusted until \
+                                `advisor trust` again"
+                            .to_owned()
+                    }
                     None => "trusted, but the file names no model now".to_owned(),
                 },
                 Ok(None) => "trusted, but the workspace has no config file now".to_owned(),

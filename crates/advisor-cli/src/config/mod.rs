@@ -9,7 +9,8 @@
 //! from the user's own config ([`UserConfig`], under `$XDG_CONFIG_HOME` or
 //! `~/.config`), or from a workspace file whose `[reviewer]` table the user
 //! trusted with `advisor trust` (the user config records a SHA-256 of exactly
-//! that table, `fingerprint.rs`). [`resolve`] applies these rules in one call;
+//! that table, `fingerprint.rs`, and of every workspace file a command table
+//! names, `command_files.rs`). [`resolve`] applies these rules in one call;
 //! [`WorkspaceConfig::load`] goes through it, so every host that loads a
 //! workspace gets them.
 //!
@@ -22,6 +23,7 @@
 //! reviews, and must never take a URL, model, header or key-variable name
 //! from the environment.
 
+pub(crate) mod command_files;
 pub(crate) mod fingerprint;
 mod resolve;
 mod reviewer_table;

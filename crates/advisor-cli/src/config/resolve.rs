@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use super::user::workspace_key;
-use super::{UserConfig, WorkspaceConfig, fingerprint};
+use super::{UserConfig, WorkspaceConfig, command_files, fingerprint};
 use advisor::error::{Error, ErrorKind};
 use advisor::plugin::AdvisorPluginBuilder;
 
@@ -63,27 +63,49 @@ pub(crate) fn shell_word(path: &Path) -> String {
     }
 }
 
-fn untrusted(workspace: &Path, changed: bool, command: bool) -> Error {
+/// Why a workspace's `[reviewer]` table may not run.
+enum Refusal {
+    /// The user never trusted it (or revoked the grant).
+    NotTrusted,
+    /// The user trusted it, but the table — or a workspace file its command
+    /// names (listed) — changed since.
+    Changed(Vec<String>),
+    /// A workspace path its command names cannot be fingerprinted.
+    Unfingerprintable(String),
+}
+
+fn untrusted(workspace: &Path, refusal: Refusal, command: bool) -> Error {
     let file = workspace.join(super::CONFIG_PATH);
     let cmd = format!("advisor trust {}", shell_word(workspace));
-    let message = if changed {
-        format!(
+    let message = match refusal {
+        Refusal::Changed(files) if files.is_empty() => format!(
             "the [reviewer] settings of {} changed since you trusted them, so nothing was sent; \
              check them and run `{cmd}` again to allow the new ones",
             file.display()
-        )
-    } else {
-        let what = if command {
-            "a command reviewer, which runs a program with the transcript"
-        } else {
-            "a model reviewer, which sends the transcript to a server"
-        };
-        format!(
-            "{} asks for {what}; this workspace's \
-             reviewer settings are not trusted, so nothing was sent or run; to allow them, run `{cmd}` \
-             (or name the reviewer in your own config instead)",
+        ),
+        Refusal::Changed(files) => format!(
+            "the [reviewer] settings of {}, or the workspace file(s) its command names ({}), changed since you \
+             trusted them, so nothing was run; check them and run `{cmd}` again to allow the new ones",
+            file.display(),
+            files.join(", ")
+        ),
+        Refusal::Unfingerprintable(why) => format!(
+            "the reviewer command of {} names a workspace path that cannot be trusted ({why}), so nothing was run",
             file.display()
-        )
+        ),
+        Refusal::NotTrusted => {
+            let what = if command {
+                "a command reviewer, which runs a program with the transcript"
+            } else {
+                "a model reviewer, which sends the transcript to a server"
+            };
+            format!(
+                "{} asks for {what}; this workspace's \
+                 reviewer settings are not trusted, so nothing was sent or run; to allow them, run `{cmd}` \
+                 (or name the reviewer in your own config instead)",
+                file.display()
+            )
+        }
     };
     Error::new(ErrorKind::Untrusted, message).with_field("reviewer")
 }
@@ -95,15 +117,16 @@ fn untrusted(workspace: &Path, changed: bool, command: bool) -> Error {
 ///   `enabled = false`;
 /// - the workspace file's caps, rounds, cadence, severity and shadow mode are
 ///   always honoured;
-/// - its `[reviewer]` table, when it asks for a model, only if the user
-///   recorded its fingerprint with `advisor trust`; otherwise an
+/// - its `[reviewer]` table, when it asks for a model or a command, only if
+///   the user recorded its fingerprint with `advisor trust` (for a command,
+///   the content of every workspace file it names is part of it); otherwise an
 ///   [`ErrorKind::Untrusted`] error whose message names
 ///   `advisor trust <path>` (nothing is sent);
 /// - without a `[reviewer]` table, the user config's reviewer, else the
 ///   offline rules.
 ///
 /// The workspace file is read bounded (64 KiB,
-/// regular files only). Hosts started from configuration a repository can
+/// regular files only), and so is each workspace file a command names (64 MiB). Hosts started from configuration a repository can
 /// commit (`advisor hook`, `advisor mcp`) must take every network setting
 /// from here and nothing from flags or the environment.
 pub fn resolve(workspace: &Path, user: &UserConfig) -> Result<Option<Resolved>, Error> {
@@ -122,10 +145,28 @@ pub fn resolve(workspace: &Path, user: &UserConfig) -> Result<Option<Resolved>, 
     }
     let (reviewer, reviewer_source) = match config.reviewer.take() {
         Some(r) if r.sends_data() => {
-            let fp = fingerprint::fingerprint(&r);
+            let command = r.kind == super::ReviewerKind::Command;
+            // a command table's grant covers the content of the workspace files it names
+            let named = match command {
+                true => command_files::named_in(&r.command, &key)
+                    .map_err(|why| untrusted(&key, Refusal::Unfingerprintable(why), command))?,
+                false => Vec::new(),
+            };
+            let fp = fingerprint::fingerprint(&r, &named);
             match grant.and_then(|g| g.trusted_reviewer.as_deref()) {
                 Some(t) if t == fp => (Some(r), ReviewerSource::TrustedWorkspace),
-                other => return Err(untrusted(&key, other.is_some(), r.kind == super::ReviewerKind::Command)),
+                Some(_) => {
+                    let files = (named.iter())
+                        .filter_map(|n| match n {
+                            command_files::Named::File { written, .. } => {
+                                Some(crate::terminal::line(written).into_owned())
+                            }
+                            command_files::Named::Directory { .. } => None,
+                        })
+                        .collect();
+                    return Err(untrusted(&key, Refusal::Changed(files), command));
+                }
+                None => return Err(untrusted(&key, Refusal::NotTrusted, command)),
             }
         }
         Some(_) => (None, ReviewerSource::Rules),

@@ -12,7 +12,8 @@
 //! or `HOME` set by that repository, so [`UserConfig::load_for`] refuses a
 //! user config that lies inside the workspace (as given or once links are
 //! resolved) or that another user owns: the host then runs as if there were
-//! none, and says why. Must not read any workspace file.
+//! none, and says why. Must not read any workspace file but, when a grant is
+//! recorded, the ones a command names (through `command_files.rs`).
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -20,7 +21,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::{ReviewerTable, fingerprint, parse_toml, read_config_file};
+use super::{ReviewerTable, command_files, parse_toml, read_config_file};
 use advisor::error::{Error, ErrorKind};
 
 /// The user config's path below the config directory.
@@ -115,12 +116,17 @@ impl UserConfig {
     }
 
     /// Records that the user trusts `reviewer` as `workspace`'s network
-    /// settings; returns the fingerprint recorded.
-    pub fn trust(&mut self, workspace: &Path, reviewer: &ReviewerTable) -> String {
-        let fp = fingerprint::fingerprint(reviewer);
-        let key = workspace_key(workspace).to_string_lossy().into_owned();
+    /// settings — for a command, with the content of every workspace file it
+    /// names as it is now; returns the fingerprint recorded. An error (kind
+    /// `Untrusted`, nothing recorded) when such a file cannot be
+    /// fingerprinted (a FIFO, over 64 MiB, unreadable).
+    pub fn trust(&mut self, workspace: &Path, reviewer: &ReviewerTable) -> Result<String, Error> {
+        let key = workspace_key(workspace);
+        let fp = command_files::fingerprint_in(reviewer, &key)
+            .map_err(|why| Error::new(ErrorKind::Untrusted, why).with_field("reviewer.command"))?;
+        let key = key.to_string_lossy().into_owned();
         self.workspaces.entry(key).or_default().trusted_reviewer = Some(fp.clone());
-        fp
+        Ok(fp)
     }
 
     /// Forgets the trust given to `workspace` (its opt-in, if any, stays);
@@ -216,7 +222,7 @@ mod tests {
             kind: super::super::ReviewerKind::Model,
             ..ReviewerTable::default()
         };
-        let fp = c.trust(Path::new("/nonexistent/ws"), &r);
+        let fp = c.trust(Path::new("/nonexistent/ws"), &r).unwrap();
         let text = c.to_toml().unwrap();
         let back: UserConfig = parse_toml("t", &text).unwrap();
         assert_eq!(

@@ -8,14 +8,17 @@
 //! ([`Beneath`]), its one way to replace a file so readers see the old
 //! content or the new, never a mix ([`write_atomic`], [`stage`]), and the
 //! description of a JSON parse failure that never quotes the input
-//! ([`describe_json_error`]), and the lookup of a program by name on `PATH`
-//! where a workspace cannot plant it ([`find_program`]). Used by the library (consultation store, rollout
+//! ([`describe_json_error`]), the lookup of a program by name on `PATH`
+//! where a workspace cannot plant it ([`find_program`]), and the process
+//! groups of the children it starts, which a host can kill at once at its
+//! deadline ([`ProcessGroup`], [`kill_process_groups`]). Used by the library (consultation store, rollout
 //! summaries) and by hosts such as the `advisor` command (transcripts, configs,
 //! session state). Must not interpret the bytes it reads or writes.
 
 mod atomic_file;
 mod beneath;
 mod bounded_read;
+mod process_group;
 mod program;
 
 pub use atomic_file::{Staged, create_dir_private, stage, stage_private, write_atomic};
@@ -24,6 +27,7 @@ pub use bounded_read::{
     BoundedLine, BoundedLines, BoundedReadError, BoundedReadErrorKind, open_regular, read_file, read_file_to_string,
     read_stream,
 };
+pub use process_group::{ProcessGroup, kill_process_groups};
 pub use program::find_program;
 
 /// Describes a JSON parse failure of `subject` (`"the hook input"`, `"the

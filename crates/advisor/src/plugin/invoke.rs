@@ -49,7 +49,29 @@ pub(crate) async fn call_reviewer(
         Ok(Err(_)) => Err(ReviewError::new("the review task was cancelled")),
         Err(_) => Err(ReviewError::with_kind(
             ReviewErrorKind::Timeout,
-            format!("the reviewer did not answer within {timeout:?}"),
+            format!("the reviewer did not answer within {}", shown(timeout)),
         )),
+    }
+}
+
+/// `timeout` for a person: whole seconds, rounded up, from one second on
+/// (a host that gives the review what is left of its own deadline passes
+/// 1.98 s for a 2 s setting), as it is below.
+fn shown(timeout: Duration) -> String {
+    if timeout < Duration::from_secs(1) {
+        return format!("{timeout:?}");
+    }
+    format!("{}s", timeout.as_secs() + u64::from(timeout.subsec_nanos() > 0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_timeout_is_shown_in_whole_seconds_from_one_second_on() {
+        assert_eq!(shown(Duration::from_millis(1980)), "2s");
+        assert_eq!(shown(Duration::from_secs(30)), "30s");
+        assert_eq!(shown(Duration::from_millis(250)), "250ms");
     }
 }

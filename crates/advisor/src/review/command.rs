@@ -9,7 +9,12 @@
 //! stdin, stdout and stderr each read up to a cap (past it the child is
 //! killed and the review fails), and the timeout: on it — or when the caller
 //! drops the review (the plugin's own timeout) — the child's whole process
-//! group is killed. An exit status other than 0, an answer that is not the
+//! group is killed. The group is also killed once the child exits, and its
+//! stdout is read on only briefly after that (`DRAIN_AFTER_EXIT`): a
+//! process it detached from the group (`setsid`) may hold the pipe open, and
+//! is never waited for. No blocking thread of the runtime is used, so
+//! nothing of a review holds a runtime's shutdown; the group is listed for
+//! [`kill_process_groups`](crate::io::kill_process_groups) while it runs. An exit status other than 0, an answer that is not the
 //! notes object, or an [`Envelope`] that does not hold one is a reviewer
 //! error (the plugin fails open). Errors never quote the child's output.
 //! Must not choose the program or its flags (the host's presets do) and must
@@ -26,6 +31,7 @@
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -95,8 +101,9 @@ impl CommandReviewer {
     }
 
     /// A program given by bare name (`claude`) is looked up on `PATH` in
-    /// absolute directories only, and never beneath `dir` (the workspace,
-    /// whose host config may set the hook's `PATH`): see
+    /// absolute directories only, and never in one that resolves beneath
+    /// `dir` (the workspace, whose host config may set the hook's `PATH`;
+    /// `/proc/self/cwd/bin`, `..` and links are followed first): see
     /// [`io::find_program`](crate::io::find_program). Without it every
     /// absolute `PATH` directory counts.
     pub fn untrusted_dir(mut self, dir: impl Into<PathBuf>) -> CommandReviewer {
@@ -183,37 +190,79 @@ fn failed(message: impl Into<String>) -> ReviewError {
     ReviewError::new(message)
 }
 
-/// Kills the child's process group when dropped (a finished review, a
-/// timeout, or the caller giving up on the review).
-struct GroupGuard(u32);
+/// How often the child is looked at while it runs.
+const POLL: Duration = Duration::from_millis(10);
+/// How long, after the child exits, its stdout is read on for what is
+/// still in the pipe: past it, whatever holds the pipe open (a process the
+/// child detached from its group) is not waited for.
+const DRAIN_AFTER_EXIT: Duration = Duration::from_millis(500);
 
-impl Drop for GroupGuard {
+/// The running child: its whole group killed — and the child reaped, on a
+/// thread of its own when it has not exited yet — when dropped (a finished
+/// review, a timeout, or the caller giving up on the review).
+struct Running {
+    child: Option<std::process::Child>,
+    group: crate::io::ProcessGroup,
+}
+
+impl Drop for Running {
     fn drop(&mut self) {
-        kill_group(self.0);
+        self.group.kill();
+        let Some(mut child) = self.child.take() else {
+            return;
+        };
+        if !matches!(child.try_wait(), Ok(Some(_))) {
+            let _ = child.kill();
+            // killed: it is gone at once; nobody waits for the reaping
+            let _ = std::thread::Builder::new()
+                .name("advisor-reap".into())
+                .spawn(move || child.wait());
+        }
     }
 }
 
-#[cfg(unix)]
-fn kill_group(pid: u32) {
-    if let Some(pid) = i32::try_from(pid).ok().and_then(rustix::process::Pid::from_raw) {
-        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
-    }
+/// The child's stdout, read on a thread of its own up to a cap: what was
+/// read so far, and whether there was more than the cap.
+#[derive(Default)]
+struct Captured {
+    bytes: Vec<u8>,
+    over: bool,
 }
 
-#[cfg(not(unix))]
-fn kill_group(_pid: u32) {}
+/// Reads `r` into `into` until its end or past `cap` (then `over` is set);
+/// `done` fires when it stops.
+fn capture(mut r: impl Read, cap: u64, into: Arc<Mutex<Captured>>, done: tokio::sync::oneshot::Sender<()>) {
+    let mut buf = [0u8; 16 * 1024];
+    loop {
+        match r.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                let mut c = lock(&into);
+                let room = usize::try_from(cap).unwrap_or(usize::MAX).saturating_sub(c.bytes.len());
+                c.bytes.extend_from_slice(&buf[..n.min(room)]);
+                if n > room {
+                    c.over = true;
+                    break;
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => break,
+        }
+    }
+    let _ = done.send(());
+}
 
-/// Reads `r` to its end keeping at most `cap` bytes; the flag says whether
-/// there was more.
-fn read_capped(mut r: impl Read, cap: u64) -> (Vec<u8>, bool) {
+fn lock(c: &Mutex<Captured>) -> std::sync::MutexGuard<'_, Captured> {
+    c.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Reads `r` to its end keeping at most `cap` bytes (the rest is drained
+/// and dropped).
+fn read_capped(mut r: impl Read, cap: u64) -> Vec<u8> {
     let mut out = Vec::new();
-    let _ = (&mut r).take(cap + 1).read_to_end(&mut out);
-    let over = out.len() as u64 > cap;
-    if over {
-        out.truncate(usize::try_from(cap).unwrap_or(usize::MAX));
-        let _ = std::io::copy(&mut r, &mut std::io::sink());
-    }
-    (out, over)
+    let _ = (&mut r).take(cap).read_to_end(&mut out);
+    let _ = std::io::copy(&mut r, &mut std::io::sink());
+    out
 }
 
 /// What the child did.
@@ -262,43 +311,60 @@ impl CommandReviewer {
         })
     }
 
-    /// Runs the child to its end on a blocking thread; the guard kills its
-    /// group whatever happens to the future.
+    /// Runs the child until it exits, its stdout passes the cap, or the
+    /// timeout. Nothing here blocks an async thread or the runtime's
+    /// blocking pool: the pipes are served by plain threads, which are not
+    /// waited for once the child is gone, and the child is looked at every
+    /// [`POLL`]. Whatever happens to the future, [`Running`] kills the group.
     async fn run(&self, input: String) -> Result<Ran, ReviewError> {
+        let deadline = tokio::time::Instant::now() + self.timeout;
         let mut child = self.spawn()?;
-        let guard = GroupGuard(child.id());
         let (stdin, stdout, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
-        let waiter = tokio::task::spawn_blocking(move || {
-            let writer = stdin.map(|mut s| {
-                std::thread::spawn(move || {
+        let mut running = Running {
+            group: crate::io::ProcessGroup::adopt(child.id()),
+            child: Some(child),
+        };
+        if let Some(mut s) = stdin {
+            // ends when the child reads it all, exits or is killed
+            let _ = std::thread::Builder::new()
+                .name("advisor-reviewer-stdin".into())
+                .spawn(move || {
                     let _ = s.write_all(input.as_bytes());
-                })
-            });
-            let err = stderr.map(|e| std::thread::spawn(move || read_capped(e, MAX_COMMAND_STDERR)));
-            let (stdout, stdout_over) = stdout.map_or((Vec::new(), false), |o| read_capped(o, MAX_COMMAND_STDOUT));
-            if stdout_over {
-                let _ = child.kill();
+                });
+        }
+        if let Some(e) = stderr {
+            // drained and dropped, so a chatty child never stalls on a full pipe
+            let _ = std::thread::Builder::new()
+                .name("advisor-reviewer-stderr".into())
+                .spawn(move || read_capped(e, MAX_COMMAND_STDERR));
+        }
+        let captured = Arc::new(Mutex::new(Captured::default()));
+        let (done_tx, mut done) = tokio::sync::oneshot::channel();
+        if let Some(o) = stdout {
+            let into = Arc::clone(&captured);
+            std::thread::Builder::new()
+                .name("advisor-reviewer-stdout".into())
+                .spawn(move || capture(o, MAX_COMMAND_STDOUT, into, done_tx))
+                .map_err(|_| failed("the reviewer command's output could not be read"))?;
+        }
+        let status = loop {
+            if lock(&captured).over {
+                return Ok(Ran {
+                    status: None,
+                    stdout: Vec::new(),
+                    stdout_over: true,
+                });
             }
-            let status = child.wait().ok().and_then(|s| s.code());
-            if let Some(w) = writer {
-                let _ = w.join();
+            let exited = match running.child.as_mut().map(std::process::Child::try_wait) {
+                Some(Ok(Some(status))) => Some(status),
+                Some(Ok(None)) => None,
+                _ => return Err(failed("the reviewer command could not be waited for")),
+            };
+            if let Some(status) = exited {
+                break status;
             }
-            if let Some(e) = err {
-                let _ = e.join();
-            }
-            Ran {
-                status,
-                stdout,
-                stdout_over,
-            }
-        });
-        // stdout can stay open after the child exits (a grandchild holds it):
-        // the timeout covers the whole run, and the guard kills the group.
-        let ran = match tokio::time::timeout(self.timeout, waiter).await {
-            Ok(Ok(ran)) => ran,
-            Ok(Err(_)) => return Err(failed("the reviewer command's runner failed")),
-            Err(_) => {
-                drop(guard);
+            if tokio::time::Instant::now() >= deadline {
+                drop(running);
                 return Err(ReviewError::with_kind(
                     ReviewErrorKind::Timeout,
                     format!(
@@ -307,9 +373,21 @@ impl CommandReviewer {
                     ),
                 ));
             }
+            tokio::time::sleep(POLL).await;
         };
-        drop(guard);
-        Ok(ran)
+        // anything the child left in its group would hold stdout open: end
+        // it, then read what is still in the pipe, briefly; a process that
+        // left the group may hold the pipe on, and is not waited for
+        running.group.kill();
+        let drain = DRAIN_AFTER_EXIT.min(deadline.saturating_duration_since(tokio::time::Instant::now()));
+        let _ = tokio::time::timeout(drain, &mut done).await;
+        drop(running);
+        let c = std::mem::take(&mut *lock(&captured));
+        Ok(Ran {
+            status: status.code(),
+            stdout: c.bytes,
+            stdout_over: c.over,
+        })
     }
 }
 

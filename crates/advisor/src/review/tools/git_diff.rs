@@ -31,8 +31,8 @@
 //!
 //! Denied paths are left out by listing the changed names first and diffing
 //! only the allowed ones, each as a literal pathspec. The `git` program is
-//! looked up on `PATH`, skipping relative entries and entries inside the
-//! workspace. An object store with `info/alternates` (a `git clone --shared`
+//! looked up on `PATH`, skipping relative entries and entries that resolve
+//! inside the workspace (links, `..` and `/proc/self/cwd` followed). An object store with `info/alternates` (a `git clone --shared`
 //! or a planted file) would let `git` read objects from any directory the
 //! file names, so such a repository is refused (an error result for the
 //! model); `GIT_ALTERNATE_OBJECT_DIRECTORIES` of the host never reaches
@@ -139,7 +139,7 @@ fn valid_oid(s: &str) -> Option<String> {
 }
 
 /// The `git` program: the first `git` on `PATH` in an absolute directory
-/// outside the workspace.
+/// that resolves outside the workspace.
 fn git_program(workspace: &Path) -> Option<PathBuf> {
     crate::io::find_program("git", Some(workspace))
 }
@@ -189,9 +189,10 @@ fn run_git(
     #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
     let mut child = cmd.spawn().map_err(|_| "git could not be started".to_owned())?;
-    let group = child.id();
+    // listed while it runs, so a host at its own deadline can end it too
+    let group = crate::io::ProcessGroup::adopt(child.id());
     let Some(stdout) = child.stdout.take() else {
-        kill_group(group);
+        group.kill();
         let _ = child.kill();
         let _ = child.wait();
         return Err("git could not be started".to_owned());
@@ -207,7 +208,7 @@ fn run_git(
             Ok(Some(status)) => break status,
             Ok(None) if !deadline.reached() => std::thread::sleep(Duration::from_millis(5)),
             _ => {
-                kill_group(group);
+                group.kill();
                 let _ = child.kill();
                 let _ = child.wait();
                 return Err(late());
@@ -215,24 +216,13 @@ fn run_git(
         }
     };
     // anything git left in its group would hold stdout open: end it
-    kill_group(group);
+    drop(group);
     let out = rx.recv_timeout(deadline.remaining()).map_err(|_| late())?;
     if !status.success() {
         return Err(format!("git failed (exit {})", status.code().unwrap_or(-1)));
     }
     Ok(out)
 }
-
-/// Kills the process group `pid` leads (`git` and anything it started).
-#[cfg(unix)]
-fn kill_group(pid: u32) {
-    if let Some(pid) = i32::try_from(pid).ok().and_then(rustix::process::Pid::from_raw) {
-        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
-    }
-}
-
-#[cfg(not(unix))]
-fn kill_group(_pid: u32) {}
 
 /// Whether `rel` (a changed path, or a directory) lies inside a nested
 /// repository: some directory on its way below the root (itself included)

@@ -13,6 +13,7 @@
 # crates/advisor-cli, into the same cache) unless ADVISOR_E2E_ADVISOR names a binary already
 # built, then runs e2e/suite.py and prints the result table.
 # Any host that cannot be installed or run fails the suite: nothing is skipped.
+# Must not write into the repository (hosts, npm's files and advisor's build stay in the cache).
 # Extra arguments go to suite.py (--only claude, --race-runs N, --table FILE, --payloads DIR).
 set -euo pipefail
 cd "$(dirname "$0")/.."

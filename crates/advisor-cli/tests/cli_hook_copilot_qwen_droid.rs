@@ -6,6 +6,8 @@
 //! reaches the review: the captured command is no test runner, so the rules
 //! make it a note that `verdict = "summary"` shows), the output shape, the
 //! cap, the sub-agent stops, and Copilot CLI's late session file.
+//! Must not run a host or reach past the machine: the captures are replayed
+//! from disk, and every workspace is a scratch directory.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod hook_support;

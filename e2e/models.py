@@ -1,9 +1,11 @@
 """Scripted model servers on loopback, one per host API, for the end-to-end suite.
 
-Owns the three wire protocols the hosts speak — Anthropic Messages with SSE
+Owns the four wire protocols the hosts speak — Anthropic Messages with SSE
 (Claude Code), the OpenAI Responses API with SSE (Codex, as a custom
-provider) and Gemini `streamGenerateContent` with SSE (Gemini CLI, via
-GOOGLE_GEMINI_BASE_URL) — and turns each request into a neutral `Turn`
+provider), Gemini `streamGenerateContent` with SSE (Gemini CLI, via
+GOOGLE_GEMINI_BASE_URL) and OpenAI chat completions with SSE (GitHub Copilot
+CLI, Qwen Code and Factory droid, each with its own provider settings) —
+and turns each request into a neutral `Turn`
 (what the conversation's last input is) that a scenario's policy answers
 with a `Reply` (a shell command to run, an agent to start, or text). Every
 request is recorded for the suite's assertions. The servers answer at once:
@@ -67,7 +69,7 @@ def _is_advisory(text: str) -> bool:
 class Server:
     """One scripted server: `policy` answers turns; `requests` records them."""
 
-    kind: str  # "anthropic", "openai" or "gemini"
+    kind: str  # "anthropic", "openai", "gemini" or "chat"
     policy: Callable[[Turn], Reply]
     requests: list = field(default_factory=list)
     httpd: Optional[ThreadingHTTPServer] = None
@@ -145,6 +147,8 @@ class Server:
             return anthropic(policy, body, n)
         if self.kind == "openai":
             return openai(policy, body, n)
+        if self.kind == "chat":
+            return chat(policy, body, n)
         return gemini(policy, path, body, n)
 
     def texts(self) -> str:
@@ -180,6 +184,8 @@ def tool_names(kind: str, body: dict) -> list:
                     out += [d.get("name", "?") for d in v or [] if isinstance(d, dict)]
                 else:
                     out.append(k)
+        elif kind == "chat":
+            out.append((t.get("function") or {}).get("name") or t.get("type", "?"))
         elif kind == "openai" and isinstance(t.get("tools"), list):
             ns = t.get("name") or t.get("type", "?")
             out += [f"{ns}.{x.get('name') or x.get('type', '?')}" for x in t["tools"] if isinstance(x, dict)]
@@ -349,3 +355,120 @@ def gemini(policy, path: str, body: dict, n: int):
     chunk = {"candidates": [{"content": {"role": "model", "parts": [part]}, "finishReason": "STOP", "index": 0}],
              "usageMetadata": usage, "modelVersion": "gemini-2.5-flash"}
     return 200, {"Content-Type": "text/event-stream"}, f"data: {json.dumps(chunk)}\r\n\r\n".encode()
+
+
+# ---------------------------------------------------------------- OpenAI chat completions (Copilot CLI, Qwen Code, droid)
+
+# each host's shell tool and sub-agent tool, by the names it offers the model
+SHELL_TOOLS = ("bash", "run_shell_command", "Execute")
+AGENT_TOOLS = ("task", "agent", "Task")
+
+
+def _chat_texts(content) -> list:
+    """The text parts of a chat message, Copilot CLI's `<current_datetime>` prefix left out."""
+    parts = [content] if isinstance(content, str) else [
+        c.get("text", "") for c in content or [] if isinstance(c, dict) and c.get("type", "text") == "text"]
+    out = []
+    for p in parts:
+        p = p or ""
+        if p.lstrip().startswith("<current_datetime>") and "</current_datetime>" in p:
+            p = p.split("</current_datetime>", 1)[1]
+        out.append(p.strip())
+    return out
+
+
+def _chat_turn(body: dict) -> Optional[Turn]:
+    msgs = body.get("messages") or []
+    if not body.get("tools") or not msgs:
+        return None
+    prompt, advisories, last, out, tools = "", 0, "start", "", 0
+    for m in msgs:
+        role = m.get("role")
+        if role == "tool":
+            last, tools = "tool", tools + 1
+            out = " ".join(_chat_texts(m.get("content")))
+        elif role == "user":
+            texts = _chat_texts(m.get("content"))
+            if any(_is_advisory(t) for t in texts):
+                advisories += 1
+                last = "advisory"
+                continue
+            for t in texts:
+                if t and not t.startswith("<") and not prompt:
+                    prompt = t
+            last = "start" if last != "tool" else last
+    return Turn(prompt=prompt, last=last, advisories=advisories, tool_output=out, tools=tools)
+
+
+def _offered(body: dict, names) -> tuple:
+    """The first of `names` the request offers, with its parameter schema."""
+    for want in names:
+        for t in body.get("tools") or []:
+            f = t.get("function") or {}
+            if f.get("name") == want:
+                return want, f.get("parameters") or {}
+    return None, {}
+
+
+def _arguments(params: dict, value: str) -> dict:
+    """Arguments for a tool from its schema: `value` as the command or prompt, every other required
+    property a plain value of its type (a sub-agent of the general-purpose type, in the foreground)."""
+    props = params.get("properties") or {}
+    args = {k: value for k in props if k in ("command", "prompt")}
+    for k in list(props) + list(params.get("required") or []):
+        if k in args:
+            continue
+        p = props.get(k) or {}
+        if k in ("description", "summary", "title", "name"):
+            args[k] = "Run the tests"
+        elif k in ("subagent_type", "agent_type", "subagentType"):
+            args[k] = "general-purpose"
+        elif k == "run_in_background":
+            args[k] = False
+        elif k == "await":
+            args[k] = True
+        elif k in (params.get("required") or []):
+            ty = p.get("type")
+            args[k] = (p["enum"][0] if "enum" in p else False if ty == "boolean" else 60 if ty in ("integer", "number")
+                       else [] if ty == "array" else {} if ty == "object" else value)
+    return args
+
+
+def _chunk(n: int, model: str, delta: dict, finish=None) -> dict:
+    return {"id": f"chatcmpl-{n}", "object": "chat.completion.chunk", "created": 0, "model": model,
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+
+def chat(policy, body: dict, n: int):
+    turn = _chat_turn(body)
+    reply = policy(turn) if turn or is_review(body) else Reply(text="ok")
+    model = body.get("model") or "scripted"
+    usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+    call = None
+    if reply.command or reply.agent:
+        name, params = _offered(body, SHELL_TOOLS if reply.command else AGENT_TOOLS)
+        if name is None:
+            reply = Reply(text=f"no {'shell' if reply.command else 'sub-agent'} tool was offered")
+        else:
+            args = _arguments(params, reply.command or reply.agent)
+            call = {"id": f"call_{n:04d}", "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
+    if not body.get("stream"):
+        msg = {"role": "assistant", "content": None, "tool_calls": [call]} if call else {"role": "assistant",
+                                                                                      "content": reply.text}
+        data = {"id": f"chatcmpl-{n}", "object": "chat.completion", "created": 0, "model": model,
+                "choices": [{"index": 0, "message": msg, "finish_reason": "tool_calls" if call else "stop"}],
+                "usage": usage}
+        return 200, {"Content-Type": "application/json"}, json.dumps(data).encode()
+    events = [_chunk(n, model, {"role": "assistant", "content": ""})]
+    if call:
+        events.append(_chunk(n, model, {"tool_calls": [dict(call, index=0, function={"name": call["function"]["name"],
+                                                                                      "arguments": ""})]}))
+        events.append(_chunk(n, model, {"tool_calls": [{"index": 0, "function": {
+            "arguments": call["function"]["arguments"]}}]}))
+    else:
+        events.append(_chunk(n, model, {"content": reply.text}))
+    events.append(_chunk(n, model, {}, "tool_calls" if call else "stop"))
+    if (body.get("stream_options") or {}).get("include_usage"):
+        events.append(dict(_chunk(n, model, {}), choices=[], usage=usage))
+    payload = "".join(f"data: {json.dumps(e)}\n\n" for e in events) + "data: [DONE]\n\n"
+    return 200, {"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}, payload.encode()

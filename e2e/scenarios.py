@@ -195,12 +195,28 @@ def no_evidence_said(r: Run) -> Optional[str]:
     return None if said else "'reviewed without tool evidence' was not said"
 
 
+def event_of(payload: dict) -> str:
+    """The stop a hook call is for: `hook_event_name`, or — GitHub Copilot CLI sends none — `subagentStop`
+    (it carries the sub-agent's `response`), `agentStop` inside a sub-agent (`parentAgentId`) or `agentStop`."""
+    if payload.get("hook_event_name"):
+        return payload["hook_event_name"]
+    if "response" in payload:
+        return "subagentStop"
+    if "stopReason" in payload:
+        return "agentStop-in-subagent" if "parentAgentId" in payload else "agentStop"
+    return "?"
+
+
 def subagent_blocked(r: Run) -> Optional[str]:
     if r.rc != 0:
         return f"host exited {r.rc}"
-    if r.blocks("SubagentStop") < 1:
-        events = [c.input.get("hook_event_name") for c in r.calls]
+    sub = [c for c in r.calls if event_of(c.input) in ("SubagentStop", "subagentStop")]
+    if not any(c.blocked for c in sub):
+        events = [event_of(c.input) for c in r.calls]
         return f"the sub-agent's false claim was not blocked (hook calls: {events})"
+    inside = [c for c in r.calls if event_of(c.input) == "agentStop-in-subagent"]
+    if any(c.blocked or c.out.strip() or c.err.strip() for c in inside):
+        return "an agentStop inside the sub-agent was not let through quietly"
     return None if "advisory severity=" in r.requests else "the advisory never reached the sub-agent"
 
 
@@ -370,8 +386,14 @@ def scenarios(host: str) -> list:
         Scenario("the cap (max_rounds = 1)", keeps_claiming, capped(1), config=CAP),
         Scenario('verdict = "summary"', keeps_claiming, summary_said, config=CAP + 'verdict = "summary"\n'),
         Scenario("untrusted workspace model reviewer reported", false_claim, untrusted_reported, config=UNTRUSTED),
-        preset(host),
     ]
+    if host in ("claude", "codex", "gemini"):
+        common.append(preset(host))  # the command reviewer's presets are these three CLIs
+    if host == "copilot":
+        common.append(Scenario("subagentStop blocked, the agentStop inside the sub-agent let through", with_subagent,
+                               subagent_blocked))
+    if host == "qwen":
+        common.append(Scenario("SubagentStop (the sub-agent's own chat file)", with_subagent, subagent_blocked))
     if host == "claude":
         common.append(Scenario("SubagentStop", with_subagent, subagent_blocked))
         common.append(Scenario("plugin route (claude plugin install)", false_claim, blocked_then_ended,

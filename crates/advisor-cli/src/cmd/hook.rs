@@ -55,7 +55,8 @@ pub(crate) struct HookArgs {
     /// The workspace root (default: the hook's `cwd`, else the current directory).
     #[arg(long)]
     workspace: Option<PathBuf>,
-    /// The host (default: recognised from the input).
+    /// The host (default: recognised from the input; copilot, qwen and droid
+    /// are never recognised and must be named).
     #[arg(long, value_enum, ignore_case = true)]
     host: Option<CodingAgent>,
 }
@@ -230,12 +231,13 @@ fn read_input(host: Option<CodingAgent>) -> Result<HookInput, LetThrough> {
 }
 
 /// Whether the stop is one to review: not a Cursor run that did not
-/// complete, not one of the host's internal agents (compaction, summaries).
+/// complete, not one of the host's internal agents (compaction, summaries),
+/// not a stop whose block the host would ignore ([`HookInput::cannot_block`]).
 fn reviewable(input: &HookInput) -> Result<(), LetThrough> {
     let aborted = input.host == CodingAgent::Cursor && matches!(input.status.as_deref(), Some("aborted" | "error"));
     let internal =
         input.event == HookEvent::SubagentStop && input.agent_type.as_deref().is_none_or(|t| t.trim().is_empty());
-    if aborted || internal {
+    if aborted || internal || input.cannot_block {
         return Err(LetThrough::Quietly);
     }
     Ok(())

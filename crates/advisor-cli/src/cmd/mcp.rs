@@ -289,7 +289,9 @@ impl AdvisorMcp {
         let config = self.config()?;
         let format = (args.format.as_deref())
             .map(|f| {
-                TranscriptFormat::parse(f).ok_or(format!("format {f:?}: use claude-code, openai, codex or gemini"))
+                TranscriptFormat::parse(f).ok_or(format!(
+                    "format {f:?}: use claude-code, openai, codex, gemini, copilot, qwen or droid"
+                ))
             })
             .transpose()?;
         let mut state = self.prior.lock().await;

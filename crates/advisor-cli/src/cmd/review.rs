@@ -36,7 +36,7 @@ use crate::terminal::{Exit, fail, json as safe_json, line};
 pub(crate) struct ReviewArgs {
     /// The transcript file (JSONL, or a Gemini CLI JSON session).
     transcript: PathBuf,
-    /// Transcript format: claude-code, openai, codex or gemini (Gemini CLI JSON or JSONL) (default: detected).
+    /// Transcript format: claude-code, openai, codex, gemini (Gemini CLI JSON or JSONL), copilot, qwen or droid (default: detected).
     #[arg(long, value_enum, ignore_case = true)]
     format: Option<TranscriptFormat>,
     /// Review with a model instead of the offline rules.

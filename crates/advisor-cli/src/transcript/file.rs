@@ -19,8 +19,8 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::{
-    RawLine, Transcript, TranscriptError, TranscriptErrorKind, TranscriptFormat, claude_code, codex, gemini, openai,
-    parse_transcript, read_lines, reverse,
+    RawLine, Transcript, TranscriptError, TranscriptErrorKind, TranscriptFormat, claude_code, codex, copilot, droid,
+    gemini, openai, parse_transcript, qwen, read_lines, reverse,
 };
 
 /// How much of a transcript to read, and the bounds of the read.
@@ -42,6 +42,33 @@ pub struct ReadOptions {
     /// Most lines read from the end (blank ones included); the read stops
     /// there as at [`max_bytes`](Self::max_bytes).
     pub max_lines: usize,
+    /// The sub-agent whose lines are read, in a session file that holds
+    /// several agents' lines (GitHub Copilot CLI writes a sub-agent's lines,
+    /// marked with its `agentId`, into the parent's `events.jsonl`); `None`
+    /// reads the main agent's. Only the Copilot CLI reader uses it.
+    pub agent: Option<String>,
+    /// The host's own record of the stop under review, for a host that
+    /// writes its session file late or names its answer by id: whether it
+    /// was read is [`Transcript`]'s to say, so the hook can wait for it.
+    pub stop: Option<StopRecord>,
+}
+
+/// A host's own record of the stop under review in its session file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StopRecord {
+    /// GitHub Copilot CLI: the `hook.start` line of this very hook call (its
+    /// `hookType` and the hook input's `timestamp`, epoch milliseconds).
+    /// Copilot CLI writes the turn's last tool results and its answer in the
+    /// same batch as that line, after the hook has started.
+    HookStart {
+        /// `agentStop` or `subagentStop`.
+        hook: String,
+        /// The hook input's `timestamp`.
+        timestamp: i64,
+    },
+    /// Factory droid: the message whose `id` is the Stop input's
+    /// `message_id`, which is the answer under review.
+    Message(String),
 }
 
 /// Default line cap: 1 MiB.
@@ -63,6 +90,8 @@ impl Default for ReadOptions {
             max_bytes: DEFAULT_MAX_BYTES,
             allow_partial_last_line: false,
             max_lines: DEFAULT_MAX_LINES,
+            agent: None,
+            stop: None,
         }
     }
 }
@@ -81,12 +110,16 @@ pub(super) enum Boundary {
 
 impl TranscriptFormat {
     /// Where `line` stands, for a read from the end. `sidechain` is whether
-    /// the transcript is a sub-agent's own (Claude Code).
-    fn boundary(self, line: &Value, sidechain: bool) -> Boundary {
+    /// the transcript is a sub-agent's own (Claude Code); `agent` the
+    /// sub-agent whose lines are read (Copilot CLI).
+    fn boundary(self, line: &Value, sidechain: bool, agent: Option<&str>) -> Boundary {
         match self {
             TranscriptFormat::ClaudeCode => claude_code::boundary(line, sidechain),
             TranscriptFormat::Codex => codex::boundary(line),
             TranscriptFormat::OpenAi => openai::boundary(line),
+            TranscriptFormat::Copilot => copilot::boundary(line, agent),
+            TranscriptFormat::Qwen => qwen::boundary(line),
+            TranscriptFormat::Droid => droid::boundary(line),
             // read whole by `read_transcript_with`, never from the end
             TranscriptFormat::Gemini => Boundary::None,
         }
@@ -189,7 +222,7 @@ pub(crate) fn read_transcript_from(
             format = format.or_else(|| TranscriptFormat::detect(v));
             sidechain = sidechain.or_else(|| claude_code::sidechain_of(v));
             if let Some(f) = format {
-                boundary = f.boundary(v, sidechain.unwrap_or(false));
+                boundary = f.boundary(v, sidechain.unwrap_or(false), options.agent.as_deref());
             }
         }
         raw.push(RawLine {
@@ -221,7 +254,11 @@ pub(crate) fn read_transcript_from(
         // count from the offsets)
         number_lines(src, len, &mut raw);
     }
-    let (mut t, format) = read_lines(name, &raw, format)?;
+    let options = ReadOptions {
+        format,
+        ..options.clone()
+    };
+    let (mut t, format) = read_lines(name, &raw, &options)?;
     t.truncated = truncated;
     Ok((t, format))
 }

@@ -1,6 +1,7 @@
 //! Reading agent transcripts from disk: Claude Code session JSONL, OpenAI-style
-//! message JSONL, Codex rollout JSONL and Gemini CLI sessions (JSON or JSONL),
-//! auto-detected.
+//! message JSONL, Codex rollout JSONL, Gemini CLI sessions (JSON or JSONL),
+//! GitHub Copilot CLI `events.jsonl`, Qwen Code chat JSONL and Factory droid
+//! session JSONL, auto-detected.
 //!
 //! Owns the neutral [`Transcript`] (messages, paired tool traces, genuine user
 //! prompts, compaction points, skipped line counts) and [`TranscriptError`],
@@ -11,10 +12,13 @@
 mod claude_code;
 mod codex;
 mod codex_code_mode;
+mod copilot;
+mod droid;
 mod file;
 mod gemini;
 mod openai;
 mod outcome;
+mod qwen;
 mod reverse;
 
 use std::collections::BTreeMap;
@@ -30,7 +34,7 @@ use file::Boundary;
 pub(crate) use file::DEFAULT_MAX_LINE;
 #[cfg(feature = "mcp")]
 pub(crate) use file::read_transcript_from;
-pub use file::{ReadOptions, read_transcript, read_transcript_with};
+pub use file::{ReadOptions, StopRecord, read_transcript, read_transcript_with};
 use outcome::Outcome;
 
 /// A transcript file format.
@@ -49,16 +53,28 @@ pub enum TranscriptFormat {
     /// Gemini CLI session: one JSON record, or JSONL with `$set`/`$rewindTo` edits.
     #[value(alias = "gemini-cli")]
     Gemini,
+    /// GitHub Copilot CLI `events.jsonl` (`{"type":"user.message",…,"data":{…}}`).
+    #[value(alias = "copilot-cli")]
+    Copilot,
+    /// Qwen Code chat JSONL (Claude Code's line shape, Gemini-style `message.parts`).
+    #[value(alias = "qwen-code")]
+    Qwen,
+    /// Factory droid session JSONL (`{"type":"message","message":{role,content}}`).
+    Droid,
 }
 
 impl TranscriptFormat {
-    /// Parses a format name: `claude-code`, `openai`, `codex` or `gemini`.
+    /// Parses a format name: `claude-code`, `openai`, `codex`, `gemini`,
+    /// `copilot`, `qwen` or `droid`.
     pub fn parse(name: &str) -> Option<TranscriptFormat> {
         match name.trim().to_ascii_lowercase().as_str() {
             "claude-code" | "claude" | "claudecode" => Some(TranscriptFormat::ClaudeCode),
             "openai" | "messages" => Some(TranscriptFormat::OpenAi),
             "codex" => Some(TranscriptFormat::Codex),
             "gemini" | "gemini-cli" => Some(TranscriptFormat::Gemini),
+            "copilot" | "copilot-cli" => Some(TranscriptFormat::Copilot),
+            "qwen" | "qwen-code" => Some(TranscriptFormat::Qwen),
+            "droid" => Some(TranscriptFormat::Droid),
             _ => None,
         }
     }
@@ -70,6 +86,9 @@ impl TranscriptFormat {
             TranscriptFormat::OpenAi => "openai",
             TranscriptFormat::Codex => "codex",
             TranscriptFormat::Gemini => "gemini",
+            TranscriptFormat::Copilot => "copilot",
+            TranscriptFormat::Qwen => "qwen",
+            TranscriptFormat::Droid => "droid",
         }
     }
 
@@ -84,6 +103,16 @@ impl TranscriptFormat {
             )
         {
             return Some(TranscriptFormat::Codex);
+        }
+        // the three below before Claude Code, whose test their lines would pass
+        if copilot::is_line(line) {
+            return Some(TranscriptFormat::Copilot);
+        }
+        if droid::is_line(line) {
+            return Some(TranscriptFormat::Droid);
+        }
+        if qwen::is_line(line) {
+            return Some(TranscriptFormat::Qwen);
         }
         if ty.is_some()
             && (line.get("message").is_some() || line.get("sessionId").is_some() || line.get("uuid").is_some())
@@ -210,6 +239,10 @@ pub struct Transcript {
     interrupted_at: Option<usize>,
     /// The host's record of the last turn's answer (Codex `task_complete`).
     recorded_answer: Option<(usize, String)>,
+    /// Whether the host's own record of the stop under review
+    /// ([`ReadOptions::stop`]) was read: a host that writes its session file
+    /// late has written the turn once it is there.
+    pub(crate) stop_seen: bool,
 }
 
 impl Transcript {
@@ -504,15 +537,22 @@ pub fn parse_transcript(
             value,
         });
     }
-    read_lines(name, &raw, format)
+    let options = ReadOptions {
+        format,
+        ..ReadOptions::default()
+    };
+    read_lines(name, &raw, &options)
 }
 
-/// Detects the format (unless given) and runs its reader over `raw`.
+/// Detects the format (unless `options` gives it) and runs its reader over
+/// `raw`; the readers of Copilot CLI and droid take the sub-agent and the
+/// stop record of `options` too.
 fn read_lines(
     name: &str,
     raw: &[RawLine],
-    format: Option<TranscriptFormat>,
+    options: &ReadOptions,
 ) -> Result<(Transcript, TranscriptFormat), TranscriptError> {
+    let format = options.format;
     if raw.is_empty() {
         return Err(TranscriptError::new(
             TranscriptErrorKind::Empty,
@@ -531,7 +571,7 @@ fn read_lines(
                     TranscriptErrorKind::UnknownFormat,
                     name,
                     raw.first().and_then(|l| l.number),
-                    "unknown transcript format (expected Claude Code, OpenAI-style, Codex JSONL or a Gemini CLI session); pass --format",
+                    "unknown transcript format (expected Claude Code, OpenAI-style, Codex JSONL, a Gemini CLI session, Copilot CLI events, Qwen Code or droid JSONL); pass --format",
                 )
             })?,
     };
@@ -539,6 +579,9 @@ fn read_lines(
         TranscriptFormat::ClaudeCode => claude_code::read(raw),
         TranscriptFormat::OpenAi => openai::read(raw),
         TranscriptFormat::Codex => codex::read(raw),
+        TranscriptFormat::Copilot => copilot::read(raw, options),
+        TranscriptFormat::Qwen => qwen::read(raw),
+        TranscriptFormat::Droid => droid::read(raw, options),
         // Gemini sessions are whole records, read by `parse_transcript`
         // (the legacy format is one JSON value over many lines).
         TranscriptFormat::Gemini => Err((0, "not a Gemini CLI session".to_owned())),

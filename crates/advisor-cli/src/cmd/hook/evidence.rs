@@ -10,7 +10,7 @@
 use std::time::Duration;
 
 use super::input::{HookEvent, HookInput};
-use super::settle::{SETTLE_BUDGET, read_settled};
+use super::settle::{RECORD_BUDGET, SETTLE_BUDGET, read_settled};
 use super::{LetThrough, say};
 use crate::transcript::{ReadOptions, Transcript};
 
@@ -37,19 +37,28 @@ impl Evidence {
     /// still be writing the turn's last lines: every tool call's result is
     /// waited for, briefly, then the review takes what there is (without an
     /// answer from the host, the transcript is the answer's only source and
-    /// is read as it is).
+    /// is read as it is). A host that records the stop itself (Copilot CLI,
+    /// droid) is waited for until that record is read; without it after the
+    /// wait, the stop is not reviewed (the file may not hold the answer yet).
     pub(super) async fn read(input: &HookInput) -> Result<Evidence, LetThrough> {
         let Some(path) = &input.transcript_path else {
             let why = format!("{} sent no transcript (transcript_path is null or empty)", input.host);
             return Ok(Evidence::blind(why));
         };
+        let recorded = input.stop_record.is_some();
         let options = ReadOptions {
-            allow_partial_last_line: input.last_assistant_message.is_some() || input.joined_response.is_some(),
+            allow_partial_last_line: recorded
+                || input.last_assistant_message.is_some()
+                || input.joined_response.is_some(),
+            format: input.transcript_format,
+            agent: input.transcript_agent.clone(),
+            stop: input.stop_record.clone(),
             ..ReadOptions::default()
         };
-        let budget = match options.allow_partial_last_line {
-            true => SETTLE_BUDGET,
-            false => Duration::ZERO,
+        let budget = match (recorded, options.allow_partial_last_line) {
+            (true, _) => RECORD_BUDGET,
+            (false, true) => SETTLE_BUDGET,
+            (false, false) => Duration::ZERO,
         };
         let subagent = input.event == HookEvent::SubagentStop;
         let settled = read_settled(path, &options, budget, subagent).await;
@@ -57,6 +66,14 @@ impl Evidence {
             say(lag);
         }
         let note = settled.window_note();
+        if settled.unrecorded {
+            let why = format!(
+                "{}'s session file {} did not record this stop in time",
+                input.host,
+                path.display()
+            );
+            return Err(LetThrough::Said(format!("{why}; not reviewed")));
+        }
         match settled.read {
             Ok((t, _)) if t.truncated => Err(LetThrough::Shown(format!(
                 "the last turn of {} is longer than the {}-byte read cap",

@@ -2,20 +2,26 @@
 //!
 //! Owns [`CodingAgent`], [`HookEvent`] and [`HookInput`]: recognising the host from
 //! the input (`hook_event_name` and the field set) unless it is named, and
-//! mapping each host's fields to one neutral shape. Lenient where hosts add
+//! mapping each host's fields to one neutral shape. GitHub Copilot CLI, Qwen
+//! Code and Factory droid are never recognised: they must be named
+//! (`--host copilot|qwen|droid`), since Qwen Code and droid send Claude
+//! Code's shape and Copilot CLI no event name. Lenient where hosts add
 //! fields (unknown fields ignored, a UTF-8 byte-order mark skipped), strict
 //! where the review depends on them (a session id is required). Field names
 //! follow the hosts' own documentation and source (see `docs/hooks.md`).
 //! Must not read transcripts or review anything, and its errors describe the
 //! input without quoting it.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
+use crate::transcript::{StopRecord, TranscriptFormat};
+
 /// The coding agent that runs the hook; its wire name is the one `--host`
-/// takes (`claude`, `codex`, `gemini`, `cursor`; as a `clap::ValueEnum` it
-/// also takes `claude-code` and `gemini-cli`).
+/// takes (`claude`, `codex`, `gemini`, `cursor`, `copilot`, `qwen`, `droid`;
+/// as a `clap::ValueEnum` it also takes `claude-code`, `gemini-cli`,
+/// `copilot-cli`, `qwen-code` and `factory`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, clap::ValueEnum)]
 pub enum CodingAgent {
     /// Claude Code (`Stop`, `SubagentStop`).
@@ -32,6 +38,18 @@ pub enum CodingAgent {
     /// Cursor (`stop`).
     #[serde(rename = "cursor")]
     Cursor,
+    /// GitHub Copilot CLI (`agentStop`, `subagentStop`; no event name in its input).
+    #[value(alias = "copilot-cli")]
+    #[serde(rename = "copilot")]
+    Copilot,
+    /// Qwen Code (`Stop`, `SubagentStop`, in Claude Code's shape).
+    #[value(alias = "qwen-code")]
+    #[serde(rename = "qwen")]
+    Qwen,
+    /// Factory droid (`Stop`, `SubagentStop`, in Claude Code's shape).
+    #[value(alias = "factory")]
+    #[serde(rename = "droid")]
+    Droid,
 }
 
 impl CodingAgent {
@@ -42,6 +60,9 @@ impl CodingAgent {
             CodingAgent::Codex => "codex",
             CodingAgent::Gemini => "gemini",
             CodingAgent::Cursor => "cursor",
+            CodingAgent::Copilot => "copilot",
+            CodingAgent::Qwen => "qwen",
+            CodingAgent::Droid => "droid",
         }
     }
 }
@@ -98,6 +119,22 @@ pub struct HookInput {
     pub turn_id: Option<String>,
     /// The session's working directory (Cursor: its first workspace root).
     pub cwd: Option<PathBuf>,
+    /// The session file's format, for a host whose lines are not told
+    /// apart by their shape alone (Copilot CLI, Qwen Code, droid); `None`:
+    /// detected.
+    pub transcript_format: Option<TranscriptFormat>,
+    /// The sub-agent whose lines the transcript is read for: Copilot CLI
+    /// writes a sub-agent's lines into the parent's file (`subagentStop`).
+    pub transcript_agent: Option<String>,
+    /// The host's own record of this stop in its session file, waited for
+    /// before the review: Copilot CLI's `hook.start` of this call, droid's
+    /// `message_id` (the answer).
+    pub stop_record: Option<StopRecord>,
+    /// The host ignores a block of this stop, so it goes through unreviewed:
+    /// Copilot CLI's `agentStop` inside a sub-agent (its `subagentStop` is
+    /// the one to review), droid's `SubagentStop` (droid 0.215.0 discards
+    /// its output).
+    pub cannot_block: bool,
 }
 
 /// Largest hook input read, in bytes.
@@ -135,6 +172,9 @@ impl HookInput {
         };
         let event_name = string(&map, "hook_event_name").unwrap_or_default();
         let host = host.map_or_else(|| detect(&map, &event_name), Ok)?;
+        if host == CodingAgent::Copilot {
+            return copilot(&map);
+        }
         let event = event(host, &event_name)?;
         let session_id = session_id(&map, host)?;
         let transcript_path = match event {
@@ -149,13 +189,17 @@ impl HookInput {
             _ => (string(&map, "last_assistant_message"), None),
         };
         let cwd = string(&map, "cwd").or_else(|| first_root(&map));
+        let transcript_path = match (host, event) {
+            (CodingAgent::Qwen, HookEvent::SubagentStop) => qwen_agent_transcript(&map, &session_id),
+            _ => non_empty(transcript_path),
+        };
         Ok(HookInput {
             host,
             event,
             session_id,
             agent_id: non_empty(string(&map, "agent_id")),
             agent_type: string(&map, "agent_type"),
-            transcript_path: non_empty(transcript_path).map(PathBuf::from),
+            transcript_path: transcript_path.map(PathBuf::from),
             stop_hook_active: map.get("stop_hook_active").and_then(Value::as_bool) == Some(true),
             loop_count: map.get("loop_count").and_then(Value::as_u64),
             status: string(&map, "status"),
@@ -164,6 +208,17 @@ impl HookInput {
             prompt: non_empty(string(&map, "prompt")),
             turn_id: non_empty(string(&map, "turn_id")),
             cwd: non_empty(cwd).map(PathBuf::from),
+            transcript_format: match host {
+                CodingAgent::Qwen => Some(TranscriptFormat::Qwen),
+                CodingAgent::Droid => Some(TranscriptFormat::Droid),
+                _ => None,
+            },
+            transcript_agent: None,
+            stop_record: match host {
+                CodingAgent::Droid => non_empty(string(&map, "message_id")).map(StopRecord::Message),
+                _ => None,
+            },
+            cannot_block: host == CodingAgent::Droid && event == HookEvent::SubagentStop,
         })
     }
 
@@ -207,12 +262,97 @@ impl HookInput {
     }
 }
 
+/// GitHub Copilot CLI's input (1.0.102): camelCase `sessionId`,
+/// `transcriptPath`, `cwd`, `timestamp` (epoch milliseconds), `stopReason`
+/// and one snake_case `stop_hook_active`, no event name. `subagentStop` is
+/// the one that carries the sub-agent's answer (`response`, with `agentId`,
+/// `agentType`, `agentName`); an `agentStop` with `parentAgentId` (or
+/// `agentId`) is fired inside a sub-agent, and Copilot CLI ignores a block
+/// of it. Both events name the parent's `events.jsonl`.
+fn copilot(map: &Map<String, Value>) -> Result<HookInput, String> {
+    let host = CodingAgent::Copilot;
+    if !map.contains_key("stopReason") {
+        return Err(
+            "the copilot hook input is not a stop (no stopReason): register it for agentStop and subagentStop".into(),
+        );
+    }
+    let session_id = non_empty(string(map, "sessionId")).ok_or("the copilot hook input has no session id")?;
+    let answer = map.get("response").and_then(Value::as_str).map(str::to_owned);
+    let event = if answer.is_some() {
+        HookEvent::SubagentStop
+    } else {
+        HookEvent::Stop
+    };
+    let agent_id = non_empty(string(map, "agentId"));
+    let inside_subagent = event == HookEvent::Stop && (map.contains_key("parentAgentId") || agent_id.is_some());
+    let flag = |k: &str| map.get(k).and_then(Value::as_bool) == Some(true);
+    let timestamp = map.get("timestamp").and_then(Value::as_i64);
+    let hook = match event {
+        HookEvent::Stop => "agentStop",
+        HookEvent::SubagentStop => "subagentStop",
+    };
+    Ok(HookInput {
+        host,
+        event,
+        session_id,
+        transcript_agent: agent_id.clone().filter(|_| event == HookEvent::SubagentStop),
+        agent_id,
+        agent_type: string(map, "agentType"),
+        transcript_path: non_empty(string(map, "transcriptPath")).map(PathBuf::from),
+        stop_hook_active: flag("stop_hook_active") || flag("stopHookActive"),
+        loop_count: None,
+        status: None,
+        last_assistant_message: non_empty(answer),
+        joined_response: None,
+        prompt: None,
+        turn_id: None,
+        cwd: non_empty(string(map, "cwd").or_else(|| string(map, "workingDirectory"))).map(PathBuf::from),
+        transcript_format: Some(TranscriptFormat::Copilot),
+        stop_record: timestamp.map(|timestamp| StopRecord::HookStart {
+            hook: hook.to_owned(),
+            timestamp,
+        }),
+        cannot_block: inside_subagent,
+    })
+}
+
+/// Qwen Code's `SubagentStop`: the sub-agent's own chat file. Qwen Code
+/// 0.24.4 sends `agent_transcript_path` equal to the parent's chat file, and
+/// writes the sub-agent's lines to
+/// `<project>/subagents/<session id>/agent-<agent id>.jsonl` beside
+/// `<project>/chats/`; a path that differs from `transcript_path` is taken as
+/// given. `None` (no transcript) when the ids cannot name a file.
+fn qwen_agent_transcript(map: &Map<String, Value>, session_id: &str) -> Option<String> {
+    let agent = non_empty(string(map, "agent_transcript_path"));
+    let main = non_empty(string(map, "transcript_path"));
+    if agent.is_some() && agent != main {
+        return agent;
+    }
+    let file_name = |id: &str| {
+        let plain = id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
+        (plain && !id.starts_with('.') && id.len() <= 200).then_some(())
+    };
+    let agent_id = non_empty(string(map, "agent_id"))?;
+    file_name(&agent_id)?;
+    file_name(session_id)?;
+    let project = Path::new(main.as_deref()?).parent()?.parent()?;
+    let path = project
+        .join("subagents")
+        .join(session_id)
+        .join(format!("agent-{agent_id}.jsonl"));
+    Some(path.to_string_lossy().into_owned())
+}
+
 /// The stop `host` calls the hook for with the event `name` (empty: the
 /// host's only stop), or why the input is not a stop.
 fn event(host: CodingAgent, name: &str) -> Result<HookEvent, String> {
     match (host, name) {
-        (CodingAgent::ClaudeCode | CodingAgent::Codex, "SubagentStop") => Ok(HookEvent::SubagentStop),
-        (CodingAgent::ClaudeCode | CodingAgent::Codex, "Stop" | "")
+        (CodingAgent::ClaudeCode | CodingAgent::Codex | CodingAgent::Qwen | CodingAgent::Droid, "SubagentStop") => {
+            Ok(HookEvent::SubagentStop)
+        }
+        (CodingAgent::ClaudeCode | CodingAgent::Codex | CodingAgent::Qwen | CodingAgent::Droid, "Stop" | "")
         | (CodingAgent::Gemini, "AfterAgent" | "")
         | (CodingAgent::Cursor, "stop" | "") => Ok(HookEvent::Stop),
         (_, other) => Err(format!(
@@ -260,7 +400,7 @@ fn detect(map: &Map<String, Value>, event: &str) -> Result<CodingAgent, String> 
         return Ok(CodingAgent::ClaudeCode);
     }
     Err(if event.is_empty() {
-        "the hook input is from no host this hook knows (no hook_event_name, no session id)".to_owned()
+        "the hook input is from no host this hook knows (no hook_event_name, no session id); Copilot CLI, Qwen Code and droid must be named with --host".to_owned()
     } else {
         format!(
             "the hook input's event `{}` is from no host this hook knows; pass --host",
@@ -351,6 +491,73 @@ mod tests {
         let e = HookInput::parse("{\"session_id\": ").unwrap_err();
         assert!(e.starts_with("the hook input "), "{e}");
         assert!(!e.contains("answer"), "{e}");
+    }
+
+    #[test]
+    fn copilot_qwen_and_droid_are_read_only_when_named() {
+        let copilot = |extra: &str| {
+            format!(
+                r#"{{"sessionId":"p","timestamp":17,"cwd":"/w","transcriptPath":"/h/e.jsonl","stopReason":"end_turn","stop_hook_active":false{extra}}}"#
+            )
+        };
+        assert!(HookInput::parse(&copilot("")).is_err(), "never guessed");
+        let main = HookInput::parse_for(&copilot(""), Some(CodingAgent::Copilot)).unwrap();
+        assert_eq!(
+            (main.event, main.session_id.as_str(), main.cannot_block),
+            (HookEvent::Stop, "p", false)
+        );
+        assert_eq!(main.transcript_format, Some(TranscriptFormat::Copilot));
+        assert_eq!(
+            main.stop_record,
+            Some(StopRecord::HookStart {
+                hook: "agentStop".into(),
+                timestamp: 17
+            })
+        );
+        let inside = HookInput::parse_for(
+            &copilot(r#","agentId":"a","agentType":"general-purpose","parentAgentId":"p""#),
+            Some(CodingAgent::Copilot),
+        )
+        .unwrap();
+        assert!(
+            inside.cannot_block,
+            "Copilot CLI ignores a block of the agentStop inside a sub-agent"
+        );
+        let sub = HookInput::parse_for(
+            &copilot(
+                r#","agentId":"a","agentType":"general-purpose","agentName":"g","response":"done","parentAgentId":"p""#,
+            ),
+            Some(CodingAgent::Copilot),
+        )
+        .unwrap();
+        assert_eq!((sub.event, sub.cannot_block), (HookEvent::SubagentStop, false));
+        assert_eq!(
+            (sub.transcript_agent.as_deref(), sub.last_assistant_message.as_deref()),
+            (Some("a"), Some("done"))
+        );
+        assert_eq!(sub.transcript_path, Some(PathBuf::from("/h/e.jsonl")));
+        // Qwen Code and droid send Claude Code's shape: read as Claude Code unless named
+        let qwen = r#"{"session_id":"s","transcript_path":"/h/.qwen/projects/x/chats/s.jsonl","hook_event_name":"SubagentStop","agent_id":"general-purpose-call_1","agent_type":"general-purpose","agent_transcript_path":"/h/.qwen/projects/x/chats/s.jsonl","last_assistant_message":"ok"}"#;
+        assert_eq!(HookInput::parse(qwen).unwrap().host, CodingAgent::ClaudeCode);
+        let q = HookInput::parse_for(qwen, Some(CodingAgent::Qwen)).unwrap();
+        assert_eq!(
+            q.transcript_path,
+            Some(PathBuf::from(
+                "/h/.qwen/projects/x/subagents/s/agent-general-purpose-call_1.jsonl"
+            ))
+        );
+        let bad = qwen.replace("general-purpose-call_1", "../../etc");
+        assert_eq!(
+            HookInput::parse_for(&bad, Some(CodingAgent::Qwen))
+                .unwrap()
+                .transcript_path,
+            None
+        );
+        let droid = r#"{"session_id":"s","transcript_path":"/t.jsonl","hook_event_name":"Stop","message_id":"m1","stop_hook_active":false}"#;
+        let d = HookInput::parse_for(droid, Some(CodingAgent::Droid)).unwrap();
+        assert_eq!(d.stop_record, Some(StopRecord::Message("m1".into())));
+        let d = HookInput::parse_for(&droid.replace("\"Stop\"", "\"SubagentStop\""), Some(CodingAgent::Droid)).unwrap();
+        assert!(d.cannot_block, "droid 0.215.0 discards a SubagentStop hook's output");
     }
 
     #[test]

@@ -60,7 +60,12 @@ impl Reply {
                 let reason = self.block.as_ref()?;
                 out.insert("followup_message".into(), json!(clamp_reason(reason, MAX_REASON_CHARS)));
             }
-            CodingAgent::ClaudeCode | CodingAgent::Codex | CodingAgent::Gemini => {
+            CodingAgent::ClaudeCode
+            | CodingAgent::Codex
+            | CodingAgent::Gemini
+            | CodingAgent::Copilot
+            | CodingAgent::Qwen
+            | CodingAgent::Droid => {
                 if let Some(reason) = &self.block {
                     let reason = match host {
                         CodingAgent::Codex => for_codex(reason),
@@ -140,6 +145,24 @@ mod tests {
         // the other hosts get the injection exactly as rendered
         let v: Value = serde_json::from_str(&r.render(CodingAgent::ClaudeCode).unwrap()).unwrap();
         assert_eq!(v["reason"].as_str(), Some(injection.as_str()));
+    }
+
+    #[test]
+    fn copilot_qwen_and_droid_take_claude_codes_keys() {
+        // each obeys `{"decision":"block","reason"}` on stdout with exit 0;
+        // Copilot CLI 1.0.102 drops `systemMessage`, Qwen Code prints it on
+        // stderr, droid shows it in its interactive UI only
+        let r = Reply {
+            block: Some("fix the tests".into()),
+            message: Some("advisor: sent back".into()),
+        };
+        for host in [CodingAgent::Copilot, CodingAgent::Qwen, CodingAgent::Droid] {
+            let v: Value = serde_json::from_str(&r.render(host).unwrap()).unwrap();
+            assert_eq!(
+                v,
+                json!({"decision": "block", "reason": "fix the tests", "systemMessage": "advisor: sent back"})
+            );
+        }
     }
 
     #[test]

@@ -8,8 +8,17 @@
 //! [`POLL`] apart, until [`SETTLE_BUDGET`] has passed since the first read;
 //! then the review takes what there is and [`Settled::lag`] says so. The
 //! answer itself is never waited for: the host's `last_assistant_message`
-//! carries it (the hook waits only for a host that hands over the answer). Must not review anything, nor decide what a lag means for the
-//! stop: the hook goes on with what was read.
+//! carries it (the hook waits only for a host that hands over the answer).
+//!
+//! A host that records the stop itself in its session file is waited for
+//! until that record is read ([`ReadOptions::stop`], for at most
+//! [`RECORD_BUDGET`]): GitHub Copilot CLI hands over no answer and writes the
+//! turn's last results and its answer after the hook starts, in one batch
+//! with the `hook.start` line of the call (on this project's machine the
+//! answer was missing at the hook's start in 22 of 36 runs, and there 6–81
+//! ms later); droid names its answer by `message_id`. Must not review
+//! anything, nor decide what a lag means for the stop: the hook goes on with
+//! what was read.
 
 use std::path::Path;
 use std::time::Duration;
@@ -18,6 +27,10 @@ use crate::transcript::{ReadOptions, Transcript, TranscriptError, TranscriptErro
 
 /// The longest the hook waits for the transcript, in all.
 pub(crate) const SETTLE_BUDGET: Duration = Duration::from_millis(300);
+
+/// The longest the hook waits for a host's own record of the stop
+/// ([`ReadOptions::stop`]), in all: the answer is not reviewed without it.
+pub(crate) const RECORD_BUDGET: Duration = Duration::from_millis(1000);
 
 /// Time between two reads while waiting.
 pub(crate) const POLL: Duration = Duration::from_millis(10);
@@ -33,6 +46,11 @@ pub(crate) struct Settled {
     /// Tool calls of the last turn that still had no result when the wait
     /// ended (zero when every one had).
     pub(crate) missing: usize,
+    /// The host's own record of the stop ([`ReadOptions::stop`]) was still
+    /// not in the file (or there was no file yet) when the wait ended.
+    pub(crate) unrecorded: bool,
+    /// The wait was for the host's own record of the stop.
+    pub(crate) recorded: bool,
 }
 
 impl Settled {
@@ -40,6 +58,19 @@ impl Settled {
     /// complete at the first read.
     pub(crate) fn lag(&self) -> Option<String> {
         let ms = self.waited.as_millis();
+        match (self.recorded, self.unrecorded, self.waited.is_zero()) {
+            (_, true, _) => {
+                return Some(format!(
+                    "the transcript lagged: it held no record of this stop after {ms} ms"
+                ));
+            }
+            (true, false, false) => {
+                return Some(format!(
+                    "the transcript lagged: the host had written this stop to it after {ms} ms"
+                ));
+            }
+            _ => {}
+        }
         match (self.waited.is_zero(), self.missing) {
             (true, _) => None,
             (false, 0) => Some(format!(
@@ -67,12 +98,24 @@ impl Settled {
 /// Whether a read shows a transcript the host is still writing, and how many
 /// results it lacks (an empty file counts as one; so does a last turn with no
 /// assistant message yet when `assistant_expected`: a sub-agent's transcript
-/// whose lines are not on disk yet).
-fn pending(read: &Result<(Transcript, TranscriptFormat), TranscriptError>, assistant_expected: bool) -> usize {
+/// whose lines are not on disk yet), or — when the host records the stop
+/// itself (`recorded`) — whether that record is still missing (then nothing
+/// else is counted: the record comes with the turn's last lines; a file not
+/// there yet, or empty, is missing it too).
+fn pending(
+    read: &Result<(Transcript, TranscriptFormat), TranscriptError>,
+    assistant_expected: bool,
+    recorded: bool,
+) -> (usize, bool) {
     match read {
-        Ok((t, _)) => t.unanswered_calls() + usize::from(assistant_expected && !t.last_turn_has_assistant()),
-        Err(e) if e.kind() == TranscriptErrorKind::Empty => 1,
-        Err(_) => 0,
+        Ok((t, _)) if recorded => (0, !t.stop_seen),
+        Ok((t, _)) => (
+            t.unanswered_calls() + usize::from(assistant_expected && !t.last_turn_has_assistant()),
+            false,
+        ),
+        Err(e) if recorded && matches!(e.kind(), TranscriptErrorKind::Empty | TranscriptErrorKind::Io) => (0, true),
+        Err(e) if e.kind() == TranscriptErrorKind::Empty => (1, false),
+        Err(_) => (0, false),
     }
 }
 
@@ -94,9 +137,16 @@ pub(crate) async fn read_settled(
     let mut waited = Duration::ZERO; // until the read that ends the wait began
     loop {
         let read = crate::transcript::read_transcript_with(path, options);
-        let missing = pending(&read, assistant_expected);
-        if missing == 0 || waited >= budget {
-            return Settled { read, waited, missing };
+        let recorded = options.stop.is_some();
+        let (missing, unrecorded) = pending(&read, assistant_expected, recorded);
+        if (missing == 0 && !unrecorded) || waited >= budget {
+            return Settled {
+                read,
+                waited,
+                missing,
+                unrecorded,
+                recorded,
+            };
         }
         tokio::time::sleep(POLL.min(budget.saturating_sub(start.elapsed()))).await;
         waited = start.elapsed();
@@ -194,6 +244,74 @@ mod tests {
         assert_eq!((settled.missing, settled.waited), (0, Duration::ZERO));
         assert_eq!(settled.lag(), None);
         let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_hosts_own_record_of_the_stop_is_waited_for() {
+        use crate::transcript::StopRecord;
+        let ev =
+            |ty: &str, data: &str, id: &str| format!(r#"{{"type":"{ty}","data":{data},"id":"{id}","parentId":null}}"#);
+        let prompt = ev("user.message", r#"{"content":"run the tests"}"#, "e1");
+        let answer = ev(
+            "assistant.message",
+            r#"{"content":"All tests pass.","toolRequests":[]}"#,
+            "e2",
+        );
+        let start = ev(
+            "hook.start",
+            r#"{"hookType":"agentStop","input":{"timestamp":42}}"#,
+            "e3",
+        );
+        let path = scratch("record", &[&prompt]);
+        let options = ReadOptions {
+            format: Some(TranscriptFormat::Copilot),
+            stop: Some(StopRecord::HookStart {
+                hook: "agentStop".into(),
+                timestamp: 42,
+            }),
+            ..ReadOptions::default()
+        };
+        let writer = {
+            let path = path.clone();
+            tokio::spawn(async move {
+                tokio::time::sleep(Duration::from_millis(60)).await;
+                append(&path, &answer);
+                append(&path, &start);
+            })
+        };
+        let settled = read_settled(&path, &options, RECORD_BUDGET, false).await;
+        writer.await.unwrap();
+        assert!(!settled.unrecorded);
+        assert_eq!(settled.read.as_ref().unwrap().0.last_answer(), Some("All tests pass."));
+        assert!(settled.waited >= Duration::from_millis(60) && settled.waited < RECORD_BUDGET);
+        assert!(settled.lag().unwrap().contains("written this stop to it after"));
+        // a file not there yet is waited for too
+        let later = std::env::temp_dir().join(format!("advisor-settle-{}-record-later.jsonl", std::process::id()));
+        let _ = std::fs::remove_file(&later);
+        let writer = {
+            let (later, prompt) = (later.clone(), prompt.clone());
+            let start = ev(
+                "hook.start",
+                r#"{"hookType":"agentStop","input":{"timestamp":42}}"#,
+                "e3",
+            );
+            tokio::spawn(async move {
+                tokio::time::sleep(Duration::from_millis(40)).await;
+                std::fs::write(&later, format!("{prompt}\n{start}\n")).unwrap();
+            })
+        };
+        let settled = read_settled(&later, &options, RECORD_BUDGET, false).await;
+        writer.await.unwrap();
+        assert!(!settled.unrecorded && settled.read.is_ok());
+        let _ = std::fs::remove_file(&later);
+        // never written: the wait ends at its budget and says so
+        let alone = scratch("record-never", &[&prompt]);
+        let settled = read_settled(&alone, &options, RECORD_BUDGET, false).await;
+        assert!(settled.unrecorded);
+        assert_eq!(settled.waited, RECORD_BUDGET);
+        assert!(settled.lag().unwrap().contains("no record of this stop"));
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+        let _ = std::fs::remove_dir_all(alone.parent().unwrap());
     }
 
     #[tokio::test(start_paused = true)]

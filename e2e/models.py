@@ -31,11 +31,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Callable, Optional
 
 MAX_BODY = 32 << 20
-# the first words of advisor's review system prompt (crates/advisor/src/review/prompt.rs)
-REVIEW_PHRASE = "You review the work of an AI agent."
+# the first words of advisor's review prompts: the full review (crates/advisor/src/review/prompt.rs) and the
+# judge's, which `scope = "claims"`, the default, sends on contested stops (crates/advisor/src/review/judge_prompt.rs)
+REVIEW_PHRASES = ("You review the work of an AI agent.", "You judge one answer of an AI agent.")
 PRESET_MARKER = "PRESET-NOTE-5e1d"
+# the blocker quotes the scripted pytest's summary line (suite.py), which both prompts show: anchored, it re-opens
 REVIEW_ANSWER = json.dumps({"notes": [{"text": f"{PRESET_MARKER}: the answer says all tests pass, but `pytest -q` "
-                                               "failed (test_calc.py::test_add).", "severity": "blocker"}]})
+                                               "failed (test_calc.py::test_add).", "severity": "blocker",
+                                       "evidence": "1 failed in 0.02s"}]})
 
 
 @dataclass
@@ -166,7 +169,8 @@ class Server:
 
 
 def is_review(body: dict) -> bool:
-    return REVIEW_PHRASE in json.dumps(body)
+    text = json.dumps(body)
+    return any(p in text for p in REVIEW_PHRASES)
 
 
 def tool_names(kind: str, body: dict) -> list:

@@ -348,7 +348,10 @@ fn internal_errors_let_the_stop_through_with_one_line_on_stderr() {
         "{stdout}"
     );
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.contains("could not review"), "{stderr}");
+    assert!(
+        stderr.contains("review failed"),
+        "the reason, on stderr from the first failure: {stderr}"
+    );
     // the next stop of the session: stderr only, with the reason
     let (stdout, stderr) = model_down("full", "s-model");
     assert_eq!(stdout, "", "told once a session");

@@ -43,14 +43,15 @@ impl Scratch {
         .unwrap();
         std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
         let user = format!(
-            "[reviewer]\nkind = \"command\"\ncommand = [\"{}\"]\n\n[workspaces.\"{}\"]\nopt_in = true\n",
+            "[reviewer]\nkind = \"command\"\nscope = \"full\"\ncommand = [\"{}\"]\n\n[workspaces.\"{}\"]\nopt_in = true\n",
             fake.display(),
             self.ws().display()
         );
         std::fs::write(self.0.join("home/.config/advisor/config.toml"), user).unwrap();
         std::fs::write(
             self.ws().join(".advisor/config.toml"),
-            format!("timeout_secs = {timeout_secs}\n"),
+            // a concern re-opens too: these tests are about the deadline, not about anchoring
+            format!("timeout_secs = {timeout_secs}\ninterrupt = \"concern\"\n"),
         )
         .unwrap();
     }

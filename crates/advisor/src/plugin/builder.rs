@@ -149,7 +149,7 @@ impl AdvisorPluginBuilder {
     /// Single reviewer: the lowest severity that sends the agent back
     /// (default `Severity::Concern`; `Severity::Blocker` re-opens only on a
     /// blocker and leaves concerns to the user). See
-    /// [`ReviewerConfig::interrupt`].
+    /// [`NamedReviewer::interrupt`](crate::plugin::NamedReviewer::interrupt).
     pub fn interrupt(self, s: Severity) -> Self {
         self.single("interrupt", move |cfg| cfg.interrupt(s))
     }

@@ -37,8 +37,9 @@ impl Scratch {
     /// answers with a blocker note carrying `tag`.
     fn script(&self, tag: &str) {
         let path = self.ws().join("tools/review.sh");
-        let note =
-            format!(r#"{{"notes":[{{"text":"{tag}: the rerun output shows no summary.","severity":"blocker"}}]}}"#);
+        let note = format!(
+            r#"{{"notes":[{{"text":"{tag}: the rerun output shows no summary.","severity":"blocker","evidence":"test result: FAILED. 41 passed; 1 failed"}}]}}"#
+        );
         std::fs::write(
             &path,
             format!(
@@ -99,7 +100,7 @@ fn a_changed_workspace_program_never_runs_until_trusted_again(name: &str, comman
     s.script("RAN_V1");
     std::fs::write(
         s.ws().join(".advisor/config.toml"),
-        format!("timeout_secs = 30\n\n[reviewer]\nkind = \"command\"\ncommand = {command}\n"),
+        format!("timeout_secs = 30\n\n[reviewer]\nkind = \"command\"\ncommand = {command}\nscope = \"full\"\n"),
     )
     .unwrap();
     let (display, _) = s.trust();
@@ -164,7 +165,7 @@ fn a_workspace_file_reached_through_a_link_or_an_absolute_path_is_fingerprinted_
         let command = command.replace("{ws}", &s.ws().display().to_string());
         std::fs::write(
             s.ws().join(".advisor/config.toml"),
-            format!("[reviewer]\nkind = \"command\"\ncommand = {command}\n"),
+            format!("[reviewer]\nkind = \"command\"\ncommand = {command}\nscope = \"full\"\n"),
         )
         .unwrap();
         let (display, _) = s.trust();

@@ -93,7 +93,7 @@ impl Drop for Scratch {
     }
 }
 
-const NOTE: &str = r#"{"notes":[{"text":"PATH_NOTE: the rerun output shows no test summary.","severity":"blocker"}]}"#;
+const NOTE: &str = r#"{"notes":[{"text":"PATH_NOTE: the rerun output shows no test summary.","severity":"blocker","evidence":"test result: FAILED. 41 passed; 1 failed"}]}"#;
 
 fn system_path() -> String {
     std::env::var("PATH").unwrap_or_default()
@@ -106,7 +106,7 @@ fn a_reviewer_program_is_never_taken_from_a_path_entry_that_resolves_into_the_wo
     s.program(&s.ws().join("bin"), "fake-reviewer", "PLANTED", &answer);
     s.program(&s.0.join("outside"), "fake-reviewer", "OUTSIDE", &answer);
     let user = format!(
-        "[reviewer]\nkind = \"command\"\ncommand = [\"fake-reviewer\"]\n\n[workspaces.\"{}\"]\nopt_in = true\n",
+        "[reviewer]\nkind = \"command\"\ncommand = [\"fake-reviewer\"]\nscope = \"full\"\n\n[workspaces.\"{}\"]\nopt_in = true\n",
         s.ws().display()
     );
     std::fs::write(s.0.join("home/.config/advisor/config.toml"), user).unwrap();
@@ -183,7 +183,7 @@ async fn git_diffs_git_is_never_taken_from_a_path_entry_that_resolves_into_the_w
         .mount(&server)
         .await;
     let user = format!(
-        "[reviewer]\nkind = \"model\"\nmodel = \"m\"\nbase_url = \"{}/v1\"\ntools = [\"git_diff\"]\nmax_tool_calls = 1\n\n[workspaces.\"{}\"]\nopt_in = true\n",
+        "[reviewer]\nkind = \"model\"\nmodel = \"m\"\nbase_url = \"{}/v1\"\ntools = [\"git_diff\"]\nmax_tool_calls = 1\nscope = \"full\"\n\n[workspaces.\"{}\"]\nopt_in = true\n",
         server.uri(),
         ws.display()
     );

@@ -93,6 +93,17 @@ impl LetThrough {
         LetThrough::Shown(why.to_string())
     }
 
+    /// Shows `message` to the user through `host`'s reply, where it has a visible channel.
+    fn show(host: CodingAgent, message: String) {
+        let reply = Reply {
+            block: None,
+            message: Some(message),
+        };
+        if let Some(json) = reply.render(host) {
+            let _ = writeln!(std::io::stdout(), "{json}");
+        }
+    }
+
     /// Tells `host` (when the input named one) and exits 0: the stop goes
     /// through.
     fn tell(self, host: Option<CodingAgent>) -> ExitCode {
@@ -101,23 +112,11 @@ impl LetThrough {
             (LetThrough::Shown(why), Some(host)) => {
                 let why = one_line(why);
                 say(format!("{why}; the stop goes through"));
-                let reply = Reply {
-                    block: None,
-                    message: Some(format!("advisor: {why}; the stop went through without a review")),
-                };
-                if let Some(json) = reply.render(host) {
-                    let _ = writeln!(std::io::stdout(), "{json}");
-                }
+                Self::show(host, format!("advisor: {why}; the stop went through without a review"));
             }
             (LetThrough::Told { shown, said }, Some(host)) => {
                 say(format!("{}; the stop goes through", one_line(said)));
-                let reply = Reply {
-                    block: None,
-                    message: Some(format!("advisor: {}; the stop went through", one_line(shown))),
-                };
-                if let Some(json) = reply.render(host) {
-                    let _ = writeln!(std::io::stdout(), "{json}");
-                }
+                Self::show(host, format!("advisor: {}; the stop went through", one_line(shown)));
             }
             (LetThrough::Said(why) | LetThrough::Shown(why) | LetThrough::Told { said: why, .. }, _) => {
                 say(format!("{why}; the stop goes through"))

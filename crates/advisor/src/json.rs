@@ -56,11 +56,11 @@ pub(crate) fn extract_object(answer: &str) -> Result<&str, JsonShapeError> {
             return Err(JsonShapeError::BadFence);
         }
         let body = body.trim_end().strip_suffix("```").ok_or(JsonShapeError::BadFence)?;
-        if body.contains("```") {
+        if has_fence_outside_strings(body) {
             return Err(JsonShapeError::BadFence);
         }
         body.trim()
-    } else if text.contains("```") {
+    } else if has_fence_outside_strings(text) {
         return Err(JsonShapeError::Prose);
     } else {
         text
@@ -73,6 +73,24 @@ pub(crate) fn extract_object(answer: &str) -> Result<&str, JsonShapeError> {
         (false, false) if !inner.contains('{') => Err(JsonShapeError::NotAnObject),
         _ => Err(JsonShapeError::Prose),
     }
+}
+
+/// Whether `text` has a code fence (```` ``` ````) outside its JSON strings:
+/// a fence inside a note's text (a small model quoting a block) is content,
+/// one outside is a second fence or prose around the object.
+fn has_fence_outside_strings(text: &str) -> bool {
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, c) in text.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if in_string => escaped = true,
+            '"' => in_string = !in_string,
+            '`' if !in_string && text[i..].starts_with("```") => return true,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// `answer` with every raw control character (U+0000–U+001F) inside a JSON
@@ -271,6 +289,19 @@ mod tests {
             Err(JsonShapeError::Prose)
         );
         assert_eq!(extract_object("{} trailing"), Err(JsonShapeError::Prose));
+        // a fence inside a string is text; one outside is prose or a second fence
+        let quoted = "{\"text\":\"see:\n```\nline\n```\"}";
+        assert_eq!(extract_object(quoted), Ok(quoted));
+        assert_eq!(
+            extract_object(&format!("```json\n{quoted}\n```")),
+            Ok(quoted)
+        );
+        assert_eq!(extract_object("{\"a\":1}\n```"), Err(JsonShapeError::Prose));
+        assert_eq!(
+            extract_object("```json\n{\"a\":\"\\\"\"}\n```\n```json\n{}\n```"),
+            Err(JsonShapeError::BadFence),
+            "an escaped quote does not hide the second fence"
+        );
         assert_eq!(extract_object("no notes"), Err(JsonShapeError::NotAnObject));
         assert_eq!(extract_object("[1,2]"), Err(JsonShapeError::NotAnObject));
     }

@@ -292,10 +292,7 @@ mod tests {
         // a fence inside a string is text; one outside is prose or a second fence
         let quoted = "{\"text\":\"see:\n```\nline\n```\"}";
         assert_eq!(extract_object(quoted), Ok(quoted));
-        assert_eq!(
-            extract_object(&format!("```json\n{quoted}\n```")),
-            Ok(quoted)
-        );
+        assert_eq!(extract_object(&format!("```json\n{quoted}\n```")), Ok(quoted));
         assert_eq!(extract_object("{\"a\":1}\n```"), Err(JsonShapeError::Prose));
         assert_eq!(
             extract_object("```json\n{\"a\":\"\\\"\"}\n```\n```json\n{}\n```"),

@@ -121,6 +121,7 @@ async fn a_judge_reads_the_contest_and_anchors_on_its_quotes_only() {
             "exit code 1",
             "=== 1 failed, 11 passed in 0.41s ===",
         )],
+        after: vec!["`git status --short` — exit 0: M src/parser.py".into()],
         written: vec!["src/parser.py".into()],
         remarks: vec!["[blocker] the rules saw pytest fail".into()],
     }));

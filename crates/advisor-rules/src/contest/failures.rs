@@ -120,6 +120,35 @@ const LOOKING: &[&str] = &[
     "md5sum",
     "sha256sum",
     "tee",
+    // system logs: what a service said, read
+    "journalctl",
+    "logread",
+    "dmesg",
+];
+
+/// PowerShell cmdlets that only look (compared without case): reads,
+/// searches, listings and the formatting that follows them in a pipeline.
+const LOOKING_POWERSHELL: &[&str] = &[
+    "get-content",
+    "gc",
+    "select-string",
+    "sls",
+    "get-childitem",
+    "gci",
+    "dir",
+    "test-path",
+    "get-item",
+    "get-location",
+    "resolve-path",
+    "select-object",
+    "where-object",
+    "sort-object",
+    "measure-object",
+    "format-table",
+    "format-list",
+    "out-string",
+    "write-output",
+    "write-host",
 ];
 
 /// `git` subcommands that only look.
@@ -149,7 +178,7 @@ const LOOKING_GIT: &[&str] = &[
 /// a claim may answer for them); with `looks`, the last failed look of each
 /// tool too (the rules noted a failed call or a claim over the failed last
 /// step: the judge needs its command and output quoted).
-pub(super) fn unresolved(review: &Review, reader: &RunReader, earlier: bool, looks: bool) -> Vec<Failure> {
+pub(super) fn unresolved(review: &Review, reader: &RunReader, earlier: bool, looks: bool) -> Vec<(usize, Failure)> {
     let runs = reader.runs(review);
     let first = review.earlier_tools.min(review.tools.len());
     let mut found: Vec<(usize, Failure)> = runs
@@ -157,7 +186,11 @@ pub(super) fn unresolved(review: &Review, reader: &RunReader, earlier: bool, loo
         .filter(|r| r.outcome == Outcome::Failed && r.cleared_by.is_none() && (earlier || r.in_turn))
         .filter_map(|r| review.tools.get(r.index).map(|t| (r.index, run_failure(r, t))))
         .collect();
-    let run_calls: Vec<usize> = runs.iter().map(|r| r.index).collect();
+    // a run nothing says the end of (piped, no summary) is read as a step
+    let run_calls: Vec<usize> = (runs.iter())
+        .filter(|r| r.outcome != Outcome::Unknown)
+        .map(|r| r.index)
+        .collect();
     for (i, t) in review.tools.iter().enumerate().skip(first) {
         if run_calls.contains(&i) || is_rejected(t) {
             continue;
@@ -178,7 +211,36 @@ pub(super) fn unresolved(review: &Review, reader: &RunReader, earlier: bool, loo
         }
     }
     found.sort_by_key(|(i, _)| *i);
-    found.into_iter().map(|(_, f)| f).collect()
+    found
+}
+
+/// Most characters of a later step's last line.
+const AFTER_LINE_CHARS: usize = 160;
+
+/// The steps of `review` after call `first`, one line each: what ran, how
+/// it ended (`exit 0`, `exit code 1`, `failed`) and its last line of output
+/// — what the judge needs to see that a later check made a failure moot.
+/// Rejected calls and plan bookkeeping are left out.
+pub(super) fn after(review: &Review, first: usize) -> Vec<String> {
+    const BOOKKEEPING: &[&str] = &["todowrite", "todoread", "update_plan"];
+    let later = review.tools.get(first + 1..).unwrap_or_default();
+    later
+        .iter()
+        .filter(|t| !is_rejected(t) && !BOOKKEEPING.contains(&t.name.to_ascii_lowercase().as_str()))
+        .map(|t| {
+            let ending = match host_exit_of(t) {
+                Some(code) => format!("exit {code}"),
+                None if t.ok() => "ok".to_owned(),
+                None => "failed".to_owned(),
+            };
+            let last = text_of(t).lines().rev().map(str::trim).find(|l| !l.is_empty());
+            let last = last.map_or("(no output)", |l| crate::text::clamp_chars(l, AFTER_LINE_CHARS));
+            format!(
+                "`{}` — {ending}: {last}",
+                crate::text::clamp_chars(&step_label(t), AFTER_LINE_CHARS)
+            )
+        })
+        .collect()
 }
 
 /// A failed run, quoted by its deciding line when the output printed it,
@@ -315,7 +377,7 @@ fn line_only_looks(line: &str) -> bool {
                         "sed" | "awk" | "perl" => !edits,
                         // `command -v x`: the splitter strips `command`
                         "-v" | "-V" => true,
-                        p => LOOKING.contains(&p),
+                        p => LOOKING.contains(&p) || LOOKING_POWERSHELL.contains(&p.to_ascii_lowercase().as_str()),
                     })
         })
 }
@@ -431,11 +493,16 @@ pub(crate) fn failure_lines(output: &str) -> String {
 
 /// Whether one line of output says something failed: a count of failures
 /// or errors above zero, `FAIL`/`FAILED`, a traceback or panic, an error
-/// line, or a validator's "invalid".
+/// line, a raised exception, a refused or failed system call, an HTTP error
+/// status, a child's non-zero exit, a failed CI conclusion, or a
+/// validator's "invalid".
 fn reads_as_failure(line: &str) -> bool {
     let l = line.trim();
     let lower = l.to_lowercase();
     positive_count(&lower)
+        || raised(l)
+        || SYSTEM_FAILURES.iter().any(|p| lower.contains(p))
+        || keyed_failure(&lower)
         || l.starts_with("FAIL")
         || l.starts_with("--- FAIL")
         || l.contains(" FAILED")
@@ -444,9 +511,17 @@ fn reads_as_failure(line: &str) -> bool {
         || l.starts_with("❌")
         || l.starts_with("Traceback (most recent call last)")
         || l.contains("panicked at")
-        || ["error:", "error[", "fatal:", "npm err!", "error ts", "uncaught "]
-            .iter()
-            .any(|p| lower.starts_with(p))
+        || [
+            "error:",
+            "error[",
+            "fatal:",
+            "npm err!",
+            "npm error ",
+            "error ts",
+            "uncaught ",
+        ]
+        .iter()
+        .any(|p| lower.starts_with(p))
         || l.starts_with("ERROR")
         || [
             "is invalid",
@@ -457,6 +532,81 @@ fn reads_as_failure(line: &str) -> bool {
         ]
         .iter()
         .any(|p| lower.contains(p))
+}
+
+/// What a system call or a network request says when it failed, lower case
+/// (`EPERM`, `EACCES`, `ECONNREFUSED`, DNS, timeouts, a child process).
+const SYSTEM_FAILURES: &[&str] = &[
+    "operation not permitted",
+    "permission denied",
+    "connection refused",
+    "connection reset",
+    "could not resolve host",
+    "name or service not known",
+    "network is unreachable",
+    "timed out",
+    "returned non-zero exit status",
+];
+
+/// Whether `line` raises an exception: a word such as `TimeoutError:`,
+/// `requests.exceptions.ConnectionError:` or
+/// `java.lang.IllegalStateException:` — a class name (its last dotted part
+/// capitalised) ending in `Error` or `Exception`, then a colon.
+fn raised(line: &str) -> bool {
+    line.split_whitespace().any(|w| {
+        let Some(name) = w.strip_suffix(':') else {
+            return false;
+        };
+        let class = name.rsplit('.').next().unwrap_or(name);
+        let kind = ["Error", "Exception"]
+            .iter()
+            .find_map(|k| class.strip_suffix(k).filter(|rest| !rest.is_empty()));
+        kind.is_some()
+            && class.starts_with(|c: char| c.is_ascii_uppercase())
+            && class.chars().all(|c| c.is_ascii_alphanumeric())
+            && name.split('.').all(|part| !part.is_empty())
+    })
+}
+
+/// Whether `lower` reports a failure as a key and its value: an HTTP status
+/// of 400–599 (`status 500`, `HTTP/1.1 502`, `"status_code": 404`; not
+/// "HTTP 401" in prose), a child's non-zero `exit status 1` (Go, Python;
+/// not "exit code 1", which prose and PR bodies quote), or a failed
+/// conclusion written as a key and a value (`conclusion=failure`,
+/// `"status": "failed"`).
+fn keyed_failure(lower: &str) -> bool {
+    let words: Vec<String> = lower
+        .split(|c: char| {
+            c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '[' | ']' | '|' | '"' | '\'' | '{' | '}')
+        })
+        .flat_map(|w| w.split_inclusive(['=', ':']))
+        .filter(|w| !w.is_empty())
+        .fold(Vec::new(), |mut words: Vec<String>, w| {
+            // `"state": "failed"`: a separator split off its key goes back to it
+            match words.last_mut() {
+                Some(key) if matches!(w, "=" | ":") && !key.ends_with(['=', ':']) => key.push_str(w),
+                _ if matches!(w, "=" | ":") => {}
+                _ => words.push(w.to_owned()),
+            }
+            words
+        });
+    let http_error = |w: &str| w.len() == 3 && w.parse::<u16>().is_ok_and(|n| (400..600).contains(&n));
+    let nonzero = |w: &str| w.parse::<i64>().is_ok_and(|n| n != 0);
+    words.windows(2).any(|pair| {
+        let (key, value) = (pair[0].as_str(), bare(&pair[1]));
+        let named = bare(key);
+        ((matches!(named, "status" | "status_code" | "statuscode") || named.starts_with("http/")) && http_error(value))
+            || (key.ends_with(['=', ':'])
+                && matches!(named, "conclusion" | "status" | "result" | "state")
+                && matches!(value, "failure" | "failed"))
+    }) || words
+        .windows(3)
+        .any(|w| bare(&w[0]) == "exit" && bare(&w[1]) == "status" && nonzero(bare(&w[2])))
+}
+
+/// `word` without the `=`, `:` or `.` it ends with.
+fn bare(word: &str) -> &str {
+    word.trim_end_matches(['=', ':', '.'])
 }
 
 /// Whether `lower` counts failures or errors above zero: `2 failed`, `1
@@ -530,6 +680,9 @@ mod tests {
             "gh pr view 12 --json state",
             "gh api repos/o/r/pulls",
             "command -v solana",
+            "Get-Content -Path src/sandbox.rs -TotalCount 130",
+            "Select-String -Path setup.sh -Pattern x | Select-Object -First 3",
+            "ssh root@10.0.0.1 \"logread | grep modem | tail -5\"",
         ] {
             assert!(line_only_looks(&remote_or_local(yes)), "{yes}");
         }
@@ -555,6 +708,46 @@ mod tests {
             "ERROR: migration 0042 failed",
         ] {
             assert!(reads_as_failure(yes), "{yes}");
+        }
+    }
+
+    #[test]
+    fn exceptions_system_calls_http_statuses_exits_and_conclusions_are_failures() {
+        for yes in [
+            "network_error TimeoutError: timed out",
+            "requests.exceptions.ConnectionError: HTTPSConnectionPool(host='x')",
+            "java.lang.IllegalStateException: closed",
+            "network_error <urlopen error [Errno 1] Operation not permitted>",
+            "curl: (7) Failed to connect to localhost port 8080: Connection refused",
+            "status 500 Internal server error",
+            "HTTP/1.1 502 Bad Gateway",
+            "{\"status_code\": 404, \"detail\": \"missing\"}",
+            "{\"status\": 500, \"body\": \"x\"}",
+            "exit status 1",
+            "run 300 conclusion=failure | legs: verify=failure",
+            "{\"state\": \"failed\"}",
+            "npm error audit endpoint returned an error",
+            "subprocess.CalledProcessError: Command '['make']' returned non-zero exit status 2.",
+        ] {
+            assert!(reads_as_failure(yes), "{yes}");
+        }
+        for no in [
+            "status 200 OK",
+            "HTTP/1.1 204 No Content",
+            "exit status 0",
+            "EXIT=0",
+            "conclusion=success",
+            "description: Internal server error",
+            "respond to the returned HTTP 401 code by reacquiring a token",
+            "distinguish between exit code 1 (detached HEAD) and 128",
+            "  empty platforms        exit=1",
+            "[error]get modem device status failed",
+            "handles ValueError and TypeError gracefully",
+            "on_error: retry",
+            "status: 4000 items",
+            "timeout_secs = 30",
+        ] {
+            assert!(!reads_as_failure(no), "{no}");
         }
     }
 }

@@ -6,7 +6,9 @@
 //! as failed or exiting non-zero, output that reads as a failure even under
 //! exit 0 (a failure count above zero, `FAIL`/`FAILED`, a traceback, an error
 //! line, a validator saying something is invalid) — each with its lines
-//! quoted verbatim; the user's request of the turn and what it wrote
+//! quoted verbatim; the steps run after the first of them, each with how it
+//! ended and its last line ([`failures::after`]: a later check may have made
+//! a failure moot); the user's request of the turn and what it wrote
 //! ([`turn`]); and the rules' own notes on the turn's evidence, of any
 //! severity. Output of read-only or search commands (`cat`, `grep`, `ls`,
 //! `git log`/`diff`, file reads) is never a failure signal. A stop with a
@@ -77,10 +79,16 @@ pub fn contest_of(review: &Review, reader: &RunReader, notes: &[RuleNote]) -> Co
     let over_steps = notes
         .iter()
         .any(|n| counted(n) && matches!(n.rule, Rule::ToolFailure | Rule::ClaimedFailedStep));
-    let failures = failures::unresolved(review, reader, over_runs, over_steps);
+    let found = failures::unresolved(review, reader, over_runs, over_steps);
+    let after = found
+        .first()
+        .map(|(first, _)| failures::after(review, *first))
+        .unwrap_or_default();
+    let failures: Vec<_> = found.into_iter().map(|(_, f)| f).collect();
     let contests = |n: &&RuleNote| counted(n) || !failures.is_empty();
     Contest {
         request: turn::request(review),
+        after,
         written: turn::written(review),
         remarks: (notes.iter().filter(contests))
             .map(|n| format!("[{}] {}", n.note.severity, n.note.text))

@@ -3,8 +3,10 @@
 //!
 //! Owns [`Contest`] and [`Failure`] — the user's request of the turn under
 //! review, each failure signal no later step of the turn cleared (what ran,
-//! why it reads as a failure, and its lines quoted verbatim), what the turn
-//! wrote, and the earlier stage's own notes — and their bounds. A review that
+//! why it reads as a failure, and its lines quoted verbatim), the steps the
+//! turn ran after its first failure (how each ended: a later check may have
+//! made a failure moot), what the turn wrote, and the earlier stage's own
+//! notes — and their bounds. A review that
 //! carries one ([`Review::contest`](super::Review::contest)) asks a
 //! model-backed reviewer one question instead of a whole review: does the
 //! answer state or imply a success these failures contradict, without
@@ -25,6 +27,8 @@ pub const MAX_STEP_CHARS: usize = 200;
 pub const MAX_WRITTEN: usize = 24;
 /// Most notes of the earlier stage carried.
 pub const MAX_REMARKS: usize = 6;
+/// Most steps after the first failure carried (the last ones are kept).
+pub const MAX_AFTER: usize = 8;
 
 /// One failure signal no later step of the turn cleared.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -58,6 +62,11 @@ pub struct Contest {
     pub request: String,
     /// Failure signals no later step of the turn cleared, oldest first.
     pub failures: Vec<Failure>,
+    /// The steps the turn ran after its first failure, oldest first, one
+    /// line each: what ran, how it ended and its last line of output
+    /// (`` `curl -s …/connections` — exit 0: {"status": 200} ``).
+    #[serde(default)]
+    pub after: Vec<String>,
     /// What the turn wrote (paths, one per entry), oldest first.
     pub written: Vec<String>,
     /// The earlier stage's own notes, one line each (`[nit] …`): context for
@@ -73,9 +82,15 @@ impl Contest {
 
     /// This contest within its bounds: at most [`MAX_FAILURES`] failures,
     /// [`MAX_WRITTEN`] paths and [`MAX_REMARKS`] remarks (the first kept;
-    /// the rest counted in a last entry), each path and remark one line.
+    /// the rest counted in a last entry), the last [`MAX_AFTER`] later
+    /// steps, each path, step and remark one line.
     pub fn bounded(mut self) -> Contest {
         self.failures.truncate(MAX_FAILURES);
+        let earlier = self.after.len().saturating_sub(MAX_AFTER);
+        self.after.drain(..earlier);
+        for a in &mut self.after {
+            *a = clamp_chars(&one_line(a), 2 * MAX_STEP_CHARS).to_owned();
+        }
         let more = self.written.len().saturating_sub(MAX_WRITTEN);
         self.written.truncate(MAX_WRITTEN);
         for w in &mut self.written {
@@ -120,9 +135,16 @@ mod tests {
             failures: vec![Failure::new("x", "y", "z"); 20],
             written: (0..40).map(|i| format!("src/f{i}.rs")).collect(),
             remarks: vec!["[nit] a\nb".into(); 9],
+            after: (0..12).map(|i| format!("`step {i}`\n— exit 0")).collect(),
             ..Contest::default()
         }
         .bounded();
+        assert_eq!(c.after.len(), MAX_AFTER);
+        assert_eq!(
+            c.after.first().map(String::as_str),
+            Some("`step 4` — exit 0"),
+            "the last kept"
+        );
         assert_eq!(c.failures.len(), MAX_FAILURES);
         assert_eq!(c.written.len(), MAX_WRITTEN + 1);
         assert_eq!(c.written.last().map(String::as_str), Some("(and 16 more)"));

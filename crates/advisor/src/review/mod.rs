@@ -30,7 +30,9 @@ use crate::note::Note;
 
 pub use adapter::{FnReviewer, SyncFnReviewer, from_fn, from_sync_fn};
 pub use command::{CommandReviewer, Envelope, MAX_COMMAND_STDERR, MAX_COMMAND_STDOUT};
-pub use contest::{Contest, Failure, MAX_FAILURES, MAX_QUOTE_BYTES, MAX_REMARKS, MAX_STEP_CHARS, MAX_WRITTEN};
+pub use contest::{
+    Contest, Failure, MAX_AFTER, MAX_FAILURES, MAX_QUOTE_BYTES, MAX_REMARKS, MAX_STEP_CHARS, MAX_WRITTEN,
+};
 pub use model_reviewer::{
     DEFAULT_MAX_PROMPT_TOKENS, MIN_PROMPT_TOKENS, ModelReviewer, parse_notes, prompt_tokens_for_context,
 };

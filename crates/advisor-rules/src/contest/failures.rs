@@ -17,7 +17,7 @@ use crate::evidence::outcome::{header_exit_code, looks_failed};
 use crate::evidence::shell::simple_commands;
 use crate::evidence::step_programs::answers_by_exit;
 use crate::evidence::steps::{Step, step_kind};
-use crate::evidence::tool_calls::{host_exit_of, is_rejected};
+use crate::evidence::tool_calls::{host_exit_of, is_rejected, unfinished};
 use crate::evidence::{Outcome, RunEvidence, RunReader};
 
 /// Most lines quoted of one failure.
@@ -210,8 +210,36 @@ pub(super) fn unresolved(review: &Review, reader: &RunReader, earlier: bool, loo
             found.push((i, f));
         }
     }
+    // with a note over a step, the last step of the turn the host recorded as
+    // still running: a claim of its result rests on nothing yet
+    let running = looks
+        .then(|| {
+            (first..review.tools.len())
+                .rev()
+                .find(|&i| review.tools.get(i).is_some_and(still_running))
+        })
+        .flatten();
+    if let Some((i, t)) = running.and_then(|i| review.tools.get(i).map(|t| (i, t))) {
+        if found.iter().all(|(j, _)| *j != i) {
+            let quote = last_lines(text_of(t));
+            found.push((
+                i,
+                Failure::new(
+                    &step_label(t),
+                    "it had not ended: the host recorded it still running, with no exit status",
+                    &quote,
+                ),
+            ));
+        }
+    }
     found.sort_by_key(|(i, _)| *i);
     found
+}
+
+/// Whether the host recorded `t` as still running (no exit status; a
+/// timeout's exit 124 is a failure of its own).
+fn still_running(t: &ToolTrace) -> bool {
+    !is_rejected(t) && unfinished(t) && host_exit_of(t).is_none()
 }
 
 /// Most characters of a later step's last line.
@@ -299,7 +327,9 @@ fn look_failure(t: &ToolTrace) -> Option<Failure> {
 fn cleared_later(t: &ToolTrace, later: &[ToolTrace]) -> bool {
     let same = |l: &ToolTrace| match (step_kind(t), step_kind(l)) {
         (Some(Step::Write(a)), Some(Step::Write(b))) => !a.is_empty() && a.iter().all(|p| b.contains(p)),
-        (Some(Step::Shell(a)), Some(Step::Shell(b))) => a.trim() == b.trim() || same_script(&a, &b) && !only_looks(l),
+        (Some(Step::Shell(a)), Some(Step::Shell(b))) => {
+            a.trim() == b.trim() || (same_script(&a, &b) || retried_with_options(&a, &b)) && !only_looks(l)
+        }
         _ => l.name == t.name && l.args == t.args,
     };
     later
@@ -321,6 +351,28 @@ fn same_script(a: &str, b: &str) -> bool {
             .find(|w| SCRIPT_EXTENSIONS.iter().any(|e| w.len() > e.len() && w.ends_with(e)))
     };
     script(a).is_some_and(|x| script(b).is_some_and(|y| x == y))
+}
+
+/// Whether shell line `b` runs `a`'s command again with options added: the
+/// same words in the same order, plus words that are all options —
+/// `npm install -D x` then `npm install -D x --legacy-peer-deps`, which
+/// supersedes the failed call. (`cd` and other commands around it do not
+/// count.)
+fn retried_with_options(a: &str, b: &str) -> bool {
+    let main = |line: &str| {
+        simple_commands(line)
+            .into_iter()
+            .rev()
+            .find(|c| c.words.first().is_some_and(|w| w != "cd"))
+            .map(|c| c.words)
+    };
+    let (Some(first), Some(again)) = (main(a), main(b)) else {
+        return false;
+    };
+    let mut rest = again.iter();
+    let kept = first.iter().all(|w| rest.by_ref().any(|x| x == w));
+    let added: Vec<&String> = again.iter().filter(|w| !first.contains(w)).collect();
+    kept && !added.is_empty() && added.iter().all(|w| w.starts_with('-')) && first.first() == again.first()
 }
 
 /// File extensions of scripts a shell line may run.
@@ -668,6 +720,30 @@ mod tests {
         ));
         assert!(!same_script("python /w/gen.py", "python /w/other.py"));
         assert!(!same_script("pytest -q", "pytest -q tests"), "no script named");
+    }
+
+    #[test]
+    fn a_command_run_again_with_options_added_clears_its_failure() {
+        assert!(retried_with_options(
+            "npm install -D eslint-plugin-import eslint-plugin-react-hooks",
+            "cd app && npm install -D eslint-plugin-import eslint-plugin-react-hooks --legacy-peer-deps"
+        ));
+        assert!(
+            !retried_with_options("npm install -D a b", "npm install -D a"),
+            "fewer packages"
+        );
+        assert!(
+            !retried_with_options("npm install -D a", "npm install -D a b"),
+            "another package"
+        );
+        assert!(
+            !retried_with_options("npm install -D a", "npm install -D a"),
+            "nothing added"
+        );
+        assert!(
+            !retried_with_options("make build", "make --dry-run"),
+            "not the same words"
+        );
     }
 
     #[test]

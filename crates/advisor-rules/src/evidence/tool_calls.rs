@@ -5,7 +5,9 @@
 //! argv, the `command` string of arguments cut to the evidence bound, or the
 //! plain text arguments of a tool named like a shell), [`host_exit_of`] (the
 //! exit status the host recorded, else its header at the top of the output)
-//! and [`is_rejected`] (a call the user or host refused, which never ran).
+//! [`unfinished`] (a call the host recorded as not ended: still running, or
+//! stopped at a timeout) and [`is_rejected`] (a call the user or host
+//! refused, which never ran).
 //! Must not read a command's own output for its outcome, nor decide what is a
 //! run — [`runs`](super::runs) does that.
 
@@ -118,6 +120,26 @@ fn lenient_command(args: &str) -> Option<String> {
         }
     }
     Some(out)
+}
+
+/// The host's header line of a unified-exec call that went on running.
+const RUNNING: &str = "Process running with session ID ";
+
+/// Whether the host recorded `t` as not ended: a session still running, or
+/// stopped at a timeout (exit status 124).
+pub(crate) fn unfinished(t: &ToolTrace) -> bool {
+    match host_exit_of(t) {
+        Some(code) => code == 124,
+        // in the header, above `Output:` (a heredoc may make it long)
+        None => {
+            t.error.is_none()
+                && t.output
+                    .lines()
+                    .take(200)
+                    .take_while(|l| *l != "Output:")
+                    .any(|l| l.starts_with(RUNNING))
+        }
+    }
 }
 
 #[cfg(test)]

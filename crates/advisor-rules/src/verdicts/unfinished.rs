@@ -33,7 +33,7 @@ use crate::evidence::runners::Says;
 use crate::evidence::runs::runs_of;
 use crate::evidence::shell::simple_commands;
 use crate::evidence::subjects::shell_subjects;
-use crate::evidence::tool_calls::{command_line, host_exit_of, is_rejected};
+use crate::evidence::tool_calls::{command_line, host_exit_of, is_rejected, unfinished};
 use advisor::host::ToolTrace;
 use advisor::note::Note;
 
@@ -106,26 +106,6 @@ const NOT_ENDED: &[&str] = &[
     "en cours",
     "expiré",
 ];
-
-/// The host's header line of a unified-exec call that went on running.
-const RUNNING: &str = "Process running with session ID ";
-
-/// Whether the host recorded `t` as not ended: a session still running, or
-/// stopped at a timeout (exit status 124).
-fn unfinished(t: &ToolTrace) -> bool {
-    match host_exit_of(t) {
-        Some(code) => code == 124,
-        // in the header, above `Output:` (a heredoc may make it long)
-        None => {
-            t.error.is_none()
-                && t.output
-                    .lines()
-                    .take(200)
-                    .take_while(|l| *l != "Output:")
-                    .any(|l| l.starts_with(RUNNING))
-        }
-    }
-}
 
 /// Words of a command line that say it is meant to run on or only shows
 /// something: a server, a watcher, a follower, a pager (lower case).

@@ -152,3 +152,41 @@ async fn a_judge_past_its_timeout_leaves_the_rules_verdict() {
     assert!(notes.iter().any(|n| n.severity == Severity::Blocker), "{notes:?}");
     assert!(red.usage.fallback().unwrap().contains("did not answer in time"));
 }
+
+#[test]
+fn the_judge_sees_a_step_still_running_and_what_ran_after_the_first_failure() {
+    // Codex's unified exec: the regeneration was still running when the answer said it finished
+    let running = bash(
+        "node regenerate.js > /tmp/regen.log 2>&1; echo $?",
+        "Chunk ID: 1\nWall time: 30.0 seconds\nProcess running with session ID 7\nOriginal token count: 0\nOutput:\n",
+        None,
+    );
+    let review = stop(
+        "Regeneration finished: `regenerate.js` exited 0 and wrote all 42 files.",
+        vec![running],
+    );
+    let c = contest(&review);
+    assert!(c.is_contested(), "{c:?}");
+    assert_eq!(c.failures.len(), 1, "{c:?}");
+    assert!(c.failures[0].signal.contains("had not ended"), "{:?}", c.failures[0]);
+    assert!(c.failures[0].quote.contains("Process running with session ID 7"));
+
+    // a failed run, then a differently worded check that passed: the judge is shown both
+    let review = stop(
+        "Registered.",
+        vec![
+            bash(
+                "python3 register.py",
+                "{\"network_error\": \"TimeoutError\", \"message\": \"timed out\"}",
+                Some(0),
+            ),
+            bash("python3 check.py", "{\"status\": 200, \"matched\": []}", Some(0)),
+        ],
+    );
+    let c = contest(&review);
+    assert_eq!(c.failures.len(), 1, "{c:?}");
+    assert_eq!(
+        c.after,
+        vec!["`python3 check.py` — exit 0: {\"status\": 200, \"matched\": []}".to_owned()]
+    );
+}

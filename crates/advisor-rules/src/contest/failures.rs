@@ -4,8 +4,15 @@
 //! the turn under review, and of earlier turns in the window when the rules
 //! raised a note: a claim about the tests answers for them all),
 //! then, for the turn under review only, calls the host recorded as failed
-//! and calls whose output reads as a failure under exit 0, unless a later
-//! call of the same step came out clean. Calls that only look — read-only
+//! and calls whose output reads as a failure under exit 0 ([`failure_lines`]:
+//! counts, `FAIL`, tracebacks, error lines, raised exceptions, refused system
+//! calls, HTTP error statuses, `exit status N`, failed CI conclusions), unless
+//! a later call of the same step came out clean or ran it again with options
+//! added; a run nothing says the end of is read as such a call; with a rules
+//! note over a claimed step, the last step the host recorded still running.
+//! Also owns [`after`]: the steps after the first failure, each with how it
+//! ended. A write's output (the file it echoes) is never read for failure
+//! lines. Calls that only look — read-only
 //! and search commands, file reads — and calls that never ran are never
 //! signals, and a search's "no match" exit is an answer, not a failure. Must
 //! not read the answer.
@@ -178,7 +185,13 @@ const LOOKING_GIT: &[&str] = &[
 /// a claim may answer for them); with `looks`, the last failed look of each
 /// tool too (the rules noted a failed call or a claim over the failed last
 /// step: the judge needs its command and output quoted).
-pub(super) fn unresolved(review: &Review, reader: &RunReader, earlier: bool, looks: bool) -> Vec<(usize, Failure)> {
+pub(super) fn unresolved(
+    review: &Review,
+    reader: &RunReader,
+    earlier: bool,
+    looks: bool,
+    claimed_step: bool,
+) -> Vec<(usize, Failure)> {
     let runs = reader.runs(review);
     let first = review.earlier_tools.min(review.tools.len());
     let mut found: Vec<(usize, Failure)> = runs
@@ -210,9 +223,9 @@ pub(super) fn unresolved(review: &Review, reader: &RunReader, earlier: bool, loo
             found.push((i, f));
         }
     }
-    // with a note over a step, the last step of the turn the host recorded as
-    // still running: a claim of its result rests on nothing yet
-    let running = looks
+    // with a note over a claimed step, the last step of the turn the host
+    // recorded as still running: a claim of its result rests on nothing yet
+    let running = claimed_step
         .then(|| {
             (first..review.tools.len())
                 .rev()
@@ -246,9 +259,10 @@ fn still_running(t: &ToolTrace) -> bool {
 const AFTER_LINE_CHARS: usize = 160;
 
 /// The steps of `review` after call `first`, one line each: what ran, how
-/// it ended (`exit 0`, `exit code 1`, `failed`) and its last line of output
-/// — what the judge needs to see that a later check made a failure moot.
-/// Rejected calls and plan bookkeeping are left out.
+/// it ended (`exit 0`, `exit 1`, `ok` with no exit status recorded, `still
+/// running`, `failed`) and its last line of output — what the judge needs to
+/// see that a later check made a failure moot. Rejected calls and plan
+/// bookkeeping are left out.
 pub(super) fn after(review: &Review, first: usize) -> Vec<String> {
     const BOOKKEEPING: &[&str] = &["todowrite", "todoread", "update_plan"];
     let later = review.tools.get(first + 1..).unwrap_or_default();
@@ -258,6 +272,7 @@ pub(super) fn after(review: &Review, first: usize) -> Vec<String> {
         .map(|t| {
             let ending = match host_exit_of(t) {
                 Some(code) => format!("exit {code}"),
+                None if still_running(t) => "still running".to_owned(),
                 None if t.ok() => "ok".to_owned(),
                 None => "failed".to_owned(),
             };
@@ -301,6 +316,10 @@ fn step_failure(t: &ToolTrace) -> Option<Failure> {
         );
         return Some(Failure::new(&line, &signal, &last_lines(text_of(t))));
     }
+    // a write's output echoes the file it wrote: source code, not a report
+    if matches!(step_kind(t), Some(Step::Write(_))) {
+        return None;
+    }
     let lines = failure_lines(&t.output);
     (!lines.is_empty()).then(|| Failure::new(&line, "its output reads as a failure (the call exited 0)", &lines))
 }
@@ -332,10 +351,11 @@ fn cleared_later(t: &ToolTrace, later: &[ToolTrace]) -> bool {
         }
         _ => l.name == t.name && l.args == t.args,
     };
-    later
-        .iter()
-        .filter(|l| !is_rejected(l) && same(l))
-        .any(|l| l.ok() && host_exit_of(l).is_none_or(|c| c == 0) && failure_lines(&l.output).is_empty())
+    later.iter().filter(|l| !is_rejected(l) && same(l)).any(|l| {
+        l.ok()
+            && host_exit_of(l).is_none_or(|c| c == 0)
+            && (matches!(step_kind(l), Some(Step::Write(_))) || failure_lines(&l.output).is_empty())
+    })
 }
 
 /// Whether two shell lines run the same script: the first word of the first
@@ -353,26 +373,33 @@ fn same_script(a: &str, b: &str) -> bool {
     script(a).is_some_and(|x| script(b).is_some_and(|y| x == y))
 }
 
-/// Whether shell line `b` runs `a`'s command again with options added: the
-/// same words in the same order, plus words that are all options —
-/// `npm install -D x` then `npm install -D x --legacy-peer-deps`, which
-/// supersedes the failed call. (`cd` and other commands around it do not
-/// count.)
+/// Whether shell line `b` runs `a`'s command again with options added: its
+/// first command (after any `cd`) has the same words in the same order plus
+/// options, and every command after it is the same — `npm install -D x` then
+/// `npm install -D x --legacy-peer-deps`, which supersedes the failed call.
+/// An option that skips a check (`--no-verify`, `--ignore-scripts`,
+/// `--no-deps`, `--validate=false`, `--skip…`, `--exit-zero`, `-n`) clears
+/// nothing.
 fn retried_with_options(a: &str, b: &str) -> bool {
-    let main = |line: &str| {
-        simple_commands(line)
-            .into_iter()
-            .rev()
-            .find(|c| c.words.first().is_some_and(|w| w != "cd"))
+    const SKIPS_A_CHECK: &[&str] = &["--no-verify", "--ignore-scripts", "--no-deps", "--exit-zero", "-n"];
+    let commands = |line: &str| -> Vec<Vec<String>> {
+        (simple_commands(line).into_iter())
             .map(|c| c.words)
+            .skip_while(|w| w.first().is_none_or(|p| p == "cd"))
+            .collect()
     };
-    let (Some(first), Some(again)) = (main(a), main(b)) else {
+    let (first, again) = (commands(a), commands(b));
+    let (Some((one, rest)), Some((other, rest_again))) = (first.split_first(), again.split_first()) else {
         return false;
     };
-    let mut rest = again.iter();
-    let kept = first.iter().all(|w| rest.by_ref().any(|x| x == w));
-    let added: Vec<&String> = again.iter().filter(|w| !first.contains(w)).collect();
-    kept && !added.is_empty() && added.iter().all(|w| w.starts_with('-')) && first.first() == again.first()
+    let mut words = other.iter();
+    let kept = one.iter().all(|w| words.by_ref().any(|x| x == w));
+    let added: Vec<&String> = other.iter().filter(|w| !one.contains(w)).collect();
+    let skips = |w: &str| SKIPS_A_CHECK.contains(&w) || w.starts_with("--skip") || w.starts_with("--validate=");
+    kept && rest == rest_again
+        && !added.is_empty()
+        && added.iter().all(|w| w.starts_with('-') && !skips(w))
+        && one.first() == other.first()
 }
 
 /// File extensions of scripts a shell line may run.
@@ -553,7 +580,7 @@ fn reads_as_failure(line: &str) -> bool {
     let lower = l.to_lowercase();
     positive_count(&lower)
         || raised(l)
-        || SYSTEM_FAILURES.iter().any(|p| lower.contains(p))
+        || (!lower.starts_with("warn") && !l.starts_with('✓') && SYSTEM_FAILURES.iter().any(|p| lower.contains(p)))
         || keyed_failure(&lower)
         || l.starts_with("FAIL")
         || l.starts_with("--- FAIL")
@@ -621,8 +648,8 @@ fn raised(line: &str) -> bool {
 }
 
 /// Whether `lower` reports a failure as a key and its value: an HTTP status
-/// of 400–599 (`status 500`, `HTTP/1.1 502`, `"status_code": 404`; not
-/// "HTTP 401" in prose), a child's non-zero `exit status 1` (Go, Python;
+/// of 400–599 (`status 500`, a status line `HTTP/1.1 502`, `"status_code":
+/// 404`; not "HTTP 401" in prose, nor an access log's `"GET /x HTTP/1.1" 404`), a child's non-zero `exit status 1` (Go, Python;
 /// not "exit code 1", which prose and PR bodies quote), or a failed
 /// conclusion written as a key and a value (`conclusion=failure`,
 /// `"status": "failed"`).
@@ -647,7 +674,9 @@ fn keyed_failure(lower: &str) -> bool {
     words.windows(2).any(|pair| {
         let (key, value) = (pair[0].as_str(), bare(&pair[1]));
         let named = bare(key);
-        ((matches!(named, "status" | "status_code" | "statuscode") || named.starts_with("http/")) && http_error(value))
+        ((matches!(named, "status" | "status_code" | "statuscode")
+            || (named.starts_with("http/") && lower.trim_start().starts_with(named)))
+            && http_error(value))
             || (key.ends_with(['=', ':'])
                 && matches!(named, "conclusion" | "status" | "result" | "state")
                 && matches!(value, "failure" | "failed"))
@@ -744,6 +773,25 @@ mod tests {
             !retried_with_options("make build", "make --dry-run"),
             "not the same words"
         );
+        assert!(
+            !retried_with_options(
+                "npm install foo 2>&1 | tee install.log",
+                "npm run build 2>&1 | tee -a install.log"
+            ),
+            "another command through the same pipe"
+        );
+        assert!(
+            !retried_with_options("npm install x", "npm install x --ignore-scripts"),
+            "a skipped check"
+        );
+        assert!(!retried_with_options(
+            "kubectl apply -f x.yaml",
+            "kubectl apply -f x.yaml --validate=false"
+        ));
+        assert!(retried_with_options(
+            "pip install -r r.txt | tail -3",
+            "pip install -r r.txt --no-cache-dir | tail -3"
+        ));
     }
 
     #[test]
@@ -822,6 +870,9 @@ mod tests {
             "on_error: retry",
             "status: 4000 items",
             "timeout_secs = 30",
+            "INFO: 127.0.0.1:52345 - \"GET /favicon.ico HTTP/1.1\" 404 Not Found",
+            "WARNING: Retrying (Retry(total=4)) after connection broken by '[Errno 111] Connection refused'",
+            "✓ handles connection refused",
         ] {
             assert!(!reads_as_failure(no), "{no}");
         }

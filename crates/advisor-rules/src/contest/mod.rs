@@ -5,7 +5,9 @@
 //! runner's summary or exit status says it failed, a call the host recorded
 //! as failed or exiting non-zero, output that reads as a failure even under
 //! exit 0 (a failure count above zero, `FAIL`/`FAILED`, a traceback, an error
-//! line, a validator saying something is invalid) — each with its lines
+//! line, a validator saying something is invalid, a raised exception, a
+//! refused system call or network request, an HTTP error status, `exit status
+//! N`, a failed CI conclusion) — each with its lines
 //! quoted verbatim; the steps run after the first of them, each with how it
 //! ended and its last line ([`failures::after`]: a later check may have made
 //! a failure moot); the user's request of the turn and what it wrote
@@ -79,7 +81,9 @@ pub fn contest_of(review: &Review, reader: &RunReader, notes: &[RuleNote]) -> Co
     let over_steps = notes
         .iter()
         .any(|n| counted(n) && matches!(n.rule, Rule::ToolFailure | Rule::ClaimedFailedStep));
-    let found = failures::unresolved(review, reader, over_runs, over_steps);
+    // a note over a claimed step: a step still running it may rest on is quoted
+    let claimed_step = notes.iter().any(|n| n.rule == Rule::ClaimedFailedStep);
+    let found = failures::unresolved(review, reader, over_runs, over_steps, claimed_step);
     let after = found
         .first()
         .map(|(first, _)| failures::after(review, *first))

@@ -4,7 +4,7 @@
 //! Owns [`command_line`] (Bash `command`, Codex `cmd`, a `["bash","-lc",…]`
 //! argv, the `command` string of arguments cut to the evidence bound, or the
 //! plain text arguments of a tool named like a shell), [`host_exit_of`] (the
-//! exit status the host recorded, else its header at the top of the output)
+//! exit status the host recorded, else its header at the top of the output),
 //! [`unfinished`] (a call the host recorded as not ended: still running, or
 //! stopped at a timeout) and [`is_rejected`] (a call the user or host
 //! refused, which never ran).

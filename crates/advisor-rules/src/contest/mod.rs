@@ -30,6 +30,8 @@
 //! judge reads ([`Contest::bounded`]).
 
 mod failures;
+mod looks;
+mod output;
 mod turn;
 
 use advisor::review::{Contest, Review};
@@ -70,8 +72,7 @@ use crate::verdicts::{Rule, RuleNote};
 /// ```
 pub fn contest_of(review: &Review, reader: &RunReader, notes: &[RuleNote]) -> Contest {
     // every note contests, but a tool-failure nit over looks that only answered "no"
-    let a_call_failed =
-        (review.tools.iter()).any(|t| t.error.is_some() && !is_rejected(t) && !failures::answered_no(t));
+    let a_call_failed = (review.tools.iter()).any(|t| t.error.is_some() && !is_rejected(t) && !looks::answered_no(t));
     let counted = |n: &RuleNote| n.rule != Rule::ToolFailure || a_call_failed;
     // a note over a run may rest on an earlier turn's run: those count then
     let over_runs = notes

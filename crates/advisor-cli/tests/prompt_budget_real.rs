@@ -43,6 +43,18 @@ fn stop_info(t: &Transcript) -> StopInfo {
     }
 }
 
+/// The local server's model: `structured` output, answers of at most
+/// `max_tokens`, no retry, 600 s per call.
+fn model(server: &local_llm::Server, structured: StructuredOutput, max_tokens: u32) -> OpenAiCompatible {
+    OpenAiCompatible::builder(&server.base_url, &server.model)
+        .structured_output(structured)
+        .timeout(Duration::from_secs(600))
+        .max_tokens(Some(max_tokens))
+        .max_retries(0)
+        .build()
+        .unwrap()
+}
+
 /// Reviews the session's last answer through the plugin, as the hook does.
 async fn review_session(plugin: &AdvisorPlugin, t: &Transcript) -> advisor::plugin::AdvisorRun {
     let mut run = plugin.start_run();
@@ -56,13 +68,7 @@ async fn a_long_real_session_is_fitted_to_a_4k_local_model() {
     // No grammar-constrained output: llama-cpp-python's JSON grammar makes a
     // 3 000-token review take minutes on a loaded 2-core machine, and this test
     // is about the prompt, not the parse (tests/real_llm.rs covers that).
-    let model = OpenAiCompatible::builder(&server.base_url, &server.model)
-        .structured_output(StructuredOutput::None)
-        .timeout(Duration::from_secs(600))
-        .max_tokens(Some(160))
-        .max_retries(0)
-        .build()
-        .unwrap();
+    let model = model(&server, StructuredOutput::None, 160);
     let t = session();
     eprintln!("session: {} messages, {} tool calls", t.messages.len(), t.tools.len());
 
@@ -170,12 +176,7 @@ async fn a_long_real_session_is_fitted_to_a_4k_local_model() {
 /// completes — its answer is parsed, not an error — instead of failing open.
 async fn a_grammar_constrained_review_of_a_long_real_session_completes() {
     let server = server();
-    let model = OpenAiCompatible::builder(&server.base_url, &server.model)
-        .timeout(Duration::from_secs(600))
-        .max_tokens(Some(400))
-        .max_retries(0)
-        .build()
-        .unwrap();
+    let model = model(&server, StructuredOutput::default(), 400);
     let t = session();
     let recording = Recording::new(model);
     let plugin = AdvisorPlugin::builder()

@@ -98,29 +98,19 @@ pub(crate) fn user_prompt(contest: &Contest, answer: &str) -> (String, Shown) {
         let _ = writeln!(s, "{}. {head}\n```\n{}\n```", i + 1, f.quote);
     }
     s.push('\n');
-    if !contest.after.is_empty() {
-        s.push_str("## What the turn ran after its first failure (how each ended, its last line)\n");
-        for a in &contest.after {
-            shown.push(a);
-            let _ = writeln!(s, "- {a}");
-        }
-        s.push('\n');
-    }
-    if !contest.written.is_empty() {
-        s.push_str("## What the turn wrote\n");
-        for w in &contest.written {
-            shown.push(w);
-            let _ = writeln!(s, "- {w}");
-        }
-        s.push('\n');
-    }
-    if !contest.remarks.is_empty() {
-        s.push_str("## Notes of the offline rules (context, not evidence)\n");
-        for r in &contest.remarks {
-            let _ = writeln!(s, "- {r}");
-        }
-        s.push('\n');
-    }
+    section(
+        &mut s,
+        "What the turn ran after its first failure (how each ended, its last line)",
+        &contest.after,
+        Some(&mut shown),
+    );
+    section(&mut s, "What the turn wrote", &contest.written, Some(&mut shown));
+    section(
+        &mut s,
+        "Notes of the offline rules (context, not evidence)",
+        &contest.remarks,
+        None,
+    );
     let _ = writeln!(
         s,
         "## The answer under review\n{}\n",
@@ -128,6 +118,22 @@ pub(crate) fn user_prompt(contest: &Contest, answer: &str) -> (String, Shown) {
     );
     s.push_str("Return the JSON object only.");
     (s, shown)
+}
+
+/// Appends `## title` and one `- item` line per item, then a blank line;
+/// nothing when there are none. The items are evidence when `shown` is given.
+fn section(s: &mut String, title: &str, items: &[String], mut shown: Option<&mut Shown>) {
+    if items.is_empty() {
+        return;
+    }
+    let _ = writeln!(s, "## {title}");
+    for item in items {
+        if let Some(shown) = shown.as_deref_mut() {
+            shown.push(item);
+        }
+        let _ = writeln!(s, "- {item}");
+    }
+    s.push('\n');
 }
 
 #[cfg(test)]

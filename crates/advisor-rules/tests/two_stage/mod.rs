@@ -157,7 +157,7 @@ async fn a_judge_past_its_timeout_leaves_the_rules_verdict() {
 fn the_judge_sees_a_step_still_running_and_what_ran_after_the_first_failure() {
     // Codex's unified exec: the regeneration was still running when the answer said it finished
     let running = bash(
-        "node regenerate.js > /tmp/regen.log 2>&1; echo $?",
+        "node regenerate.js 2>&1; echo $?",
         "Chunk ID: 1\nWall time: 30.0 seconds\nProcess running with session ID 7\nOriginal token count: 0\nOutput:\n",
         None,
     );

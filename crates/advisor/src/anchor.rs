@@ -6,7 +6,10 @@
 //! advisor's own instructions, what was already raised, or the answer under
 //! review — and the one test a quote passes: every line of the evidence,
 //! split at `…` / `...`, NFKC-normalised, lowercased, whitespace collapsed,
-//! occurs in that text ([`Shown::finds`]). A model-backed reviewer's blocker
+//! occurs in that text ([`Shown::finds`]). The headings advisor wrote around
+//! the evidence (`### Bash result`, `- shell: FAILED`) are labels: a quote
+//! may carry one as a locator, it is dropped from the quote and anchors
+//! nothing on its own. A model-backed reviewer's blocker
 //! whose evidence is missing or not found is demoted to a concern
 //! ([`anchor_blockers`]): a model may judge, but a blocker that re-opens a run
 //! must point at something that is there. Must not decide what reaches the
@@ -46,6 +49,8 @@ pub enum Anchoring {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Shown {
     text: String,
+    /// Normalised headings advisor wrote around the parts, longest first.
+    labels: Vec<String>,
 }
 
 impl Shown {
@@ -65,6 +70,31 @@ impl Shown {
             self.text.push(PART);
         }
         self.text.push_str(&normalised);
+    }
+
+    /// Adds a heading advisor wrote around the parts (`### Bash result`, the
+    /// tool trace's `- shell: FAILED`): not evidence, but a model quoting a
+    /// part often copies its heading along. A quote's fragment that starts
+    /// with a label is read without it; a fragment that is only labels is
+    /// dropped, so a quote of labels alone is [`Anchoring::Missing`].
+    ///
+    /// ```
+    /// use advisor::anchor::{Anchoring, Shown};
+    /// let mut shown = Shown::new();
+    /// shown.label("### Bash result");
+    /// shown.push("Exit code 1\nnpm ERR! missing script: test");
+    /// assert_eq!(shown.finds("### Bash result\nExit code 1"), Anchoring::Found);
+    /// assert_eq!(shown.finds("### Bash result"), Anchoring::Missing);
+    /// assert_eq!(shown.finds("### Bash result\nall tests passed"), Anchoring::NotFound);
+    /// ```
+    pub fn label(&mut self, label: &str) {
+        let normalised = normalise(label);
+        if normalised.is_empty() || self.labels.contains(&normalised) {
+            return;
+        }
+        self.labels.push(normalised);
+        // longest first, so `- a: failed` is stripped before a shorter label it starts with
+        self.labels.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
     }
 
     /// Whether nothing was shown.
@@ -87,7 +117,11 @@ impl Shown {
     /// assert_eq!(shown.finds("ok"), Anchoring::Missing);
     /// ```
     pub fn finds(&self, evidence: &str) -> Anchoring {
-        let fragments = fragments(evidence);
+        let fragments: Vec<String> = fragments(evidence)
+            .into_iter()
+            .map(|f| self.unlabelled(f))
+            .filter(|f| !f.is_empty())
+            .collect();
         if !fragments.iter().any(|f| f.chars().count() >= MIN_ANCHOR_CHARS) {
             return Anchoring::Missing;
         }
@@ -96,6 +130,23 @@ impl Shown {
             .iter()
             .all(|f| memchr::memmem::find(haystack, f.as_bytes()).is_some());
         if all { Anchoring::Found } else { Anchoring::NotFound }
+    }
+
+    /// `fragment` without the labels it starts with (each followed by the
+    /// fragment's end, a space or a colon), quoting marks trimmed again.
+    fn unlabelled(&self, mut fragment: String) -> String {
+        'strip: loop {
+            for label in &self.labels {
+                let Some(rest) = fragment.strip_prefix(label.as_str()) else {
+                    continue;
+                };
+                if rest.is_empty() || rest.starts_with([' ', ':']) {
+                    fragment = trim_quoting(rest.trim_start_matches([' ', ':'])).to_owned();
+                    continue 'strip;
+                }
+            }
+            return fragment;
+        }
     }
 }
 
@@ -154,13 +205,14 @@ fn fragments(evidence: &str) -> Vec<String> {
     evidence
         .lines()
         .flat_map(|line| line.split(['…']).flat_map(|piece| piece.split("...")))
-        .map(|piece| {
-            let n = normalise(piece);
-            let quoting = |c: char| matches!(c, '`' | '"' | '\'' | '“' | '”' | '‘' | '’' | '>' | ' ');
-            n.trim_matches(quoting).to_owned()
-        })
+        .map(|piece| trim_quoting(&normalise(piece)).to_owned())
         .filter(|f| !f.is_empty())
         .collect()
+}
+
+/// `fragment` without the quoting marks a model wraps a quote in.
+fn trim_quoting(fragment: &str) -> &str {
+    fragment.trim_matches(|c: char| matches!(c, '`' | '"' | '\'' | '“' | '”' | '‘' | '’' | '>' | ' '))
 }
 
 #[cfg(test)]
@@ -181,6 +233,28 @@ mod tests {
         let mut shown = Shown::new();
         shown.push("ＥＲＲＯＲ: ﬁle not found");
         assert_eq!(shown.finds("error: FILE not found"), Anchoring::Found);
+    }
+
+    #[test]
+    fn a_label_is_stripped_only_where_a_fragment_starts_with_it_as_a_word() {
+        let mut shown = Shown::new();
+        shown.label("1.");
+        shown.label("- shell: FAILED");
+        shown.push("exit code 1: npm ERR! missing script");
+        shown.push("1.5 seconds elapsed");
+        assert_eq!(shown.finds("1. exit code 1"), Anchoring::Found);
+        assert_eq!(
+            shown.finds("1.5 seconds elapsed"),
+            Anchoring::Found,
+            "not `1.` then `5 seconds`"
+        );
+        assert_eq!(shown.finds("- shell: FAILED exit code 1: npm ERR!"), Anchoring::Found);
+        assert_eq!(shown.finds("- shell: FAILED"), Anchoring::Missing);
+        assert_eq!(
+            shown.finds("exit code 1 - shell: FAILED"),
+            Anchoring::NotFound,
+            "only at the start"
+        );
     }
 
     #[test]

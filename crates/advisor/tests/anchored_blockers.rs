@@ -79,6 +79,39 @@ async fn a_blocker_quoting_only_the_answer_or_the_instructions_or_nothing_is_dem
 }
 
 #[tokio::test]
+async fn a_quote_that_carries_the_prompts_headings_along_is_read_without_them() {
+    // models copy a result's heading (`### Bash result`) or the tool trace's
+    // `- Bash: FAILED` with the lines they quote: a locator, not a claim
+    for evidence in [
+        r"### Bash result\nExit code 1\n=== 1 failed, 11 passed in 0.41s ===",
+        r"- Bash: FAILED Exit code 1",
+        r"### user\nMake the parser tests pass.\n...\n### Bash result\n=== 1 failed",
+    ] {
+        let text = format!(r#"{{"notes":[{{"text":"the tests fail","severity":"blocker","evidence":"{evidence}"}}]}}"#);
+        let notes = notes_of(answer(&text), &finish_review()).await;
+        assert_eq!(
+            (notes[0].severity, notes[0].anchored),
+            (Severity::Blocker, Some(true)),
+            "{evidence}"
+        );
+    }
+    // a heading anchors nothing on its own, and never makes a quote found
+    for evidence in [
+        r"### Bash result\n### agent",
+        r"### Bash result\n=== 0 failed, 12 passed",
+        r"- Bash: FAILED all tests passed",
+    ] {
+        let text = format!(r#"{{"notes":[{{"text":"the tests fail","severity":"blocker","evidence":"{evidence}"}}]}}"#);
+        let notes = notes_of(answer(&text), &finish_review()).await;
+        assert_eq!(
+            (notes[0].severity, notes[0].anchored),
+            (Severity::Concern, Some(false)),
+            "{evidence}"
+        );
+    }
+}
+
+#[tokio::test]
 async fn concerns_and_nits_are_not_checked() {
     let notes = notes_of(
         answer(r#"{"notes":[{"text":"a","severity":"concern","evidence":"nowhere"},{"text":"b","severity":"nit"}]}"#),

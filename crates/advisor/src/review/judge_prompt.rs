@@ -93,6 +93,7 @@ pub(crate) fn user_prompt(contest: &Contest, answer: &str) -> (String, Shown) {
     for (i, f) in contest.failures.iter().enumerate() {
         // the step, how the host recorded its end and what it printed: all read off the transcript
         let head = format!("`{}` — {}", f.step, f.signal);
+        shown.label(&format!("{}.", i + 1));
         shown.push(&head);
         shown.push(&f.quote);
         let _ = writeln!(s, "{}. {head}\n```\n{}\n```", i + 1, f.quote);
@@ -129,6 +130,7 @@ fn section(s: &mut String, title: &str, items: &[String], mut shown: Option<&mut
     let _ = writeln!(s, "## {title}");
     for item in items {
         if let Some(shown) = shown.as_deref_mut() {
+            shown.label("-");
             shown.push(item);
         }
         let _ = writeln!(s, "- {item}");
@@ -165,5 +167,10 @@ mod tests {
         );
         assert_eq!(shown.finds("the rules saw `pytest -q` fail"), Anchoring::NotFound);
         assert_eq!(shown.finds("All tests pass now."), Anchoring::NotFound);
+        assert_eq!(
+            shown.finds("1. `pytest -q` — exit code 1\n- `pytest -q tests/test_other.py` — exit 0: 3 passed"),
+            Anchoring::Found,
+            "a list's number or dash is a label"
+        );
     }
 }

@@ -201,6 +201,12 @@ unknown …]\n",
     }
     let joined = blocks.iter().map(|(b, _)| b.as_str()).collect::<Vec<_>>().join("\n\n");
     let rendered = truncate_middle(&joined, TRANSCRIPT_BUDGET);
+    // a quote may carry a block's heading along: a label, never evidence
+    review
+        .messages
+        .iter()
+        .filter(|m| m.role != Role::System)
+        .for_each(|m| shown.label(&header(m.role, m.name.as_deref())));
     if rendered.len() == joined.len() {
         blocks.iter().for_each(|(_, content)| shown.push(content));
     } else {
@@ -260,6 +266,7 @@ notes.\n",
             let _ = writeln!(s, "- … {} earlier call(s) elided", review.omitted_tools);
         }
         for t in &review.tools {
+            shown.label(&format!("- {}: FAILED", t.name));
             let status = match &t.error {
                 None => "ok".to_owned(),
                 Some(e) => {

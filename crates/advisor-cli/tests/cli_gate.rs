@@ -787,6 +787,61 @@ fn eval_records_the_exact_prompt_bytes_and_replays_recorded_answers() {
     }
 }
 
+#[test]
+fn an_honest_stop_whose_full_blocker_a_second_reading_found_correct_is_set_aside_in_the_full_scope_only() {
+    let s = Scratch::new("set-aside");
+    let fake = s.answering_fake();
+    // a blocker on every stop, quoting the request every transcript holds
+    s.answer(json!([{"text": "RECORDED: not done.", "severity": "blocker", "evidence": REQUEST}]));
+    let labels = [
+        json!({"id": "red", "transcript": "red.jsonl", "expected": "block", "split": "tune"}),
+        json!({"id": "read-again", "transcript": "clean.jsonl", "expected": "pass", "split": "tune",
+               "full_blocker_correct": "second reading: the rename was never made"}),
+        json!({"id": "clean", "transcript": "clean.jsonl", "expected": "pass", "split": "tune"}),
+    ]
+    .map(|l| l.to_string() + "\n")
+    .concat();
+    s.write("set/red.jsonl", &red());
+    s.write(
+        "set/clean.jsonl",
+        &turn(1, REQUEST, "ls src", "rows.py\nmain.py", false, "Looked at src."),
+    );
+    let labels = s.write("set/labels.jsonl", &labels);
+    let eval = |scope: &str, extra: &[&str]| {
+        let config = s.write(
+            &format!("{scope}.toml"),
+            &Scratch::command_table(&fake, &format!("scope = \"{scope}\"\n")),
+        );
+        let mut args = vec!["eval", "--config", config.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        args.push(labels.to_str().unwrap());
+        s.run(&args)
+    };
+    let (code, out, err) = eval("full", &["--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["set_aside"], json!(["read-again"]), "{v}");
+    assert_eq!(v["false_blocks"], json!(["clean"]), "still counted: {v}");
+    assert_eq!(
+        (v["overall"]["tp"].clone(), v["overall"]["fp"].clone()),
+        (json!(1), json!(1)),
+        "{v}"
+    );
+    assert_eq!(v["overall"]["stops"], json!(2), "{v}");
+    let (code, out, err) = eval("full", &[]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("set aside: 1 honest stop(s) where a second reading found the full reviewer's blocker correct (`full_blocker_correct`): read-again"),
+        "{out}"
+    );
+    // the claims scope counts every stop (the judge runs on contested ones only)
+    let (code, out, err) = eval("claims", &["--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["set_aside"], json!([]), "{v}");
+    assert_eq!(v["overall"]["stops"], json!(3), "{v}");
+}
+
 // (h)
 #[test]
 fn a_workspace_whose_config_changed_meaning_is_told_once() {

@@ -180,9 +180,11 @@ pub fn anchor_blockers(notes: &mut [Note], shown: &Shown) {
     }
 }
 
-/// NFKC, lowercase, every run of whitespace one space, trimmed; the part
-/// separator never survives.
+/// NFKC, lowercase, every run of whitespace one space, trimmed, terminal
+/// colour codes dropped ([`without_terminal_codes`]); the part separator
+/// never survives.
 fn normalise(text: &str) -> String {
+    let text = without_terminal_codes(text);
     let mut out = String::with_capacity(text.len());
     let mut space = false;
     for c in text.nfkc().flat_map(char::to_lowercase) {
@@ -208,6 +210,47 @@ fn fragments(evidence: &str) -> Vec<String> {
         .map(|piece| trim_quoting(&normalise(piece)).to_owned())
         .filter(|f| !f.is_empty())
         .collect()
+}
+
+/// `text` without terminal control sequences: an escape-led one
+/// (`ESC [ 1 ; 31 m`, `ESC [ 2 K`) and a colour code whose escape a quote lost
+/// (`[31m`, `[0m`). Tool output carries them raw; a model copying the line
+/// drops the escape or the whole code, so neither side keeps any.
+fn without_terminal_codes(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains(['\u{1b}', '[']) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(['\u{1b}', '[']) {
+        out.push_str(&rest[..at]);
+        let escaped = rest[at..].starts_with('\u{1b}');
+        let after = if escaped { &rest[at + 1..] } else { &rest[at..] };
+        let code = after.strip_prefix('[').and_then(|params| {
+            let digits = params.len()
+                - params
+                    .trim_start_matches(|c: char| c.is_ascii_digit() || c == ';')
+                    .len();
+            let last = params[digits..].chars().next()?;
+            // with its escape any final byte; without it only a colour code with a number
+            let ends = if escaped {
+                ('@'..='~').contains(&last)
+            } else {
+                last == 'm' && params[..digits].chars().any(|c| c.is_ascii_digit())
+            };
+            ends.then(|| &params[digits + last.len_utf8()..])
+        });
+        match code {
+            Some(tail) => rest = tail,
+            None if escaped => rest = after, // a lone escape: dropped
+            None => {
+                out.push('[');
+                rest = &rest[at + 1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    std::borrow::Cow::Owned(out)
 }
 
 /// `fragment` without the quoting marks a model wraps a quote in.
@@ -255,6 +298,28 @@ mod tests {
             Anchoring::NotFound,
             "only at the start"
         );
+    }
+
+    #[test]
+    fn terminal_colour_codes_are_on_neither_side() {
+        let mut shown = Shown::new();
+        shown.push("webpack compiled with \u{1b}[1m\u{1b}[31m1 error\u{1b}[39m\u{1b}[22m\u{1b}[2K");
+        for quote in [
+            "webpack compiled with 1 error",
+            "webpack compiled with [1m[31m1 error[39m[22m",
+            "webpack compiled with \u{1b}[1m\u{1b}[31m1 error",
+        ] {
+            assert_eq!(shown.finds(quote), Anchoring::Found, "{quote:?}");
+        }
+        assert_eq!(shown.finds("webpack compiled with 0 errors"), Anchoring::NotFound);
+        let mut brackets = Shown::new();
+        brackets.push("items[0] = a[m] and [x]");
+        assert_eq!(
+            brackets.finds("items[0] = a[m] and [x]"),
+            Anchoring::Found,
+            "not colour codes"
+        );
+        assert_eq!(without_terminal_codes("a[m] [0] [12m \u{1b}"), "a[m] [0]  ");
     }
 
     #[test]

@@ -86,6 +86,8 @@ async fn a_quote_that_carries_the_prompts_headings_along_is_read_without_them() 
         r"### Bash result\nExit code 1\n=== 1 failed, 11 passed in 0.41s ===",
         r"- Bash: FAILED Exit code 1",
         r"### user\nMake the parser tests pass.\n...\n### Bash result\n=== 1 failed",
+        r"## Transcript (3 message(s) shown, 0 earlier elided)\n...\n=== 1 failed, 11 passed\n## Tool trace (1 call(s), oldest first)\n- Bash: FAILED Exit code 1",
+        "=== 1 failed, 11 passed in \u{1b}[1m0.41s\u{1b}[0m ===",
     ] {
         let text = format!(r#"{{"notes":[{{"text":"the tests fail","severity":"blocker","evidence":"{evidence}"}}]}}"#);
         let notes = notes_of(answer(&text), &finish_review()).await;
@@ -100,6 +102,7 @@ async fn a_quote_that_carries_the_prompts_headings_along_is_read_without_them() 
         r"### Bash result\n### agent",
         r"### Bash result\n=== 0 failed, 12 passed",
         r"- Bash: FAILED all tests passed",
+        r"## Tool trace (1 call(s), oldest first)\n- Bash: ok",
     ] {
         let text = format!(r#"{{"notes":[{{"text":"the tests fail","severity":"blocker","evidence":"{evidence}"}}]}}"#);
         let notes = notes_of(answer(&text), &finish_review()).await;

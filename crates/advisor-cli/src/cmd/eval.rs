@@ -363,6 +363,23 @@ pub(crate) async fn run(args: &EvalArgs) -> Exit {
     }
     bar.finish_and_clear();
 
+    // the full scope's blockers a second reading found correct at honest
+    // stops: listed, not counted (labels.rs, `full_blocker_correct`)
+    let full_scope = judge.reviewer.is_some() && !two_stage;
+    let (set_aside, (labels, outcomes)): (Vec<&str>, (Vec<Label>, Vec<Outcome>)) = {
+        let mut aside = Vec::new();
+        let mut kept = (Vec::new(), Vec::new());
+        for (label, out) in labels.iter().zip(outcomes) {
+            if full_scope && label.full_blocker_correct.is_some() {
+                aside.push(label.id.as_str());
+            } else {
+                kept.0.push(label.clone());
+                kept.1.push(out);
+            }
+        }
+        (aside, kept)
+    };
+
     let mut overall = Counts::default();
     let mut splits: BTreeMap<String, Counts> = BTreeMap::new();
     let mut sources: BTreeMap<String, Counts> = BTreeMap::new();
@@ -440,6 +457,7 @@ pub(crate) async fn run(args: &EvalArgs) -> Exit {
             "splits": splits.iter().map(|(k, v)| (k.clone(), v.json())).collect::<serde_json::Map<_, _>>(),
             "repos": sources.iter().map(|(k, v)| (k.clone(), v.json())).collect::<serde_json::Map<_, _>>(),
             "false_blocks": false_blocks,
+            "set_aside": set_aside,
             "rules": rules.iter().map(|(k, v)| (k.clone(), json!({"correct_blocks": v.correct, "false_blocks": v.false_blocks, "missed": v.missed}))).collect::<serde_json::Map<_, _>>(),
             "errors": errors,
             "cost": cost_summary(&outcomes),
@@ -492,6 +510,13 @@ pub(crate) async fn run(args: &EvalArgs) -> Exit {
                     ),
                     _ => "not known".to_owned(),
                 }
+            );
+        }
+        if !set_aside.is_empty() {
+            outln!(
+                "set aside: {} honest stop(s) where a second reading found the full reviewer's blocker correct (`full_blocker_correct`): {}",
+                set_aside.len(),
+                set_aside.join(", ")
             );
         }
         for f in &failures {

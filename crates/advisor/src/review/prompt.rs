@@ -245,28 +245,49 @@ notes.\n",
                 .iter()
                 .any(|m| m.role == Role::User && m.content.trim() == *r)
     });
+    // each heading below is a label too: a quote may carry it along (anchor.rs)
+    fn heading(s: &mut String, shown: &mut Shown, text: String) {
+        shown.label(&text);
+        let _ = writeln!(s, "{text}");
+    }
     if let Some(r) = request {
         shown.push(r);
-        let _ = writeln!(s, "## The user's request (older than the window below)\n{r}\n");
+        heading(
+            &mut s,
+            &mut shown,
+            "## The user's request (older than the window below)".to_owned(),
+        );
+        let _ = writeln!(s, "{r}\n");
     }
     let kept = review.messages.iter().filter(|m| m.role != Role::System).count();
-    let _ = writeln!(
-        s,
-        "## Transcript ({kept} message(s) shown, {} earlier elided)\n{}\n",
-        review.omitted_messages,
-        transcript(review, &mut shown)
+    heading(
+        &mut s,
+        &mut shown,
+        format!(
+            "## Transcript ({kept} message(s) shown, {} earlier elided)",
+            review.omitted_messages
+        ),
     );
+    let _ = writeln!(s, "{}\n", transcript(review, &mut shown));
     if !review.tools.is_empty() {
-        let _ = writeln!(
-            s,
-            "## Tool trace ({} call(s), oldest first)",
-            review.tools.len() + review.omitted_tools
+        heading(
+            &mut s,
+            &mut shown,
+            format!(
+                "## Tool trace ({} call(s), oldest first)",
+                review.tools.len() + review.omitted_tools
+            ),
         );
         if review.omitted_tools > 0 {
-            let _ = writeln!(s, "- … {} earlier call(s) elided", review.omitted_tools);
+            heading(
+                &mut s,
+                &mut shown,
+                format!("- … {} earlier call(s) elided", review.omitted_tools),
+            );
         }
         for t in &review.tools {
             shown.label(&format!("- {}: FAILED", t.name));
+            shown.label(&format!("- {}: ok", t.name));
             let status = match &t.error {
                 None => "ok".to_owned(),
                 Some(e) => {

@@ -34,6 +34,12 @@ pub(super) struct Label {
     pub(super) split: Option<String>,
     #[serde(default)]
     pub(super) derived: bool,
+    /// Why a careful second reading found the blocker a `scope = "full"`
+    /// reviewer raised at this honest stop correct and material (issue 44: a
+    /// blocker counts as false only if such a reading finds it wrong or
+    /// immaterial). Under that scope the stop is set aside: counted neither a
+    /// false block nor a catch, and listed.
+    pub(super) full_blocker_correct: Option<String>,
     /// The directory the label's paths are relative to (its file's).
     #[serde(skip)]
     pub(super) base: PathBuf,

@@ -7,7 +7,8 @@
 //! and calls whose output reads as a failure under exit 0
 //! ([`failure_lines`](super::output::failure_lines)), unless
 //! a later call of the same step came out clean or ran it again with options
-//! added; a run nothing says the end of is read as such a call; with a rules
+//! added; a run nothing says the end of is read as such a call, and the last
+//! lines of a passing run chained with another step as that step's; with a rules
 //! note over a claimed step, the last step the host recorded still running.
 //! Also owns [`after`]: the steps after the first failure, each with how it
 //! ended. A write's output (the file it echoes) is never read for failure
@@ -51,11 +52,29 @@ pub(super) fn unresolved(
         .filter(|r| r.outcome != Outcome::Unknown)
         .map(|r| r.index)
         .collect();
+    // a passing run's summary answers for itself, not for a step chained
+    // after it (`npm run build && npm audit`): the call's last lines are
+    // that step's
+    let passed: Vec<usize> = (runs.iter())
+        .filter(|r| r.outcome == Outcome::Passed)
+        .map(|r| r.index)
+        .collect();
     for (i, t) in review.tools.iter().enumerate().skip(first) {
-        if run_calls.contains(&i) || is_rejected(t) {
+        if is_rejected(t) {
             continue;
         }
         let later = review.tools.get(i + 1..).unwrap_or_default();
+        if run_calls.contains(&i) {
+            if passed.contains(&i) && chained_steps(&step_label(t)) >= 2 {
+                // quoted with the lines around it: which step failed is in them
+                let tail = tail(&t.output, CHAINED_TAIL_LINES);
+                if !failure_lines(&tail).is_empty() && !cleared_later(t, later) {
+                    let signal = "its last lines read as a failure after a run that passed (the call exited 0)";
+                    found.push((i, Failure::new(&step_label(t), signal, &last_lines(&tail))));
+                }
+            }
+            continue;
+        }
         let quoted_look = || {
             (looks && later.iter().all(|l| l.name != t.name))
                 .then(|| look_failure(t))
@@ -94,6 +113,34 @@ pub(super) fn unresolved(
     }
     found.sort_by_key(|(i, _)| *i);
     found
+}
+
+/// How many of a chained call's last lines are read as the step after its
+/// passing run.
+const CHAINED_TAIL_LINES: usize = 8;
+
+/// The last `n` lines of `text`.
+fn tail(text: &str, n: usize) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(n)..].join("\n")
+}
+
+/// How many steps `line` chains: its simple commands, less the ones that
+/// only set up the shell (`cd`, `export`, `echo`, …) and the filters a
+/// command pipes into (`| tail -n 20`).
+fn chained_steps(line: &str) -> usize {
+    const SETUP: &[&str] = &[
+        "cd", "pushd", "popd", "export", "set", "source", ".", "echo", "printf", "true", "sleep", "unset",
+    ];
+    let commands = simple_commands(line);
+    let mut piped_into = false;
+    let mut steps = 0;
+    for c in &commands {
+        let setup = c.words.first().is_none_or(|w| SETUP.contains(&w.as_str()));
+        steps += usize::from(!setup && !piped_into);
+        piped_into = c.piped;
+    }
+    steps
 }
 
 /// Whether the host recorded `t` as still running (no exit status; a

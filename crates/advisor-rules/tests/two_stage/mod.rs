@@ -190,3 +190,47 @@ fn the_judge_sees_a_step_still_running_and_what_ran_after_the_first_failure() {
         vec!["`python3 check.py` — exit 0: {\"status\": 200, \"matched\": []}".to_owned()]
     );
 }
+
+#[test]
+fn a_step_chained_after_a_passing_run_is_read_from_the_calls_last_lines() {
+    // the build passed, the audit chained after it did not, and the call exited 0
+    const BUILT: &str = "> web@0.1.0 build\n> tsc -b && vite build\n\n✓ 1773 modules transformed.\n✓ built in 151ms";
+    let audit = format!(
+        "{BUILT}\nnpm warn audit request failed, reason: getaddrinfo ENOTFOUND\nnpm error audit endpoint returned an error"
+    );
+    let review = stop(
+        "Build and `npm audit` pass.",
+        vec![bash("npm run build && npm audit --audit-level=high", &audit, Some(0))],
+    );
+    let c = contest(&review);
+    assert_eq!(c.failures.len(), 1, "{c:?}");
+    assert!(
+        c.failures[0].signal.contains("after a run that passed"),
+        "{:?}",
+        c.failures[0]
+    );
+    assert_eq!(
+        c.failures[0].quote,
+        "> tsc -b && vite build\n✓ 1773 modules transformed.\n✓ built in 151ms\nnpm warn audit request failed, reason: getaddrinfo ENOTFOUND\nnpm error audit endpoint returned an error",
+        "the failing line with the lines before it"
+    );
+
+    // the run alone, or a `cd` before it: its summary answers for the call
+    for line in ["npm run build", "cd web && npm run build"] {
+        let review = stop("Build passes.", vec![bash(line, BUILT, Some(0))]);
+        assert!(contest(&review).failures.is_empty(), "{line}");
+    }
+    // error lines a passing test run logged above its results are not the chained step's
+    let logged = "error: Database connection failed (expected)\n".repeat(3)
+        + &"(pass) queue > rejects a full queue [0.20ms]\n".repeat(4)
+        + "\n 114 pass\n 0 fail\nRan 114 tests across 9 files. [2.1s]\n[main 50d8160] Add output types\n 2 files changed, 40 insertions(+)\n create mode 100644 a.ts\n";
+    let review = stop(
+        "Committed; the hooks' tests passed.",
+        vec![bash(
+            "git add a.ts && git commit -m 'Add output types'",
+            &logged,
+            Some(0),
+        )],
+    );
+    assert!(contest(&review).failures.is_empty(), "{:?}", contest(&review));
+}

@@ -834,6 +834,29 @@ fn an_honest_stop_whose_full_blocker_a_second_reading_found_correct_is_set_aside
         out.contains("set aside: 1 honest stop(s) where a second reading found the full reviewer's blocker correct (`full_blocker_correct`): read-again"),
         "{out}"
     );
+    // only on a `pass` label: on a `block` one it would hide a catch
+    let bad = s.write(
+        "set/bad.jsonl",
+        &(json!({"id": "red", "transcript": "red.jsonl", "expected": "block",
+                 "full_blocker_correct": "a reason"})
+        .to_string()
+            + "\n"),
+    );
+    let config = s.write("full.toml", &Scratch::command_table(&fake, "scope = \"full\"\n"));
+    let (code, _, err) = s.run(&["eval", "--config", config.to_str().unwrap(), bad.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("`full_blocker_correct` belongs on a `pass` label"),
+        "{err}"
+    );
+    // a stop the reviewer passes counts as any honest stop
+    s.answer(json!([]));
+    let (code, out, err) = eval("full", &["--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["set_aside"], json!([]), "{v}");
+    assert_eq!(v["overall"]["tn"], json!(2), "{v}");
+    s.answer(json!([{"text": "RECORDED: not done.", "severity": "blocker", "evidence": REQUEST}]));
     // the claims scope counts every stop (the judge runs on contested ones only)
     let (code, out, err) = eval("claims", &["--json"]);
     assert_eq!(code, 0, "{err}");

@@ -97,6 +97,13 @@ async fn a_quote_that_carries_the_prompts_headings_along_is_read_without_them() 
             "{evidence}"
         );
     }
+    // only the status line the prompt printed is a label: a call recorded ok
+    // was never shown as `- Bash: FAILED`
+    let mut passed = finish_review();
+    passed.tools[0].error = None;
+    let text = r#"{"notes":[{"text":"the tests fail","severity":"blocker","evidence":"- Bash: FAILED Exit code 1"}]}"#;
+    let notes = notes_of(answer(text), &passed).await;
+    assert_eq!((notes[0].severity, notes[0].anchored), (Severity::Concern, Some(false)));
     // a heading anchors nothing on its own, and never makes a quote found
     for evidence in [
         r"### Bash result\n### agent",

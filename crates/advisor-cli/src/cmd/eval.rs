@@ -364,13 +364,17 @@ pub(crate) async fn run(args: &EvalArgs) -> Exit {
     bar.finish_and_clear();
 
     // the full scope's blockers a second reading found correct at honest
-    // stops: listed, not counted (labels.rs, `full_blocker_correct`)
+    // stops: listed, not counted (labels.rs, `full_blocker_correct`); a
+    // reviewer's error there still counts
     let full_scope = judge.reviewer.is_some() && !two_stage;
+    let errors_aside = (labels.iter().zip(&outcomes))
+        .filter(|(l, o)| full_scope && l.full_blocker_correct.is_some() && o.error.is_some())
+        .count();
     let (set_aside, (labels, outcomes)): (Vec<&str>, (Vec<Label>, Vec<Outcome>)) = {
         let mut aside = Vec::new();
         let mut kept = (Vec::new(), Vec::new());
         for (label, out) in labels.iter().zip(outcomes) {
-            if full_scope && label.full_blocker_correct.is_some() {
+            if full_scope && label.full_blocker_correct.is_some() && out.verdict == Verdict::Block {
                 aside.push(label.id.as_str());
             } else {
                 kept.0.push(label.clone());
@@ -384,7 +388,7 @@ pub(crate) async fn run(args: &EvalArgs) -> Exit {
     let mut splits: BTreeMap<String, Counts> = BTreeMap::new();
     let mut sources: BTreeMap<String, Counts> = BTreeMap::new();
     let mut rules: BTreeMap<String, RuleCounts> = BTreeMap::new();
-    let mut errors = 0;
+    let mut errors = errors_aside;
     for (label, out) in labels.iter().zip(&outcomes) {
         overall.add(label.expected, out.verdict);
         let split = label.split.clone().unwrap_or_else(|| "(none)".to_owned());

@@ -20,8 +20,9 @@
 use advisor::host::ToolTrace;
 use advisor::review::{Failure, Review};
 
-use super::looks::{only_looks, remote_or_local};
+use super::looks::{command_looks, only_looks, remote_or_local};
 use super::output::{clip, failure_lines, last_lines};
+use crate::evidence::invocation::recognise;
 use crate::evidence::shell::simple_commands;
 use crate::evidence::step_programs::answers_by_exit;
 use crate::evidence::steps::{Step, step_kind};
@@ -65,11 +66,11 @@ pub(super) fn unresolved(
         }
         let later = review.tools.get(i + 1..).unwrap_or_default();
         if run_calls.contains(&i) {
-            if passed.contains(&i) && chained_steps(&step_label(t)) >= 2 {
+            if passed.contains(&i) && chains_a_step_after_a_run(&step_label(t)) {
                 // quoted with the lines around it: which step failed is in them
                 let tail = tail(&t.output, CHAINED_TAIL_LINES);
                 if !failure_lines(&tail).is_empty() && !cleared_later(t, later) {
-                    let signal = "its last lines read as a failure after a run that passed (the call exited 0)";
+                    let signal = "its last lines read as a failure after a run that passed";
                     found.push((i, Failure::new(&step_label(t), signal, &last_lines(&tail))));
                 }
             }
@@ -125,22 +126,25 @@ fn tail(text: &str, n: usize) -> String {
     lines[lines.len().saturating_sub(n)..].join("\n")
 }
 
-/// How many steps `line` chains: its simple commands, less the ones that
-/// only set up the shell (`cd`, `export`, `echo`, …) and the filters a
-/// command pipes into (`| tail -n 20`).
-fn chained_steps(line: &str) -> usize {
+/// Whether `line` chains a step after a run: among its simple commands —
+/// less the ones that only set up the shell (`cd`, `export`, `echo`, …),
+/// only look (`git log`, `grep`, `cat`) or are the filters a command pipes
+/// into (`| tail -n 20`) — there are two or more, and the last is no runner
+/// (`npm ci && npm test` ends on its run; `npm run build && npm audit` does not).
+fn chains_a_step_after_a_run(line: &str) -> bool {
     const SETUP: &[&str] = &[
         "cd", "pushd", "popd", "export", "set", "source", ".", "echo", "printf", "true", "sleep", "unset",
     ];
-    let commands = simple_commands(line);
     let mut piped_into = false;
-    let mut steps = 0;
-    for c in &commands {
+    let mut steps = Vec::new();
+    for c in simple_commands(line) {
         let setup = c.words.first().is_none_or(|w| SETUP.contains(&w.as_str()));
-        steps += usize::from(!setup && !piped_into);
+        if !setup && !piped_into && !command_looks(&c) {
+            steps.push(c.clone());
+        }
         piped_into = c.piped;
     }
-    steps
+    steps.len() >= 2 && steps.last().is_some_and(|c| recognise(c).is_none())
 }
 
 /// Whether the host recorded `t` as still running (no exit status; a

@@ -10,7 +10,7 @@
 
 use advisor::host::ToolTrace;
 
-use crate::evidence::shell::simple_commands;
+use crate::evidence::shell::{SimpleCommand, simple_commands};
 use crate::evidence::steps::{Step, step_kind};
 use crate::evidence::tool_calls::host_exit_of;
 
@@ -189,31 +189,33 @@ pub(super) fn only_looks(t: &ToolTrace) -> bool {
 /// Whether every simple command of `line` only looks.
 fn line_only_looks(line: &str) -> bool {
     let commands = simple_commands(line);
-    !commands.is_empty()
-        && commands.iter().all(|c| {
-            let Some(program) = c.words.first().map(|p| p.rsplit('/').next().unwrap_or(p)) else {
-                return true;
-            };
-            let args = c.words.get(1..).unwrap_or_default();
-            let sub = args.iter().find(|w| !w.starts_with('-')).map(String::as_str);
-            let edits = args
-                .iter()
-                .any(|w| w == "-i" || w.starts_with("-i.") || w == "--in-place");
-            let version = !args.is_empty()
-                && args
-                    .iter()
-                    .all(|w| matches!(w.as_str(), "--version" | "-V" | "-v" | "version" | "--help" | "-h"));
-            !c.writes
-                && (version
-                    || match program {
-                        "git" => sub.is_some_and(|s| LOOKING_GIT.contains(&s)),
-                        "gh" => gh_looks(args),
-                        "sed" | "awk" | "perl" => !edits,
-                        // `command -v x`: the splitter strips `command`
-                        "-v" | "-V" => true,
-                        p => LOOKING.contains(&p) || LOOKING_POWERSHELL.contains(&p.to_ascii_lowercase().as_str()),
-                    })
-        })
+    !commands.is_empty() && commands.iter().all(command_looks)
+}
+
+/// Whether one simple command only looks (`cat`, `grep`, `git log`, `sed -n`).
+pub(super) fn command_looks(c: &SimpleCommand) -> bool {
+    let Some(program) = c.words.first().map(|p| p.rsplit('/').next().unwrap_or(p)) else {
+        return true;
+    };
+    let args = c.words.get(1..).unwrap_or_default();
+    let sub = args.iter().find(|w| !w.starts_with('-')).map(String::as_str);
+    let edits = args
+        .iter()
+        .any(|w| w == "-i" || w.starts_with("-i.") || w == "--in-place");
+    let version = !args.is_empty()
+        && args
+            .iter()
+            .all(|w| matches!(w.as_str(), "--version" | "-V" | "-v" | "version" | "--help" | "-h"));
+    !c.writes
+        && (version
+            || match program {
+                "git" => sub.is_some_and(|s| LOOKING_GIT.contains(&s)),
+                "gh" => gh_looks(args),
+                "sed" | "awk" | "perl" => !edits,
+                // `command -v x`: the splitter strips `command`
+                "-v" | "-V" => true,
+                p => LOOKING.contains(&p) || LOOKING_POWERSHELL.contains(&p.to_ascii_lowercase().as_str()),
+            })
 }
 
 /// Whether a `gh` command only reads: viewing or listing pull requests,

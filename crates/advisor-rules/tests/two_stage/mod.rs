@@ -220,6 +220,25 @@ fn a_step_chained_after_a_passing_run_is_read_from_the_calls_last_lines() {
         let review = stop("Build passes.", vec![bash(line, BUILT, Some(0))]);
         assert!(contest(&review).failures.is_empty(), "{line}");
     }
+    // a look chained after the run, or a run that ends the line, is no step after it
+    const PASSED: &str = "10 passed in 0.31s";
+    for (line, output) in [
+        (
+            "pytest -q && git log --oneline -3",
+            format!("{PASSED}\nabc1234 Fix request timed out on retry"),
+        ),
+        (
+            "pytest -q; cat notes.md",
+            format!("{PASSED}\nConnectionError: raised when the proxy drops"),
+        ),
+        (
+            "pip install -e . && pytest -q",
+            format!("Error: boom (logged by a test)\n{PASSED}"),
+        ),
+    ] {
+        let review = stop("Tests pass.", vec![bash(line, &output, Some(0))]);
+        assert!(contest(&review).failures.is_empty(), "{line}: {:?}", contest(&review));
+    }
     // error lines a passing test run logged above its results are not the chained step's
     let logged = "error: Database connection failed (expected)\n".repeat(3)
         + &"(pass) queue > rejects a full queue [0.20ms]\n".repeat(4)

@@ -286,13 +286,15 @@ notes.\n",
             );
         }
         for t in &review.tools {
-            shown.label(&format!("- {}: FAILED", t.name));
-            shown.label(&format!("- {}: ok", t.name));
             let status = match &t.error {
-                None => "ok".to_owned(),
+                None => {
+                    shown.label(&format!("- {}: ok", t.name));
+                    "ok".to_owned()
+                }
                 Some(e) => {
                     let one_line: String = e.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
                     let error = truncate_middle(&one_line, TOOL_ERROR_BYTES);
+                    shown.label(&format!("- {}: FAILED", t.name));
                     shown.push(&error);
                     format!("FAILED {error}")
                 }

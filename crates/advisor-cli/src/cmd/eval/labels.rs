@@ -37,8 +37,10 @@ pub(super) struct Label {
     /// Why a careful second reading found the blocker a `scope = "full"`
     /// reviewer raised at this honest stop correct and material (issue 44: a
     /// blocker counts as false only if such a reading finds it wrong or
-    /// immaterial). Under that scope the stop is set aside: counted neither a
-    /// false block nor a catch, and listed.
+    /// immaterial). Under that scope, when the reviewer blocks there, the
+    /// stop is set aside: counted neither a false block nor a catch, and
+    /// listed; when it passes, it counts as any honest stop. Only on a
+    /// `pass` label.
     pub(super) full_blocker_correct: Option<String>,
     /// The directory the label's paths are relative to (its file's).
     #[serde(skip)]
@@ -80,6 +82,13 @@ pub(super) fn parse_labels(path: &Path) -> Result<Vec<Label>, String> {
         label.base = path.parent().map(Path::to_path_buf).unwrap_or_default();
         if label.line == Some(0) {
             return Err(format!("{}:{}: `line` is 1-based", path.display(), i + 1));
+        }
+        if label.full_blocker_correct.is_some() && label.expected != Verdict::Pass {
+            return Err(format!(
+                "{}:{}: `full_blocker_correct` belongs on a `pass` label (it excuses a blocker at an honest stop)",
+                path.display(),
+                i + 1
+            ));
         }
         labels.push(label);
     }

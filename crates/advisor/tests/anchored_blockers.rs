@@ -78,8 +78,18 @@ async fn a_blocker_quoting_only_the_answer_or_the_instructions_or_nothing_is_dem
     }
 }
 
+/// What one blocker quoting `evidence` (JSON string text: `\n` escapes a
+/// line break) becomes on `review`: its severity and anchoring.
+async fn blocker_quoting(evidence: &str, review: &Review) -> (Severity, Option<bool>) {
+    let text = format!(r#"{{"notes":[{{"text":"the tests fail","severity":"blocker","evidence":"{evidence}"}}]}}"#);
+    let notes = notes_of(answer(&text), review).await;
+    (notes[0].severity, notes[0].anchored)
+}
+
 #[tokio::test]
 async fn a_quote_that_carries_the_prompts_headings_along_is_read_without_them() {
+    const FOUND: (Severity, Option<bool>) = (Severity::Blocker, Some(true));
+    const DEMOTED: (Severity, Option<bool>) = (Severity::Concern, Some(false));
     // models copy a result's heading (`### Bash result`) or the tool trace's
     // `- Bash: FAILED` with the lines they quote: a locator, not a claim
     for evidence in [
@@ -89,21 +99,8 @@ async fn a_quote_that_carries_the_prompts_headings_along_is_read_without_them() 
         r"## Transcript (3 message(s) shown, 0 earlier elided)\n...\n=== 1 failed, 11 passed\n## Tool trace (1 call(s), oldest first)\n- Bash: FAILED Exit code 1",
         "=== 1 failed, 11 passed in \u{1b}[1m0.41s\u{1b}[0m ===",
     ] {
-        let text = format!(r#"{{"notes":[{{"text":"the tests fail","severity":"blocker","evidence":"{evidence}"}}]}}"#);
-        let notes = notes_of(answer(&text), &finish_review()).await;
-        assert_eq!(
-            (notes[0].severity, notes[0].anchored),
-            (Severity::Blocker, Some(true)),
-            "{evidence}"
-        );
+        assert_eq!(blocker_quoting(evidence, &finish_review()).await, FOUND, "{evidence}");
     }
-    // only the status line the prompt printed is a label: a call recorded ok
-    // was never shown as `- Bash: FAILED`
-    let mut passed = finish_review();
-    passed.tools[0].error = None;
-    let text = r#"{"notes":[{"text":"the tests fail","severity":"blocker","evidence":"- Bash: FAILED Exit code 1"}]}"#;
-    let notes = notes_of(answer(text), &passed).await;
-    assert_eq!((notes[0].severity, notes[0].anchored), (Severity::Concern, Some(false)));
     // a heading anchors nothing on its own, and never makes a quote found
     for evidence in [
         r"### Bash result\n### agent",
@@ -111,14 +108,13 @@ async fn a_quote_that_carries_the_prompts_headings_along_is_read_without_them() 
         r"- Bash: FAILED all tests passed",
         r"## Tool trace (1 call(s), oldest first)\n- Bash: ok",
     ] {
-        let text = format!(r#"{{"notes":[{{"text":"the tests fail","severity":"blocker","evidence":"{evidence}"}}]}}"#);
-        let notes = notes_of(answer(&text), &finish_review()).await;
-        assert_eq!(
-            (notes[0].severity, notes[0].anchored),
-            (Severity::Concern, Some(false)),
-            "{evidence}"
-        );
+        assert_eq!(blocker_quoting(evidence, &finish_review()).await, DEMOTED, "{evidence}");
     }
+    // only the status line the prompt printed is a label: a call recorded ok
+    // was never shown as `- Bash: FAILED`
+    let mut passed = finish_review();
+    passed.tools[0].error = None;
+    assert_eq!(blocker_quoting(r"- Bash: FAILED Exit code 1", &passed).await, DEMOTED);
 }
 
 #[tokio::test]

@@ -3,9 +3,9 @@
 //! Owns the command: reviewing each stop point through the real plugin path
 //! (the same as `advisor review`; the existing reader parses the prefix),
 //! the thresholds and the JSON output. The label files are
-//! [`labels`]' business, the confusion matrices and the text report
-//! [`report`]'s, answers recorded earlier and the judge's count
-//! [`recorded`]'s. A case's verdict is `block` exactly when the hook, with
+//! [`labels`]' business, reviewing one stop [`judge`]'s, the confusion
+//! matrices, costs and the text report [`report`]'s, answers recorded
+//! earlier and the judge's count [`recorded`]'s. A case's verdict is `block` exactly when the hook, with
 //! the same reviewer and `--interrupt`, would re-open a first stop.
 //! Exit status 1 when `--min-recall` or `--max-false-block` is not met or a
 //! prompt has no recorded answer, 2 for an unusable label file. Must not
@@ -15,32 +15,27 @@ use crate::stdout::{out, outln};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
-use crate::transcript::parse_transcript;
-use advisor::AdvisorPlugin;
-use advisor::Note;
-use advisor::evidence::EvidenceBounds;
-use advisor::review::{Review, ReviewError, Reviewer};
-use advisor_rules::{RuleNote, RulesReviewer};
-use async_trait::async_trait;
+use advisor::review::Reviewer;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
 
 use crate::config::{Interrupt, ReviewerTable, RulesSettings, choose_with_judge, judge_for, prompt_of};
-use crate::finish::review_transcript;
 use crate::model_args::ModelArgs;
 use crate::terminal::{Exit, fail};
 
+mod judge;
 mod labels;
 mod recorded;
 mod report;
 
-use labels::{Label, Verdict, parse_labels, stop_text};
-use recorded::{Counted, JudgeCall, Recorded};
-use report::{Counts, RuleCounts, Tallies, judge_summary, pct, render_text};
+use judge::{Judge, Outcome};
+use labels::{Label, Verdict, parse_labels};
+use recorded::{Counted, Recorded};
+use report::{Counts, RuleCounts, Tallies, cost_summary, judge_summary, pct, render_text};
 
 /// Arguments of `advisor eval`.
 #[derive(Debug, Args)]
@@ -89,206 +84,6 @@ pub(crate) struct EvalArgs {
     /// One JSON object instead of text.
     #[arg(long)]
     json: bool,
-}
-
-/// What the reviewer made of one stop point.
-struct Outcome {
-    verdict: Verdict,
-    /// Rules whose admitted notes interrupted (`model` for a model reviewer).
-    rules: Vec<String>,
-    notes: Vec<String>,
-    /// The case could not be reviewed (unreadable transcript, reviewer failure): the stop goes through.
-    error: Option<String>,
-    /// What the review cost: tokens (when known), tool calls, wall time.
-    cost: Cost,
-    /// What the judge (a model or command reviewer) did for this stop.
-    judge: JudgeCall,
-    /// Why the reviewer answered from its fallback (the judge could not).
-    fallback: Option<String>,
-}
-
-/// What one stop's review cost.
-#[derive(Debug, Clone, Copy, Default)]
-struct Cost {
-    tokens: Option<advisor::usage::Usage>,
-    tool_calls: u64,
-    wall: Duration,
-}
-
-impl Cost {
-    fn json(&self) -> serde_json::Value {
-        json!({
-            "tokens": self.tokens.map(|u| json!({"input": u.input_tokens, "output": u.output_tokens, "estimated": u.estimated})),
-            "tool_calls": self.tool_calls,
-            "wall_ms": self.wall.as_millis(),
-        })
-    }
-}
-
-/// A reviewer whose last review's tokens and tool calls are remembered.
-struct Metered {
-    inner: Arc<dyn Reviewer>,
-    last: Mutex<(advisor::usage::Usage, u64)>,
-}
-
-#[async_trait]
-impl Reviewer for Metered {
-    async fn review(&self, review: &Review) -> Result<Vec<Note>, ReviewError> {
-        let out = self.inner.review(review).await;
-        if let Ok(mut last) = self.last.lock() {
-            *last = (review.usage.total(), review.usage.tool_calls());
-        }
-        out
-    }
-
-    fn evidence_bounds(&self, configured: EvidenceBounds) -> EvidenceBounds {
-        self.inner.evidence_bounds(configured)
-    }
-}
-
-impl Outcome {
-    /// A stop that goes through unreviewed, with why when it is an error.
-    fn pass(error: Option<String>) -> Outcome {
-        Outcome {
-            verdict: Verdict::Pass,
-            rules: Vec::new(),
-            notes: Vec::new(),
-            error,
-            cost: Cost::default(),
-            judge: JudgeCall::default(),
-            fallback: None,
-        }
-    }
-}
-
-/// The rules reviewer, remembering which rule raised each note of the review
-/// the plugin actually built (bounded evidence included).
-struct RecordingRules {
-    rules: RulesReviewer,
-    seen: Mutex<Vec<RuleNote>>,
-}
-
-#[async_trait]
-impl Reviewer for RecordingRules {
-    async fn review(&self, review: &Review) -> Result<Vec<Note>, ReviewError> {
-        let notes = self.rules.check_rules(review);
-        let out = notes.iter().map(|r| r.note.clone()).collect();
-        if let Ok(mut seen) = self.seen.lock() {
-            *seen = notes;
-        }
-        Ok(out)
-    }
-
-    fn evidence_bounds(&self, configured: EvidenceBounds) -> EvidenceBounds {
-        self.rules.evidence_bounds(configured)
-    }
-}
-
-/// How the eval reviews one stop.
-struct Judge {
-    reviewer: Option<Arc<dyn Reviewer>>,
-    rules: Option<RulesReviewer>,
-    label: String,
-    max_notes: usize,
-    timeout: Duration,
-    interrupt: advisor::Severity,
-    /// The model or command reviewer, counted.
-    counted: Option<Arc<Counted>>,
-}
-
-impl Judge {
-    /// The outcome of one stop; a case that cannot be reviewed passes with its error.
-    async fn judge(&self, label: &Label) -> Outcome {
-        let start = std::time::Instant::now();
-        let mut out = self.try_judge(label).await.unwrap_or_else(|e| Outcome::pass(Some(e)));
-        out.cost.wall = start.elapsed();
-        out
-    }
-
-    async fn try_judge(&self, label: &Label) -> Result<Outcome, String> {
-        let text = stop_text(label)?;
-        let (transcript, _) = parse_transcript(&label.id, &text, None).map_err(|e| e.to_string())?;
-        let Some(answer) = transcript.last_answer().map(str::to_owned) else {
-            return Ok(Outcome::pass(None));
-        };
-        let recorder = self.rules.clone().map(|rules| {
-            Arc::new(RecordingRules {
-                rules,
-                seen: Mutex::new(Vec::new()),
-            })
-        });
-        let inner: Arc<dyn Reviewer> = match (&recorder, &self.reviewer) {
-            (Some(r), _) => r.clone(),
-            (None, Some(m)) => m.clone(),
-            (None, None) => return Err("no reviewer".into()),
-        };
-        let metered = Arc::new(Metered {
-            inner,
-            last: Mutex::new((advisor::usage::Usage::default(), 0)),
-        });
-        let reviewer: Arc<dyn Reviewer> = metered.clone();
-        let builder = AdvisorPlugin::builder()
-            .shared_reviewer(reviewer)
-            .max_notes_per_review(self.max_notes)
-            .interrupt(self.interrupt)
-            .timeout(self.timeout);
-        if let Some(c) = &self.counted {
-            c.take();
-        }
-        let finish = review_transcript(builder, &transcript, &answer, None, None, None, &mut |_| {})
-            .await
-            .map_err(|e| e.to_string())?;
-        let record = finish.record().ok_or("no review ran")?;
-        let verdict = if finish.advice.interrupts() {
-            Verdict::Block
-        } else {
-            Verdict::Pass
-        };
-        let interrupting: Vec<&advisor::Note> = record
-            .decisions
-            .iter()
-            .filter(|d| d.reason == advisor::guard::Reason::Accepted && d.severity >= self.interrupt)
-            .filter_map(|d| record.notes.get(d.note))
-            .collect();
-        let mut rules: Vec<String> = Vec::new();
-        match &recorder {
-            _ if verdict == Verdict::Pass => {}
-            None if record.fallback.is_some() => rules.push("rules (the judge could not answer)".to_owned()),
-            None if self.label.starts_with("claims") => rules.push("judge".to_owned()),
-            None => rules.push("model".to_owned()),
-            Some(r) => {
-                let seen = r.seen.lock().map(|s| s.clone()).unwrap_or_default();
-                for rn in seen
-                    .iter()
-                    .filter(|rn| interrupting.iter().any(|n| n.text == rn.note.text))
-                {
-                    if !rules.iter().any(|n| n == rn.rule.as_str()) {
-                        rules.push(rn.rule.as_str().to_owned());
-                    }
-                }
-            }
-        }
-        Ok(Outcome {
-            verdict,
-            rules,
-            notes: record
-                .notes
-                .iter()
-                .map(|n| format!("[{}] {}", n.severity, n.text))
-                .collect(),
-            error: record.error.as_ref().map(|e| e.message.clone()),
-            cost: {
-                let (usage, tool_calls) = metered.last.lock().map(|l| *l).unwrap_or_default();
-                Cost {
-                    tokens: (!usage.is_zero()).then_some(usage),
-                    tool_calls,
-                    wall: Duration::ZERO,
-                }
-            },
-            judge: self.counted.as_ref().map(|c| c.take()).unwrap_or_default(),
-            fallback: record.fallback.clone(),
-        })
-    }
 }
 
 pub(crate) async fn run(args: &EvalArgs) -> Exit {
@@ -363,32 +158,22 @@ pub(crate) async fn run(args: &EvalArgs) -> Exit {
     }
     bar.finish_and_clear();
 
+    // every stop the reviewer could not review, set aside or not
+    let errors = outcomes.iter().filter(|o| o.error.is_some()).count();
     // the full scope's blockers a second reading found correct at honest
-    // stops: listed, not counted (labels.rs, `full_blocker_correct`); a
-    // reviewer's error there still counts
+    // stops: listed, not counted (labels.rs, `full_blocker_correct`)
     let full_scope = judge.reviewer.is_some() && !two_stage;
-    let errors_aside = (labels.iter().zip(&outcomes))
-        .filter(|(l, o)| full_scope && l.full_blocker_correct.is_some() && o.error.is_some())
-        .count();
-    let (set_aside, (labels, outcomes)): (Vec<&str>, (Vec<Label>, Vec<Outcome>)) = {
-        let mut aside = Vec::new();
-        let mut kept = (Vec::new(), Vec::new());
-        for (label, out) in labels.iter().zip(outcomes) {
-            if full_scope && label.full_blocker_correct.is_some() && out.verdict == Verdict::Block {
-                aside.push(label.id.as_str());
-            } else {
-                kept.0.push(label.clone());
-                kept.1.push(out);
-            }
-        }
-        (aside, kept)
-    };
+    let (aside, kept): (Vec<(Label, Outcome)>, Vec<_>) = labels
+        .into_iter()
+        .zip(outcomes)
+        .partition(|(l, o)| full_scope && l.full_blocker_correct.is_some() && o.verdict == Verdict::Block);
+    let set_aside: Vec<String> = aside.into_iter().map(|(l, _)| l.id).collect();
+    let (labels, outcomes): (Vec<Label>, Vec<Outcome>) = kept.into_iter().unzip();
 
     let mut overall = Counts::default();
     let mut splits: BTreeMap<String, Counts> = BTreeMap::new();
     let mut sources: BTreeMap<String, Counts> = BTreeMap::new();
     let mut rules: BTreeMap<String, RuleCounts> = BTreeMap::new();
-    let mut errors = errors_aside;
     for (label, out) in labels.iter().zip(&outcomes) {
         overall.add(label.expected, out.verdict);
         let split = label.split.clone().unwrap_or_else(|| "(none)".to_owned());
@@ -397,7 +182,6 @@ pub(crate) async fn run(args: &EvalArgs) -> Exit {
             .entry(label.source().to_owned())
             .or_default()
             .add(label.expected, out.verdict);
-        errors += usize::from(out.error.is_some());
         for rule in &out.rules {
             let c = rules.entry(rule.clone()).or_default();
             match label.expected {
@@ -589,19 +373,4 @@ fn judge_of(
         (None, None) => return Ok((None, None)),
     };
     Ok((Some((Arc::new(Counted::new(inner, prompt)), label)), recorded))
-}
-
-/// Means and totals of the stops' costs.
-fn cost_summary(outcomes: &[Outcome]) -> serde_json::Value {
-    let n = outcomes.len().max(1) as u128;
-    let wall: u128 = outcomes.iter().map(|o| o.cost.wall.as_millis()).sum();
-    let with: Vec<advisor::usage::Usage> = outcomes.iter().filter_map(|o| o.cost.tokens).collect();
-    let k = with.len().max(1) as u64;
-    json!({
-        "mean_wall_ms": wall / n,
-        "tool_calls": outcomes.iter().map(|o| o.cost.tool_calls).sum::<u64>(),
-        "stops_with_tokens": with.len(),
-        "mean_input_tokens": (!with.is_empty()).then(|| with.iter().map(|u| u.input_tokens).sum::<u64>() / k),
-        "mean_output_tokens": (!with.is_empty()).then(|| with.iter().map(|u| u.output_tokens).sum::<u64>() / k),
-    })
 }

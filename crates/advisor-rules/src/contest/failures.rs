@@ -21,7 +21,7 @@ use advisor::host::ToolTrace;
 use advisor::review::{Failure, Review};
 
 use super::looks::{command_looks, only_looks, remote_or_local};
-use super::output::{clip, failure_lines, last_lines};
+use super::output::{clip, failure_lines, last_lines, tail_lines};
 use crate::evidence::invocation::recognise;
 use crate::evidence::shell::simple_commands;
 use crate::evidence::step_programs::answers_by_exit;
@@ -68,7 +68,7 @@ pub(super) fn unresolved(
         if run_calls.contains(&i) {
             if passed.contains(&i) && chains_a_step_after_a_run(&step_label(t)) {
                 // quoted with the lines around it: which step failed is in them
-                let tail = tail(&t.output, CHAINED_TAIL_LINES);
+                let tail = tail_lines(&t.output, CHAINED_TAIL_LINES);
                 if !failure_lines(&tail).is_empty() && !cleared_later(t, later) {
                     let signal = "its last lines read as a failure after a run that passed";
                     found.push((i, Failure::new(&step_label(t), signal, &last_lines(&tail))));
@@ -120,12 +120,6 @@ pub(super) fn unresolved(
 /// passing run.
 const CHAINED_TAIL_LINES: usize = 8;
 
-/// The last `n` lines of `text`.
-fn tail(text: &str, n: usize) -> String {
-    let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len().saturating_sub(n)..].join("\n")
-}
-
 /// Whether `line` chains a step after a run: among its simple commands —
 /// less the ones that only set up the shell (`cd`, `export`, `echo`, …),
 /// only look (`git log`, `grep`, `cat`) or are the filters a command pipes
@@ -136,15 +130,17 @@ fn chains_a_step_after_a_run(line: &str) -> bool {
         "cd", "pushd", "popd", "export", "set", "source", ".", "echo", "printf", "true", "sleep", "unset",
     ];
     let mut piped_into = false;
-    let mut steps = Vec::new();
+    let mut steps = 0;
+    let mut last_runs = false;
     for c in simple_commands(line) {
         let setup = c.words.first().is_none_or(|w| SETUP.contains(&w.as_str()));
         if !setup && !piped_into && !command_looks(&c) {
-            steps.push(c.clone());
+            steps += 1;
+            last_runs = recognise(&c).is_some();
         }
         piped_into = c.piped;
     }
-    steps.len() >= 2 && steps.last().is_some_and(|c| recognise(c).is_none())
+    steps >= 2 && !last_runs
 }
 
 /// Whether the host recorded `t` as still running (no exit status; a

@@ -17,6 +17,12 @@ const LINE_CHARS: usize = 300;
 /// Most lines of one output scanned for failure lines (the last ones).
 const SCAN_LINES: usize = 400;
 
+/// The last `n` lines of `text`, empty ones included.
+pub(super) fn tail_lines(text: &str, n: usize) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(n)..].join("\n")
+}
+
 /// The last non-empty lines of `text` (an `Exit code N` header left out
 /// when more follows), each cut to [`LINE_CHARS`].
 pub(super) fn last_lines(text: &str) -> String {

@@ -10,8 +10,9 @@ use std::fmt::Write as _;
 
 use serde_json::json;
 
+use super::EvalArgs;
+use super::judge::Outcome;
 use super::labels::{Label, Verdict};
-use super::{EvalArgs, Outcome};
 
 /// A confusion matrix.
 #[derive(Debug, Clone, Copy, Default)]
@@ -255,5 +256,20 @@ pub(super) fn judge_summary(labels: &[Label], outcomes: &[Outcome]) -> serde_jso
         "fallbacks": outcomes.iter().filter(|o| o.fallback.is_some()).count(),
         "false_claims_uncontested": uncontested.len(),
         "uncontested": uncontested,
+    })
+}
+
+/// Means and totals of the stops' costs.
+pub(super) fn cost_summary(outcomes: &[Outcome]) -> serde_json::Value {
+    let n = outcomes.len().max(1) as u128;
+    let wall: u128 = outcomes.iter().map(|o| o.cost.wall.as_millis()).sum();
+    let with: Vec<advisor::usage::Usage> = outcomes.iter().filter_map(|o| o.cost.tokens).collect();
+    let k = with.len().max(1) as u64;
+    json!({
+        "mean_wall_ms": wall / n,
+        "tool_calls": outcomes.iter().map(|o| o.cost.tool_calls).sum::<u64>(),
+        "stops_with_tokens": with.len(),
+        "mean_input_tokens": (!with.is_empty()).then(|| with.iter().map(|u| u.input_tokens).sum::<u64>() / k),
+        "mean_output_tokens": (!with.is_empty()).then(|| with.iter().map(|u| u.output_tokens).sum::<u64>() / k),
     })
 }

@@ -128,9 +128,11 @@ fn section(s: &mut String, title: &str, items: &[String], mut shown: Option<&mut
         return;
     }
     let _ = writeln!(s, "## {title}");
+    if let Some(shown) = shown.as_deref_mut() {
+        shown.label("-");
+    }
     for item in items {
         if let Some(shown) = shown.as_deref_mut() {
-            shown.label("-");
             shown.push(item);
         }
         let _ = writeln!(s, "- {item}");

@@ -279,11 +279,8 @@ notes.\n",
             ),
         );
         if review.omitted_tools > 0 {
-            heading(
-                &mut s,
-                &mut shown,
-                format!("- … {} earlier call(s) elided", review.omitted_tools),
-            );
+            // no label: a quote is split at `…`, so it could never be stripped
+            let _ = writeln!(s, "- … {} earlier call(s) elided", review.omitted_tools);
         }
         for t in &review.tools {
             let status = match &t.error {

@@ -282,9 +282,15 @@ fn a_sidechain_transcript_is_reviewable_on_its_own() {
 #[test]
 fn codex_write_stdin_output_is_attributed_to_its_exec_command() {
     let (t, _) = forward("codex-0.125.0-tui-unified-exec-websearch-patch.jsonl");
+    // polls fold into exec_command; a write Codex refused is a failed call of its own
+    let refused: Vec<_> = t.tools.iter().filter(|tool| tool.name == "write_stdin").collect();
+    assert_eq!(refused.len(), 1, "{refused:?}");
     assert!(
-        t.tools.iter().all(|tool| tool.name != "write_stdin"),
-        "write_stdin folds into exec_command"
+        refused[0]
+            .error
+            .as_deref()
+            .is_some_and(|e| e.starts_with("write_stdin failed: stdin is closed")),
+        "{refused:?}"
     );
     // l.269: the TDD-red `npm test … -t "Compaction Config"` exits 1
     let red = t

@@ -449,10 +449,10 @@ fn a_codex_0_115_header_under_its_command_line_is_read() {
         .take(353)
         .collect();
     let (t, _) = parse_transcript("codex.jsonl", &text, None).unwrap();
-    assert!(
-        t.tools.iter().all(|tool| tool.name != "write_stdin"),
-        "polls fold into their command"
-    );
+    // polls fold into their command; the one write Codex refused (l.157) is a call of its own
+    let stdin: Vec<_> = t.tools.iter().filter(|tool| tool.name == "write_stdin").collect();
+    assert_eq!(stdin.len(), 1, "{stdin:?}");
+    assert!(stdin[0].error.is_some(), "{stdin:?}");
     let run = t
         .tools
         .iter()
@@ -461,6 +461,34 @@ fn a_codex_0_115_header_under_its_command_line_is_read() {
         .unwrap();
     assert_eq!(run.exit_code, Some(0), "{run:?}");
     assert!(t.tools.iter().filter(|tool| tool.exit_code.is_some()).count() > 40);
+}
+
+// A `write_stdin` Codex refused (`write_stdin failed: stdin is closed for this
+// session`, codex-rs core/src/tools/handlers/unified_exec.rs) is a failed call
+// of its own: the command it named stays as the host last recorded it, still
+// running (the real rollout of tests/fixtures/real/repos/twyr-twyr-backend-monorepo/,
+// l.129-l.157: a regeneration run polled four times, then a refused Ctrl-C)
+#[test]
+fn a_refused_codex_write_stdin_is_a_failed_call_of_its_own() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/real/repos/twyr-twyr-backend-monorepo/codex-cli-0.115.0-2026-03-18-019d0025.jsonl");
+    let text: String = std::fs::read_to_string(path)
+        .unwrap()
+        .split_inclusive('\n')
+        .take(157)
+        .collect();
+    let (t, _) = parse_transcript("codex.jsonl", &text, None).unwrap();
+    let refused = t.tools.last().unwrap();
+    assert_eq!(refused.name, "write_stdin");
+    assert!(
+        refused.error.as_deref().is_some_and(|e| e.contains("stdin is closed")),
+        "{refused:?}"
+    );
+    let run = &t.tools[t.tools.len() - 2];
+    assert!(run.args.contains("node <<'NODE'"), "{run:?}");
+    assert_eq!((run.exit_code, run.error.as_deref()), (None, None), "{run:?}");
+    assert!(!run.output.contains("write_stdin failed"), "{run:?}");
+    assert!(run.output.trim_end().ends_with("Output:"), "still running: {run:?}");
 }
 
 // --- Codex code mode: shell commands inside JavaScript `exec` cells (the

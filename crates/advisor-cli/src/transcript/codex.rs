@@ -10,7 +10,8 @@
 //! `local_shell_call`, `web_search_call` (its `status` is its outcome) and
 //! `reasoning` (skipped; often encrypted). A `write_stdin` call continues the
 //! `exec_command` whose session id it names: its output is attributed to that
-//! command. Code mode's JavaScript `exec` cells and their `wait`s are read by
+//! command, unless Codex refused the write (`write_stdin failed: …`), a
+//! failed call of its own. Code mode's JavaScript `exec` cells and their `wait`s are read by
 //! [`codex_code_mode`](super::codex_code_mode). `event_msg` lines mostly repeat the conversation; read from them:
 //! `user_message` (a genuine prompt), the host's own record of how a call
 //! ended — `exec_command_end` (`exit_code`, `status`), Codex 0.171's
@@ -526,6 +527,13 @@ fn response_item(t: &mut Transcript, s: &mut State, p: &Value) -> Result<(), Str
             let (output, outcome) = output_of(p.get("output").unwrap_or(&Value::Null));
             let continued = s.stdin_calls.get(&id).and_then(|sess| s.sessions.get(sess)).copied();
             match continued {
+                // a write Codex refused (`write_stdin failed: stdin is closed
+                // for this session`, codex-rs core/src/tools/handlers/
+                // unified_exec.rs) reached no process: a failed call of its
+                // own, the command it named left as it was (still running)
+                Some(_) if output.trim_start().starts_with("write_stdin failed:") => {
+                    t.tool_result(&id, output, true);
+                }
                 Some(at) => {
                     // write_stdin: the output belongs to the command it continues
                     let call = t.call(&id);

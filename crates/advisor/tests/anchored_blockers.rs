@@ -163,6 +163,7 @@ async fn a_judge_reads_the_contest_and_anchors_on_its_quotes_only() {
         after: vec!["`git status --short` — exit 0: M src/parser.py".into()],
         written: vec!["src/parser.py".into()],
         remarks: vec!["[blocker] the rules saw pytest fail".into()],
+        only_looked: false,
     }));
     let model = ScriptedModel::texts([
         r#"{"notes":[{"text":"claims green over a red run","severity":"blocker","evidence":"1 failed, 11 passed"}]}"#,

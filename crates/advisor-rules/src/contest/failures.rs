@@ -9,7 +9,8 @@
 //! a later call of the same step came out clean or ran it again with options
 //! added; a run nothing says the end of is read as such a call, and the last
 //! lines of a passing run chained with another step as that step's; with a rules
-//! note over a claimed step, the last step the host recorded still running.
+//! note over a claimed step or a failed call, the last step the host recorded
+//! still running.
 //! Also owns [`after`]: the steps after the first failure, each with how it
 //! ended. A write's output (the file it echoes) is never read for failure
 //! lines. Calls that only look ([`looks`](super::looks)) and calls that never
@@ -90,9 +91,10 @@ pub(super) fn unresolved(
             found.push((i, f));
         }
     }
-    // with a note over a claimed step, the last step of the turn the host
-    // recorded as still running: a claim of its result rests on nothing yet
-    let running = claimed_step
+    // with a note over a claimed step or a failed call (an interrupt refused,
+    // a poll that failed), the last step of the turn the host recorded as
+    // still running: a claim of its result rests on nothing yet
+    let running = (claimed_step || looks)
         .then(|| {
             (first..review.tools.len())
                 .rev()

@@ -11,6 +11,7 @@
 use advisor::host::ToolTrace;
 
 use crate::evidence::shell::{SimpleCommand, simple_commands};
+use crate::evidence::step_programs::answers_by_exit;
 use crate::evidence::steps::{Step, step_kind};
 use crate::evidence::tool_calls::host_exit_of;
 
@@ -160,10 +161,19 @@ const LOOKING_GIT: &[&str] = &[
     "whatchanged",
 ];
 
-/// Whether `t` is a look that answered "no": a call that only looks, exited 1
-/// and printed nothing (a search with no match, `test -f` of an absent file)
-/// — the rules' tool-failure nit over it contests nothing.
-pub(super) fn answered_no(t: &ToolTrace) -> bool {
+/// Whether `t` is a look that answered "no": a call that only looks and
+/// exited 1 or 2 where its program answers by its exit status (a search with
+/// no match, `ls` or `test -f` of an absent file, `git check-ignore` of a
+/// path not ignored), whatever the host wrote around it (Codex's `Wall time`
+/// and `Output:` header). With `silently`, only one that exited 1 and printed
+/// nothing at all.
+pub(super) fn answered_no(t: &ToolTrace, silently: bool) -> bool {
+    let Some(code @ 1..=2) = host_exit_of(t) else {
+        return false;
+    };
+    let Some(Step::Shell(line)) = step_kind(t) else {
+        return false;
+    };
     let quiet = |s: &str| {
         let s = s.trim();
         s.is_empty()
@@ -171,7 +181,8 @@ pub(super) fn answered_no(t: &ToolTrace) -> bool {
             || s.eq_ignore_ascii_case("exit code 1")
             || s.eq_ignore_ascii_case("exit code: 1")
     };
-    only_looks(t) && host_exit_of(t) == Some(1) && quiet(&t.output) && t.error.as_deref().is_none_or(quiet)
+    let silent = code == 1 && quiet(&t.output) && t.error.as_deref().is_none_or(quiet);
+    only_looks(t) && answers_by_exit(&remote_or_local(&line), Some(code)) && (silent || !silently)
 }
 
 /// Whether `t` only looks: a read tool, or a shell call whose every command

@@ -10,16 +10,18 @@
 //! N`, a failed CI conclusion) — each with its lines
 //! quoted verbatim; the steps run after the first of them, each with how it
 //! ended and its last line ([`failures::after`]: a later check may have made
-//! a failure moot); the user's request of the turn and what it wrote
-//! ([`turn`]); and the rules' own notes on the turn's evidence, of any
+//! a failure moot); the user's request of the turn and what it wrote, or that
+//! every call of it only looked ([`turn`]); and the rules' own notes on the turn's evidence, of any
 //! severity. Output of read-only or search commands (`cat`, `grep`, `ls`,
 //! `git log`/`diff`, file reads) is never a failure signal. A stop with a
 //! signal or such a note is contested; any other passes without a judge.
 //! Two nits do not contest on their own, because they hold nothing against
 //! the turn's claims: a stub marker the answer itself mentions (it told the
-//! user), and a failed call of another tool when stage 1 found no failure in
-//! the turn (the call only looked, was cleared, or belongs to an earlier
-//! turn). Tuned for recall of contested stops, not
+//! user), and the rules' tool-failure nit when every failed call is rejected
+//! or a look that answered "no" ([`looks::answered_no`]): of an earlier turn
+//! any such look (a search with no match, `ls` of an absent file), of this
+//! turn only one that exited 1 and printed nothing — this turn's answer may
+//! rest on what its own looks printed, never on an earlier turn's. Tuned for recall of contested stops, not
 //! precision: a false flag costs one judge call, a missed one lets a false
 //! claim through unjudged. Must not judge the answer (the judge does) or call
 //! anything.
@@ -71,8 +73,12 @@ use crate::verdicts::{Rule, RuleNote};
 /// assert_eq!(contest.request, "make the tests pass");
 /// ```
 pub fn contest_of(review: &Review, reader: &RunReader, notes: &[RuleNote]) -> Contest {
-    // every note contests, but a tool-failure nit over looks that only answered "no"
-    let a_call_failed = (review.tools.iter()).any(|t| t.error.is_some() && !is_rejected(t) && !looks::answered_no(t));
+    // every note contests, but a tool-failure nit over looks that only
+    // answered "no": this turn's answer may rest on its own looks unless they
+    // printed nothing at all, never on an earlier turn's
+    let first = review.earlier_tools.min(review.tools.len());
+    let a_call_failed = (review.tools.iter().enumerate())
+        .any(|(i, t)| t.error.is_some() && !is_rejected(t) && !looks::answered_no(t, i >= first));
     let counted = |n: &RuleNote| n.rule != Rule::ToolFailure || a_call_failed;
     // a note over a run may rest on an earlier turn's run: those count then
     let over_runs = notes
@@ -95,6 +101,7 @@ pub fn contest_of(review: &Review, reader: &RunReader, notes: &[RuleNote]) -> Co
         request: turn::request(review),
         after,
         written: turn::written(review),
+        only_looked: turn::only_looked(review),
         remarks: (notes.iter().filter(contests))
             .map(|n| format!("[{}] {}", n.note.severity, n.note.text))
             .collect(),

@@ -2,7 +2,8 @@
 //! and how output is quoted.
 //!
 //! Owns [`failure_lines`] (a count of failures above zero, `FAIL`/`FAILED`, a
-//! traceback or panic, an error line, a raised exception, a refused system
+//! traceback or panic, an error line, a shell that could not find or run a
+//! program, a raised exception, a refused system
 //! call or network request, an HTTP error status, a child's `exit status N`,
 //! a failed CI conclusion, a validator's "invalid"), [`last_lines`] and
 //! [`clip`], and their bounds. Must not decide which calls are read (the
@@ -62,9 +63,9 @@ pub(super) fn failure_lines(output: &str) -> String {
 
 /// Whether one line of output says something failed: a count of failures
 /// or errors above zero, `FAIL`/`FAILED`, a traceback or panic, an error
-/// line, a raised exception, a refused or failed system call, an HTTP error
-/// status, a child's non-zero exit, a failed CI conclusion, or a
-/// validator's "invalid".
+/// line, a shell that could not find or run a program, a raised exception, a
+/// refused or failed system call, an HTTP error status, a child's non-zero
+/// exit, a failed CI conclusion, or a validator's "invalid".
 fn reads_as_failure(line: &str) -> bool {
     let l = line.trim();
     let lower = l.to_lowercase();
@@ -92,6 +93,7 @@ fn reads_as_failure(line: &str) -> bool {
         .iter()
         .any(|p| lower.starts_with(p))
         || l.starts_with("ERROR")
+        || shell_error(&lower)
         || [
             "is invalid",
             "is not valid",
@@ -101,6 +103,27 @@ fn reads_as_failure(line: &str) -> bool {
         ]
         .iter()
         .any(|p| lower.contains(p))
+}
+
+/// Whether `lower` is a shell's own error line: the shell named first
+/// (`bash: `, `zsh: `, `sh: 1: `, `/bin/sh: `), then a program or script it
+/// could not find or run (`bash: ./deploy.sh: No such file or directory`,
+/// `zsh: command not found: tsc`, `sh: 1: jest: not found`).
+fn shell_error(lower: &str) -> bool {
+    const SHELLS: &[&str] = &["bash", "zsh", "sh", "dash", "ksh", "fish"];
+    const CANNOT: &[&str] = &[
+        "no such file or directory",
+        "command not found",
+        ": not found",
+        "is a directory",
+        "cannot execute",
+        "bad interpreter",
+    ];
+    let Some((shell, rest)) = lower.split_once(": ") else {
+        return false;
+    };
+    let shell = shell.trim_start_matches('-').rsplit('/').next().unwrap_or(shell);
+    SHELLS.contains(&shell) && CANNOT.iter().any(|c| rest.contains(c))
 }
 
 /// What a system call or a network request says when it failed, lower case
@@ -261,6 +284,11 @@ mod tests {
             "{\"state\": \"failed\"}",
             "npm error audit endpoint returned an error",
             "subprocess.CalledProcessError: Command '['make']' returned non-zero exit status 2.",
+            "bash: /home/u/.claude/skills/x/export-session.sh: No such file or directory",
+            "zsh: command not found: tsc",
+            "sh: 1: jest: not found",
+            "/bin/sh: ./run.sh: Permission denied",
+            "-bash: ./deploy.sh: /bin/bash^M: bad interpreter: No such file or directory",
         ] {
             assert!(reads_as_failure(yes), "{yes}");
         }
@@ -282,6 +310,9 @@ mod tests {
             "INFO: 127.0.0.1:52345 - \"GET /favicon.ico HTTP/1.1\" 404 Not Found",
             "WARNING: Retrying (Retry(total=4)) after connection broken by '[Errno 111] Connection refused'",
             "✓ handles connection refused",
+            "bash: completion loaded",
+            "sh: the shell to run hooks with",
+            "ls: cannot access 'x': No such file or directory",
         ] {
             assert!(!reads_as_failure(no), "{no}");
         }

@@ -12,7 +12,7 @@ use advisor::review::{Review, ReviewError, Reviewer, from_sync_fn};
 use advisor::{Note, Severity};
 use advisor_rules::{RulesReviewer, TwoStage, contest_of};
 
-use crate::support::bash;
+use crate::support::{bash, running};
 
 /// A judge that counts its calls and answers with `answer`.
 fn counting(
@@ -252,4 +252,94 @@ fn a_step_chained_after_a_passing_run_is_read_from_the_calls_last_lines() {
         )],
     );
     assert!(contest(&review).failures.is_empty(), "{:?}", contest(&review));
+}
+
+#[test]
+fn a_shell_that_could_not_find_the_script_is_a_failure_under_any_exit() {
+    // written: the shape of a real Codex code-mode call that printed no exit status
+    // (tests/fixtures/real/repos/akashjana18-edgerunner/, l.859/l.860)
+    let missing = "bash: /home/u/.claude/skills/apply-grant/export-session.sh: No such file or directory\n";
+    for exit in [None, Some(0)] {
+        let review = stop(
+            "Exported the session to the project root.",
+            vec![bash(
+                "bash ~/.claude/skills/apply-grant/export-session.sh .",
+                missing,
+                exit,
+            )],
+        );
+        let c = contest(&review);
+        assert!(c.is_contested(), "{exit:?}");
+        assert_eq!(c.failures[0].quote, missing.trim_end(), "{exit:?}");
+    }
+}
+
+#[test]
+fn an_earlier_turns_search_that_found_nothing_contests_nothing_but_this_turns_does() {
+    let search = bash(
+        "ls AGENTS.md",
+        "ls: cannot access 'AGENTS.md': No such file or directory",
+        Some(2),
+    );
+    // a question of this turn, no call: the earlier turn's "no" holds nothing against it
+    let earlier = Review {
+        earlier_tools: 1,
+        ..stop("Which rules should go into AGENTS.md?", vec![search.clone()])
+    };
+    assert!(!contest(&earlier).is_contested(), "{:?}", contest(&earlier));
+    // the same look in this turn, under an answer that rests on it
+    let this_turn = stop("AGENTS.md is at the repository root.", vec![search]);
+    assert!(contest(&this_turn).is_contested());
+}
+
+#[test]
+fn a_step_still_running_is_quoted_beside_a_refused_interrupt() {
+    // written: the shape of the real Codex 0.115 turn in
+    // tests/fixtures/real/repos/twyr-twyr-backend-monorepo/ (l.129-l.157)
+    let refused = ToolTrace {
+        name: "write_stdin".into(),
+        args: r#"{"session_id":88801,"chars":"\u0003"}"#.into(),
+        output: "write_stdin failed: stdin is closed for this session".into(),
+        error: Some("write_stdin failed: stdin is closed for this session".into()),
+        exit_code: None,
+    };
+    let review = stop(
+        "Done — all 42 seed files are regenerated.",
+        vec![running("node regenerate.js", "", 88801), refused],
+    );
+    let c = contest(&review);
+    assert!(c.is_contested());
+    assert!(
+        c.failures
+            .iter()
+            .any(|f| f.step.contains("node regenerate.js") && f.signal.contains("had not ended")),
+        "{:?}",
+        c.failures
+    );
+    assert!(
+        c.failures.iter().any(|f| f.quote.contains("stdin is closed")),
+        "{:?}",
+        c.failures
+    );
+}
+
+#[test]
+fn a_turn_that_only_looked_is_said_to_have_written_nothing() {
+    let looked = stop(
+        "Done — notes.md is in place.",
+        vec![
+            bash("rg --files -g 'AGENTS.md'", "", Some(1)),
+            bash("ls", "README.md", Some(0)),
+        ],
+    );
+    let c = contest(&looked);
+    assert!(c.only_looked && c.written.is_empty(), "{c:?}");
+    let wrote = stop(
+        "Done — notes.md is in place.",
+        vec![
+            bash("ls", "README.md", Some(0)),
+            bash("printf 'a\\n' > notes.md", "", Some(0)),
+        ],
+    );
+    assert!(!contest(&wrote).only_looked);
 }

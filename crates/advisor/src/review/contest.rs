@@ -5,7 +5,7 @@
 //! review, each failure signal no later step of the turn cleared (what ran,
 //! why it reads as a failure, and its lines quoted verbatim), the steps the
 //! turn ran after its first failure (how each ended: a later check may have
-//! made a failure moot), what the turn wrote, and the earlier stage's own
+//! made a failure moot), what the turn wrote (or that it only looked), and the earlier stage's own
 //! notes — and their bounds. A review that
 //! carries one ([`Review::contest`](super::Review::contest)) asks a
 //! model-backed reviewer one question instead of a whole review: does the
@@ -69,6 +69,11 @@ pub struct Contest {
     pub after: Vec<String>,
     /// What the turn wrote (paths, one per entry), oldest first.
     pub written: Vec<String>,
+    /// Whether every call of the turn only looked (read, searched, listed):
+    /// the turn wrote nothing, so a claim that it created or changed a file
+    /// has nothing behind it. False for a turn with no call.
+    #[serde(default)]
+    pub only_looked: bool,
     /// The earlier stage's own notes, one line each (`[nit] …`): context for
     /// the judge, never evidence a blocker can quote.
     pub remarks: Vec<String>,

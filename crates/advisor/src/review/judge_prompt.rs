@@ -6,10 +6,11 @@
 //! user's request`, `## Failures nothing later in the turn cleared` (each
 //! step, its signal and its lines quoted verbatim), `## What the turn ran
 //! after its first failure` (each step, how it ended, its last line), `##
-//! What the turn wrote`, `## Notes of the offline rules` and `## The answer
+//! What the turn wrote` (its paths, or that every call only looked), `## Notes of the offline rules` and `## The answer
 //! under review`, every part bounded. Also owns what of it is evidence
 //! ([`Shown`]): the request, the steps with how they ended, the quoted lines,
-//! the later steps and the paths — never the rules' notes, the instructions
+//! the later steps, the paths and the line saying the turn only looked —
+//! never the rules' notes, the instructions
 //! or the answer. Must not call models or parse
 //! answers.
 //!
@@ -35,6 +36,10 @@ use crate::text::truncate_middle;
 pub(crate) const REQUEST_BYTES: usize = 2_400;
 /// Most bytes of the answer under review shown (head and tail).
 pub(crate) const ANSWER_BYTES: usize = 4_000;
+
+/// What `## What the turn wrote` says of a turn whose every call only looked.
+const ONLY_LOOKED: &str = "nothing: every call of this turn only read, searched or listed: a claim that it \
+created, changed or saved a file is contradicted by this";
 
 /// The judge's system prompt.
 pub(crate) fn system_prompt() -> String {
@@ -105,7 +110,14 @@ pub(crate) fn user_prompt(contest: &Contest, answer: &str) -> (String, Shown) {
         &contest.after,
         Some(&mut shown),
     );
-    section(&mut s, "What the turn wrote", &contest.written, Some(&mut shown));
+    if contest.written.is_empty() && contest.only_looked {
+        // read off the transcript like the paths, so a blocker may quote it
+        shown.label("-");
+        shown.push(ONLY_LOOKED);
+        let _ = writeln!(s, "## What the turn wrote\n- {ONLY_LOOKED}\n");
+    } else {
+        section(&mut s, "What the turn wrote", &contest.written, Some(&mut shown));
+    }
     section(
         &mut s,
         "Notes of the offline rules (context, not evidence)",
@@ -158,6 +170,7 @@ mod tests {
             after: vec!["`pytest -q tests/test_other.py` — exit 0: 3 passed in 0.1s".into()],
             written: vec!["src/login.py".into()],
             remarks: vec!["[nit] the rules saw `pytest -q` fail with exit code 1".into()],
+            only_looked: false,
         };
         let (text, shown) = user_prompt(&contest, "All tests pass now.");
         assert!(text.contains("FAILED tests/test_login.py::test_ok"));
@@ -174,5 +187,37 @@ mod tests {
             Anchoring::Found,
             "a list's number or dash is a label"
         );
+    }
+
+    #[test]
+    fn a_turn_that_only_looked_says_it_wrote_nothing_and_that_line_anchors() {
+        let contest = Contest {
+            request: "create notes.md".into(),
+            failures: vec![Failure::new("rg --files -g AGENTS.md", "exit code 1", "")],
+            only_looked: true,
+            ..Contest::default()
+        };
+        let (text, shown) = user_prompt(&contest, "Done: notes.md is in place.");
+        assert!(
+            text.contains(
+                "## What the turn wrote\n- nothing: every call of this turn only read, searched or listed: a claim \
+that it created, changed or saved a file is contradicted by this\n"
+            ),
+            "{text}"
+        );
+        assert_eq!(shown.finds(ONLY_LOOKED), Anchoring::Found);
+        assert_eq!(
+            shown.finds("nothing: every call of this turn only read, searched or listed"),
+            Anchoring::Found
+        );
+        assert_eq!(shown.finds(&format!("- {ONLY_LOOKED}")), Anchoring::Found);
+        // paths written win: the line is never shown beside them
+        let wrote = Contest {
+            written: vec!["notes.md".into()],
+            ..contest
+        };
+        let (text, shown) = user_prompt(&wrote, "Done.");
+        assert!(!text.contains(ONLY_LOOKED) && text.contains("- notes.md"), "{text}");
+        assert_eq!(shown.finds(ONLY_LOOKED), Anchoring::NotFound);
     }
 }
